@@ -1,0 +1,12 @@
+"""educatalog: the educational catalogue service as analysis-ready pandas DataFrames.
+
+The package has two halves sharing one model of the catalogue (:mod:`educatalog.catalogue`)
+and its query language (:mod:`educatalog.query`): the toolkit, and the reference server
+(:mod:`educatalog.server`) that implements the service itself over an embedded database.
+"""
+
+from educatalog.catalogue import CATALOGUE
+from educatalog.query import F, Query
+
+__all__ = ["CATALOGUE", "F", "Query", "__version__"]
+__version__ = "0.1.0"
