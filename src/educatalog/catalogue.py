@@ -181,18 +181,24 @@ class Catalogue(Mapping[str, Collection]):
         return self[f.relation.related]
 
     def _check(self) -> None:
+        """Fail loudly on an inconsistent catalogue definition."""
         for c in self._collections.values():
-            assert c.fields[0].name == "id", c.name
+            if c.fields[0].name != "id":
+                raise ValueError(f"{c.name}: the first field must be id")
             for f in c.relations:
                 rel = f.relation
                 assert rel is not None
-                assert rel.related in self._collections, (c.name, f.name)
+                related = self._collections.get(rel.related)
+                if related is None:
+                    raise ValueError(f"{c.name}.{f.name}: unknown collection {rel.related}")
                 if rel.kind in ("o2m", "m2m"):
-                    back = self._collections[rel.related].field(rel.foreign_key or "")
-                    assert back.relation and back.relation.related == c.name, (c.name, f.name)
+                    back = related.field(rel.foreign_key or "").relation
+                    if back is None or back.related != c.name:
+                        raise ValueError(f"{c.name}.{f.name}: {rel.foreign_key} is no way back")
                 if rel.kind == "m2m":
-                    fwd = self._collections[rel.related].field(rel.junction_field or "")
-                    assert fwd.relation and fwd.relation.related == rel.target, (c.name, f.name)
+                    fwd = related.field(rel.junction_field or "").relation
+                    if fwd is None or fwd.related != rel.target:
+                        raise ValueError(f"{c.name}.{f.name}: junction does not reach target")
 
 
 def _did_you_mean(name: str, choices: Mapping[str, object]) -> str:

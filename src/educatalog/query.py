@@ -28,7 +28,7 @@ from typing import Any, Literal, TypeAlias
 import orjson
 
 from educatalog.catalogue import CATALOGUE, Catalogue, Collection, FieldType
-from educatalog.errors import InvalidQuery, NotFoundOrForbidden
+from educatalog.errors import InvalidQuery
 
 __all__ = [
     "OPERATORS",
@@ -308,9 +308,7 @@ def _parse_key(key: str, value: Any, where: str) -> Filter:
     if key in LOGICAL:
         if not isinstance(value, list):
             raise InvalidQuery(f'Invalid {where}: "{key}" must hold an array of filters.')
-        items = tuple(
-            filter_from_json(item, f"{where}.{key}[{i}]") for i, item in enumerate(value)
-        )
+        items = tuple(filter_from_json(item, f"{where}.{key}[{i}]") for i, item in enumerate(value))
         return And(items) if key == "_and" else Or(items)
     if key.startswith("_"):
         raise InvalidQuery(
@@ -646,6 +644,8 @@ def bind(
     if query.page and limit is not None and query.limit != -1:
         offset = limit * (query.page - 1)
     sort, random = _bind_sort(query.sort or (), coll, catalogue)
+    if query.search is not None and "\x00" in query.search:
+        raise InvalidQuery("The search text contains a NUL character.")
     return BoundQuery(
         collection=coll,
         fields=bind_fields(query.fields or ("*",), coll, catalogue),
@@ -822,6 +822,8 @@ _NUMBER = re.compile(r"\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*")
 def _coerce_scalar(op: str, value: Scalar, ftype: FieldType, where: str) -> Scalar:
     if value == "":
         raise InvalidQuery(f'Empty value for "{op}" on {where}: use _empty or _nempty.')
+    if isinstance(value, str) and "\x00" in value:
+        raise InvalidQuery(f'The value for "{op}" on {where} contains a NUL character.')
     if op in TEXT_OPERATORS:  # the value is matched as text, whatever it is
         if isinstance(value, bool):
             return "true" if value else "false"

@@ -1,0 +1,108 @@
+"""The ``educatalog`` command line.
+
+``educatalog serve --demo`` serves the synthetic demo catalogue; ``educatalog serve --db FILE``
+serves an existing database file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+__all__ = ["main"]
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="educatalog",
+        description="Tools for the educational catalogue service and its reference server.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    serve = commands.add_parser(
+        "serve",
+        help="serve the catalogue API (the demo catalogue or a database file)",
+        description="Serve the catalogue API over the demo catalogue or a database file.",
+    )
+    source = serve.add_mutually_exclusive_group(required=True)
+    source.add_argument("--demo", action="store_true", help="serve the synthetic demo catalogue")
+    source.add_argument("--db", metavar="FILE", help="serve an existing database file")
+    serve.add_argument(
+        "--scale", type=_positive_float, default=1.0, help="demo size (1: ~5,000 events)"
+    )
+    serve.add_argument("--seed", type=int, default=None, help="demo random seed (default 0)")
+    serve.add_argument("--rebuild", action="store_true", help="rebuild the cached demo database")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    serve.add_argument("--port", type=int, default=8055, help="port to listen on (default 8055)")
+    serve.add_argument(
+        "--token",
+        action="append",
+        help="accepted bearer token (repeatable; default: the documented demo token)",
+    )
+    serve.add_argument(
+        "--limit-max", type=_positive_int, default=None, help="largest allowed page size"
+    )
+    return parser
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from educatalog.server.app import create_app
+    from educatalog.server.demo import DEMO_TOKEN
+    from educatalog.server.embedded import demo_database
+
+    if args.demo:
+        print(f"Preparing the demo catalogue (seed {args.seed or 0}, scale {args.scale:g})...")
+        path = demo_database(args.seed, args.scale, rebuild=args.rebuild)
+        label = "the SYNTHETIC demo catalogue"
+    else:
+        from pathlib import Path
+
+        path = Path(args.db)
+        if not path.is_file():
+            print(f"educatalog serve: no database file at {path}", file=sys.stderr)
+            return 2
+        label = str(path)
+    tokens = args.token or [DEMO_TOKEN]
+    app = create_app(path, tokens=tokens, limit_max=args.limit_max)
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    url = f"http://{host}:{args.port}"
+    print(f"Serving {label} at {url}")
+    if args.token:
+        print("Token: the one(s) given with --token")
+    else:
+        print(f"Token: {DEMO_TOKEN}  (the fixed demo token)")
+    print(f"  export EDUCATALOG_URL={url}")
+    if not args.token:
+        print(f"  export EDUCATALOG_TOKEN={DEMO_TOKEN}")
+    print("Stop with Ctrl+C.", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", lifespan="off")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    if args.command == "serve":
+        return _serve(args)
+    raise AssertionError(args.command)  # pragma: no cover
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,192 @@
+"""The reference server: the catalogue service's HTTP API as a Starlette application.
+
+Routes: ``GET /items/<collection>``, ``GET /items/<collection>/<id>``, ``GET /server/ping``,
+``GET /server/info`` and ``GET /server/specs/oas`` (an OpenAPI document generated from the
+catalogue). Every answer is JSON, errors included, in Directus's shape and statuses.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import secrets
+from collections.abc import Iterable
+from typing import Any
+
+import orjson
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from educatalog.errors import (
+    AuthenticationError,
+    EducatalogError,
+    InvalidPayload,
+    InvalidQuery,
+    NotFoundOrForbidden,
+    RouteNotFound,
+    error_body,
+)
+from educatalog.query import Query, bind
+from educatalog.server.items import read_item, read_items
+from educatalog.server.openapi import openapi_document
+from educatalog.server.store import Database
+
+__all__ = ["DEMO_HEADER", "create_app"]
+
+log = logging.getLogger("educatalog.server")
+
+DEMO_HEADER = "X-Educatalog-Data"
+"""Response header that says ``synthetic-demo`` when the server serves the demo catalogue."""
+
+_ID = re.compile(r"-?\d{1,18}")
+_UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+class JSONResponse(Response):
+    media_type = "application/json"
+
+    def render(self, content: Any) -> bytes:
+        return orjson.dumps(content)
+
+
+def create_app(
+    database: str | os.PathLike[str],
+    *,
+    tokens: Iterable[str] = (),
+    limit_max: int | None = None,
+) -> Starlette:
+    """The service's application over a database file built by :mod:`~.store`.
+
+    ``tokens`` are the accepted bearer tokens (at least one: the service has no public
+    access); ``limit_max`` caps ``limit`` (``-1`` then means that maximum).
+    """
+    token_list = [t.encode() for t in tokens]
+    if not token_list:
+        raise ValueError("the server needs at least one access token")
+    if limit_max is not None and limit_max < 1:
+        raise ValueError("limit_max must be a positive integer")
+    db = Database(database)
+    demo = bool(db.info.get("demo"))
+    extra_headers = {DEMO_HEADER: "synthetic-demo"} if demo else {}
+
+    def respond(content: Any, status: int = 200) -> JSONResponse:
+        return JSONResponse(content, status_code=status, headers=extra_headers)
+
+    def authenticate(request: Request) -> None:
+        header = request.headers.get("authorization")
+        query_tokens = request.query_params.getlist("access_token")
+        given: str | None = None
+        if header is not None:
+            scheme, _, value = header.strip().partition(" ")
+            if scheme.lower() == "bearer" and value.strip():
+                given = value.strip()
+        if given is not None and query_tokens:
+            raise InvalidPayload(
+                "The request uses more than one method of including an access token."
+            )
+        if given is None and query_tokens:
+            if len(query_tokens) > 1:
+                raise InvalidPayload("access_token given more than once.")
+            given = query_tokens[0]
+        if not given:
+            raise NotFoundOrForbidden("You don't have permission to access this.")
+        candidate = given.encode()
+        if not any(secrets.compare_digest(candidate, t) for t in token_list):
+            raise AuthenticationError("Invalid user credentials.")
+
+    async def list_items(request: Request) -> Response:
+        authenticate(request)
+        collection = request.path_params["collection"]
+        db.catalogue[collection]  # unknown collection: 403 before the query is looked at
+        query = Query.from_params(request.query_params.multi_items())
+        bound = bind(query, collection, catalogue=db.catalogue, limit_max=limit_max)
+        rows, meta = await run_in_threadpool(read_items, db, bound)
+        body: dict[str, Any] = {"data": rows}
+        if meta:
+            body["meta"] = meta
+        return respond(body)
+
+    async def get_item(request: Request) -> Response:
+        authenticate(request)
+        collection = request.path_params["collection"]
+        coll = db.catalogue[collection]
+        raw_id = request.path_params["id"]
+        if not _ID.fullmatch(raw_id):
+            raise NotFoundOrForbidden(
+                f'You don\'t have permission to access item "{raw_id}" of collection '
+                f'"{collection}" or it does not exist (ids are integers).'
+            )
+        query = Query.from_params(request.query_params.multi_items())
+        bound = bind(
+            Query(fields=query.fields, deep=query.deep), collection, catalogue=db.catalogue
+        )
+        row = await run_in_threadpool(read_item, db, coll, int(raw_id), bound.fields, bound.deep)
+        return respond({"data": row})
+
+    async def ping(request: Request) -> Response:
+        return respond("pong")
+
+    async def info(request: Request) -> Response:
+        return respond(
+            {
+                "data": {
+                    "project": {"project_name": "educatalog reference server"},
+                    "educatalog": {**db.info, "limit_max": limit_max},
+                }
+            }
+        )
+
+    spec = openapi_document(db.catalogue)
+
+    async def specs(request: Request) -> Response:
+        return respond(spec)
+
+    async def educatalog_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, EducatalogError)
+        return respond(error_body(exc), exc.status)
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        if exc.status_code == 405 and request.method in _UNSAFE:
+            error: EducatalogError = NotFoundOrForbidden(
+                "You don't have permission to access this."
+            )
+        elif exc.status_code in (404, 405):
+            error = RouteNotFound(f"Route {request.url.path} doesn't exist.")
+        else:
+            error = InvalidQuery(str(exc.detail))
+        return respond(error_body(error), error.status)
+
+    async def server_error(request: Request, exc: Exception) -> Response:
+        log.exception("internal error on %s", request.url.path)
+        body = {
+            "errors": [
+                {
+                    "message": "An unexpected error occurred.",
+                    "extensions": {"code": "INTERNAL_SERVER_ERROR"},
+                }
+            ]
+        }
+        return respond(body, 500)
+
+    app = Starlette(
+        routes=[
+            Route("/items/{collection}", list_items, methods=["GET"]),
+            Route("/items/{collection}/{id}", get_item, methods=["GET"]),
+            Route("/server/ping", ping, methods=["GET"]),
+            Route("/server/info", info, methods=["GET"]),
+            Route("/server/specs/oas", specs, methods=["GET"]),
+        ],
+        exception_handlers={
+            EducatalogError: educatalog_error,
+            HTTPException: http_error,
+            Exception: server_error,
+        },
+    )
+    app.state.database = db
+    return app

@@ -1,0 +1,58 @@
+"""The embedded demo server: the demo catalogue built once into a cached database file and
+served on a free loopback port, the default data source when no service URL is configured.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from educatalog.server.app import create_app
+from educatalog.server.run import ServerThread
+
+__all__ = ["cache_dir", "demo_database", "start_demo_server"]
+
+
+def cache_dir() -> Path:
+    """Where built demo databases are kept: ``$EDUCATALOG_CACHE`` or ``~/.cache/educatalog``."""
+    configured = os.environ.get("EDUCATALOG_CACHE")
+    if configured:
+        return Path(configured)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "educatalog"
+
+
+def demo_database(
+    seed: int | None = None,
+    scale: float = 1.0,
+    *,
+    directory: str | os.PathLike[str] | None = None,
+    rebuild: bool = False,
+) -> Path:
+    """The demo catalogue's database file for ``(seed, scale)``, built on first use.
+
+    Files are named after the seed, the scale and the generator's version, so a new
+    generator never serves a stale file.
+    """
+    from educatalog.server import demo
+    from educatalog.server.store import build_database
+
+    if scale <= 0:
+        raise ValueError(f"scale must be positive, got {scale}")
+    seed = demo.DEFAULT_SEED if seed is None else seed
+    folder = Path(directory) if directory is not None else cache_dir()
+    path = folder / f"demo-v{demo.GENERATOR_VERSION}-seed{seed}-scale{scale:g}.sqlite"
+    if rebuild or not path.is_file():
+        info = {"demo": True, "seed": seed, "scale": scale, "generator": demo.GENERATOR_VERSION}
+        build_database(path, demo.iter_rows(seed=seed, scale=scale), info=info)
+    return path
+
+
+def start_demo_server(
+    seed: int | None = None, scale: float = 1.0, *, limit_max: int | None = None
+) -> ServerThread:
+    """Start the demo server in a background thread; returns the running server."""
+    from educatalog.server.demo import DEMO_TOKEN
+
+    app = create_app(demo_database(seed, scale), tokens=[DEMO_TOKEN], limit_max=limit_max)
+    return ServerThread(app).start()

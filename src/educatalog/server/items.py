@@ -1,0 +1,173 @@
+"""Read items for a bound query: the root page, then each selected relation, nested.
+
+Relations are fetched one query per relation and level (never one per item): many-to-one
+targets by id, one-to-many and many-to-many rows by foreign key with a per-parent cap
+(100 unless ``deep[rel][_limit]`` says otherwise), in id order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+
+from educatalog.catalogue import Collection
+from educatalog.errors import NotFoundOrForbidden
+from educatalog.query import NESTED_LIMIT, BoundQuery, FieldTree
+from educatalog.server.sql import count_sql, page_sql
+from educatalog.server.store import Database, quote
+
+__all__ = ["read_item", "read_items"]
+
+Row = dict[str, Any]
+
+
+def read_items(db: Database, bound: BoundQuery) -> tuple[list[Row], dict[str, int]]:
+    """The page of items and the requested meta counts for a list query."""
+    coll = bound.collection
+    meta: dict[str, int] = {}
+    if "total_count" in bound.meta:
+        meta["total_count"] = db.total_count(coll.name)
+    conn = db.connection()
+    if "filter_count" in bound.meta:
+        text, params = count_sql(bound, db.catalogue)
+        meta["filter_count"] = conn.execute(text, params).fetchone()[0]
+    if bound.limit == 0:
+        return [], meta
+    columns = _columns(coll, bound.fields)
+    text, params = page_sql(bound, columns, db.catalogue)
+    rows = _rows(db, coll, columns, conn.execute(text, params))
+    _attach(db, coll, rows, bound.fields, bound.deep)
+    return rows, meta
+
+
+def read_item(
+    db: Database, coll: Collection, item_id: int, fields: FieldTree, deep: Mapping[str, Any]
+) -> Row:
+    """One item by id; a missing item is a 403, as the service answers."""
+    columns = _columns(coll, fields)
+    select = ", ".join(f"t0.{quote(c)}" for c in columns)
+    cursor = db.connection().execute(
+        f"SELECT {select} FROM {quote(coll.name)} AS t0 WHERE t0.id = ?", (item_id,)
+    )
+    rows = _rows(db, coll, columns, cursor)
+    if not rows:
+        raise NotFoundOrForbidden(
+            f'You don\'t have permission to access item {item_id} of collection "{coll.name}" '
+            "or it does not exist."
+        )
+    _attach(db, coll, rows, fields, deep)
+    return rows[0]
+
+
+def _columns(coll: Collection, tree: FieldTree) -> list[str]:
+    """Stored columns to select for a field tree: the selected ones, and always ``id``."""
+    return ["id", *(f.name for f in coll.stored_fields if f.name in tree and f.name != "id")]
+
+
+def _rows(db: Database, coll: Collection, columns: list[str], cursor: Any) -> list[Row]:
+    converters = db.converters[coll.name]
+    pairs = [(c, converters[c]) for c in columns]
+    if not any(conv for _, conv in pairs):
+        return [dict(zip(columns, row, strict=True)) for row in cursor]
+    return [
+        {c: (conv(v) if conv else v) for (c, conv), v in zip(pairs, row, strict=True)}
+        for row in cursor
+    ]
+
+
+def _attach(
+    db: Database, coll: Collection, rows: list[Row], tree: FieldTree, deep: Mapping[str, Any]
+) -> None:
+    """Fill in the relations of ``tree`` on ``rows``, then drop columns not asked for."""
+    if rows:
+        for name, sub in tree.items():
+            fld = coll.field(name)
+            if fld.relation is None:
+                continue
+            target = db.catalogue.expansion_target(fld)
+            sub_deep = deep.get(name, {})
+            if fld.relation.kind == "m2o":
+                if sub is not None:
+                    _attach_many_to_one(db, target, rows, name, sub, sub_deep)
+            else:
+                limit = sub_deep.get("_limit", NESTED_LIMIT)
+                fk = fld.relation.foreign_key or ""
+                _attach_list(db, target, rows, name, fk, sub, sub_deep, limit)
+    if "id" not in tree:
+        for row in rows:
+            del row["id"]
+
+
+def _json_ids(values: set[Any]) -> str:
+    return orjson.dumps(sorted(values)).decode()
+
+
+def _attach_many_to_one(
+    db: Database,
+    target: Collection,
+    rows: list[Row],
+    name: str,
+    tree: FieldTree,
+    deep: Mapping[str, Any],
+) -> None:
+    keys = {row[name] for row in rows if row[name] is not None}
+    related: dict[Any, Row] = {}
+    if keys:
+        columns = _columns(target, tree)
+        select = ", ".join(f"t.{quote(c)}" for c in columns)
+        cursor = db.connection().execute(
+            f"SELECT {select} FROM {quote(target.name)} AS t "
+            "WHERE t.id IN (SELECT value FROM json_each(?))",
+            (_json_ids(keys),),
+        )
+        found = _rows(db, target, columns, cursor)
+        ids = [r["id"] for r in found]
+        _attach(db, target, found, tree, deep)
+        related = dict(zip(ids, found, strict=True))
+    for row in rows:
+        row[name] = related.get(row[name])  # a missing target is null
+
+
+def _attach_list(
+    db: Database,
+    target: Collection,
+    rows: list[Row],
+    name: str,
+    fk: str,
+    tree: FieldTree | None,
+    deep: Mapping[str, Any],
+    limit: int,
+) -> None:
+    columns = ["id", fk] if tree is None else list(dict.fromkeys([*_columns(target, tree), fk]))
+    select = ", ".join(f"t.{quote(c)}" for c in columns)
+    source = (
+        f"SELECT {select} FROM {quote(target.name)} AS t "
+        f"WHERE t.{quote(fk)} IN (SELECT value FROM json_each(?))"
+    )
+    params: list[Any] = [_json_ids({row["id"] for row in rows})]
+    if limit >= 0:
+        names = ", ".join(quote(c) for c in columns)
+        source = (
+            f"SELECT {names} FROM (SELECT {select}, ROW_NUMBER() OVER "
+            f"(PARTITION BY t.{quote(fk)} ORDER BY t.id) AS _n FROM {quote(target.name)} AS t "
+            f"WHERE t.{quote(fk)} IN (SELECT value FROM json_each(?))) WHERE _n <= ?"
+        )
+        params.append(limit)
+    cursor = db.connection().execute(f"{source} ORDER BY {quote(fk)}, id", params)
+    groups: dict[Any, list[Any]] = {row["id"]: [] for row in rows}
+    if tree is None:
+        for item_id, parent in cursor:
+            groups[parent].append(item_id)
+    else:
+        found = _rows(db, target, columns, cursor)
+        parents = [r[fk] for r in found]
+        _attach(db, target, found, tree, deep)
+        if fk not in tree:
+            for r in found:
+                r.pop(fk, None)
+        for parent, item in zip(parents, found, strict=True):
+            groups[parent].append(item)
+    for row in rows:
+        row[name] = groups[row["id"]]

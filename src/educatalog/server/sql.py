@@ -1,0 +1,243 @@
+"""Compile bound queries (:mod:`educatalog.query`) into parameterised SQLite SQL.
+
+Every value travels as a parameter; identifiers come only from the catalogue and are
+quoted. The semantics are those of ``shared/reference/query-semantics.md``:
+
+* three-valued logic: negated operators never match null fields;
+* many-to-one filters are semi-joins (a null reference never matches);
+* one-to-many / many-to-many filters mean "some related row matches" (``_none``: no related
+  row matches); conditions on the same relation within one ``_and`` hold on the same row;
+* case-insensitive operators compare Unicode-lower-cased text (``edu_lower``), literally:
+  ``%`` and ``_`` are not wildcards.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from educatalog.catalogue import CATALOGUE, Catalogue, Collection, FieldType
+from educatalog.query import And, BoundQuery, Condition, Filter, Or, Related
+from educatalog.server.store import quote
+
+__all__ = ["Sql", "count_sql", "page_sql", "where_sql"]
+
+# Beyond this many values, IN lists travel as one JSON array parameter.
+_JSON_IN_THRESHOLD = 64
+# Lower-casing by Python is exact but costs a call per row; for ASCII needles SQLite's own
+# LIKE (ASCII case-insensitive) gives the same answer unless the text holds one of the two
+# characters whose lower case is ASCII (KELVIN SIGN -> "k", DOTTED CAPITAL I -> "i̇").
+_ASCII_LOWERING_TO_ASCII = ("\u212a", "\u0130")
+_LIKE_MAX = 1000
+
+
+@dataclass
+class Sql:
+    """An SQL text being built, with its parameters in order."""
+
+    params: list[Any] = field(default_factory=list)
+    aliases: int = 0
+
+    def param(self, value: Any) -> str:
+        self.params.append(value)
+        return "?"
+
+    def alias(self) -> str:
+        self.aliases += 1
+        return f"t{self.aliases}"
+
+    def in_list(self, values: tuple[Any, ...]) -> str:
+        if len(values) > _JSON_IN_THRESHOLD:
+            return f"(SELECT value FROM json_each({self.param(orjson.dumps(values).decode())}))"
+        return "(" + ", ".join(self.param(v) for v in values) + ")"
+
+
+def where_sql(
+    f: Filter | None, coll: Collection, alias: str, sql: Sql, catalogue: Catalogue = CATALOGUE
+) -> str:
+    """The SQL condition of a (bound) filter on ``coll`` aliased as ``alias``."""
+    if f is None:
+        return "1"
+    if isinstance(f, And):
+        parts = [where_sql(i, coll, alias, sql, catalogue) for i in _merge_same_relation(f, coll)]
+        return "(" + " AND ".join(parts) + ")" if parts else "1"
+    if isinstance(f, Or):
+        if not f.items:
+            return "1"
+        return "(" + " OR ".join(where_sql(i, coll, alias, sql, catalogue) for i in f.items) + ")"
+    if isinstance(f, Related):
+        return _related(f, coll, alias, sql, catalogue)
+    return _condition(f, coll.field(f.field).type, f"{alias}.{quote(f.field)}", sql)
+
+
+def _merge_same_relation(f: And, coll: Collection) -> list[Filter]:
+    """Join conditions on the same list relation into one, so they hold on the same row."""
+    out: list[Filter] = []
+    merged: dict[str, int] = {}
+    for item in f.items:
+        if isinstance(item, Related) and item.quantifier != "_none":
+            relation = coll.field(item.field).relation
+            if relation is not None and relation.is_list:
+                if item.field in merged:
+                    i = merged[item.field]
+                    prev = out[i]
+                    assert isinstance(prev, Related)
+                    out[i] = Related(item.field, And((prev.filter, item.filter)), "_some")
+                    continue
+                merged[item.field] = len(out)
+        out.append(item)
+    return out
+
+
+def _related(f: Related, coll: Collection, alias: str, sql: Sql, catalogue: Catalogue) -> str:
+    fld = coll.field(f.field)
+    assert fld.relation is not None
+    target = catalogue.expansion_target(fld)
+    inner = sql.alias()
+    if fld.relation.kind == "m2o":
+        sub = where_sql(f.filter, target, inner, sql, catalogue)
+        return (
+            f"{alias}.{quote(fld.name)} IN (SELECT {inner}.id FROM {quote(target.name)} "
+            f"AS {inner} WHERE {sub})"
+        )
+    fk = quote(fld.relation.foreign_key or "")
+    sub = where_sql(f.filter, target, inner, sql, catalogue)
+    negate = "NOT " if f.quantifier == "_none" else ""
+    return (
+        f"{alias}.id {negate}IN (SELECT {inner}.{fk} FROM {quote(target.name)} AS {inner} "
+        f"WHERE {inner}.{fk} IS NOT NULL AND {sub})"
+    )
+
+
+def _condition(c: Condition, ftype: FieldType, col: str, sql: Sql) -> str:
+    op, value = c.operator, c.value
+    if op in ("_eq", "_neq"):
+        if value is None:
+            return f"{col} IS {'' if op == '_eq' else 'NOT '}NULL"
+        return f"{col} {'=' if op == '_eq' else '<>'} {sql.param(value)}"
+    if op in _COMPARISONS:
+        return f"{col} {_COMPARISONS[op]} {sql.param(value)}"
+    if op in ("_in", "_nin"):
+        assert isinstance(value, tuple)
+        return f"{col} {'NOT ' if op == '_nin' else ''}IN {sql.in_list(value)}"
+    if op in ("_between", "_nbetween"):
+        assert isinstance(value, tuple)
+        low, high = sql.param(value[0]), sql.param(value[1])
+        return f"{col} {'NOT ' if op == '_nbetween' else ''}BETWEEN {low} AND {high}"
+    if op in ("_null", "_nnull"):
+        is_null = (op == "_null") == bool(value)
+        return f"{col} IS {'' if is_null else 'NOT '}NULL"
+    if op in ("_empty", "_nempty"):
+        if (op == "_empty") == bool(value):
+            return f"({col} IS NULL OR {col} = '')"
+        return f"({col} IS NOT NULL AND {col} <> '')"
+    assert isinstance(value, str), (op, value)
+    return _text(op, value, col, sql)
+
+
+_COMPARISONS = {"_lt": "<", "_lte": "<=", "_gt": ">", "_gte": ">="}
+
+_TEXT_OPERATOR = re.compile(r"_(n?)(i?)(contains|starts_with|ends_with)")
+
+
+def _text(op: str, value: str, col: str, sql: Sql) -> str:
+    match = _TEXT_OPERATOR.fullmatch(op)
+    assert match, op
+    negated, insensitive, kind = bool(match[1]), bool(match[2]), match[3]
+    if kind == "contains" and insensitive:
+        test = contains_ci(col, value, sql)
+        return f"NOT {test}" if negated else test
+    subject = f"edu_lower({col})" if insensitive else col
+    needle = value.lower() if insensitive else value
+    if kind == "contains":
+        return f"instr({subject}, {sql.param(needle)}) {'=' if negated else '>'} 0"
+    start = "1" if kind == "starts_with" else f"-{len(needle)}"
+    compare = "<>" if negated else "="
+    return f"substr({subject}, {start}, {len(needle)}) {compare} {sql.param(needle)}"
+
+
+def contains_ci(col: str, text: str, sql: Sql) -> str:
+    """``col`` contains ``text``, case-insensitively (null when ``col`` is null)."""
+    needle = text.lower()
+    if not needle.isascii() or len(needle) > _LIKE_MAX:
+        return f"(instr(edu_lower({col}), {sql.param(needle)}) > 0)"
+    # Parameters are registered in the order they appear in the SQL text.
+    odd = " OR ".join(f"instr({col}, {sql.param(ch)}) > 0" for ch in _ASCII_LOWERING_TO_ASCII)
+    exact = f"(instr(edu_lower({col}), {sql.param(needle)}) > 0)"
+    escaped = needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    like = f"{col} LIKE {sql.param('%' + escaped + '%')} ESCAPE '\\'"
+    return f"(CASE WHEN {odd} THEN {exact} ELSE {like} END)"
+
+
+_CANONICAL_NUMBER = re.compile(r"-?(0|[1-9]\d*)(\.\d*[1-9])?")
+
+
+def search_sql(text: str, coll: Collection, alias: str, sql: Sql) -> str:
+    """Full-text ``search`` over the root item's own fields."""
+    if not text.strip():
+        return "0"
+    parts = []
+    number: int | float | None = None
+    if _CANONICAL_NUMBER.fullmatch(text) and text != "-0":
+        number = float(text) if "." in text else int(text)
+    for f in coll.stored_fields:
+        col = f"{alias}.{quote(f.name)}"
+        if f.type.is_text:
+            parts.append(contains_ci(col, text, sql))
+        elif f.type.is_numeric and number is not None:
+            parts.append(f"{col} = {sql.param(number)}")
+    return "(" + " OR ".join(parts) + ")" if parts else "0"
+
+
+def _filter_and_search(bound: BoundQuery, sql: Sql, catalogue: Catalogue) -> str:
+    where = where_sql(bound.filter, bound.collection, "t0", sql, catalogue)
+    if bound.search is not None:
+        where = f"{where} AND {search_sql(bound.search, bound.collection, 't0', sql)}"
+    return where
+
+
+def count_sql(bound: BoundQuery, catalogue: Catalogue = CATALOGUE) -> tuple[str, list[Any]]:
+    """``SELECT count(*)`` of the rows matching filter and search (``filter_count``)."""
+    sql = Sql()
+    where = _filter_and_search(bound, sql, catalogue)
+    return f"SELECT count(*) FROM {quote(bound.collection.name)} AS t0 WHERE {where}", sql.params
+
+
+def page_sql(
+    bound: BoundQuery, columns: list[str], catalogue: Catalogue = CATALOGUE
+) -> tuple[str, list[Any]]:
+    """The root ``SELECT`` of a list query: filter, search, sort, limit and offset."""
+    sql = Sql()
+    where = _filter_and_search(bound, sql, catalogue)
+    joins: dict[tuple[str, ...], str] = {}
+    join_sql: list[str] = []
+    order: list[str] = []
+    for key in bound.sort:
+        alias, coll = "t0", bound.collection
+        for depth, part in enumerate(key.path[:-1], start=1):
+            prefix = key.path[:depth]
+            fld = coll.field(part)
+            target = catalogue.expansion_target(fld)
+            if prefix not in joins:
+                joins[prefix] = f"s{len(joins) + 1}"
+                join_sql.append(
+                    f"LEFT JOIN {quote(target.name)} AS {joins[prefix]} "
+                    f"ON {joins[prefix]}.id = {alias}.{quote(part)}"
+                )
+            alias, coll = joins[prefix], target
+        direction = "DESC NULLS FIRST" if key.descending else "ASC NULLS LAST"
+        order.append(f"{alias}.{quote(key.path[-1])} {direction}")
+    if bound.random:
+        order.append("random()")
+    if not any(key.path == ("id",) for key in bound.sort):
+        order.append("t0.id ASC")
+    select = ", ".join(f"t0.{quote(c)}" for c in columns)
+    text = (
+        f"SELECT {select} FROM {quote(bound.collection.name)} AS t0 {' '.join(join_sql)} "
+        f"WHERE {where} ORDER BY {', '.join(order)} LIMIT {sql.param(-1 if bound.limit is None else bound.limit)} "  # noqa: E501
+        f"OFFSET {sql.param(bound.offset)}"
+    )
+    return text, sql.params

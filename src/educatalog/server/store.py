@@ -1,0 +1,239 @@
+"""Build and open the reference server's SQLite database.
+
+Tables, columns and indexes come from the catalogue: one table a collection, one column a
+stored field. Rows go in and come out in the service's JSON representation (booleans as
+``bool``, datetimes as ``"YYYY-MM-DDTHH:MM:SS"``, decimals as strings such as ``"1490.00"``);
+in the database booleans are integers and decimals are REALs so that they compare as numbers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import tempfile
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from educatalog.catalogue import CATALOGUE, Catalogue, Collection, Field, FieldType
+
+__all__ = ["Database", "build_database", "database_info", "quote", "read_rows"]
+
+_SQL_TYPES = {
+    FieldType.INTEGER: "INTEGER",
+    FieldType.STRING: "TEXT",
+    FieldType.UUID: "TEXT",
+    FieldType.DATETIME: "TEXT",
+    FieldType.BOOLEAN: "INTEGER",
+    FieldType.DECIMAL: "REAL",
+}
+
+# Besides every foreign key: columns that typical analysis queries filter or sort on.
+_EXTRA_INDEXES = {"events": ("event_start_date",), "courses": ("institution",)}
+
+INFO_TABLE = "_educatalog_info"
+
+
+def quote(identifier: str) -> str:
+    """Quote an SQL identifier. Identifiers only ever come from the catalogue."""
+    return '"' + identifier.replace('"', '""') + '"'
+
+
+def _to_sql(f: Field) -> Callable[[Any], Any] | None:
+    if f.type is FieldType.BOOLEAN:
+        return lambda v: None if v is None else int(v)
+    if f.type is FieldType.DECIMAL:
+        return lambda v: None if v is None else float(v)
+    return None
+
+
+def _from_sql(f: Field) -> Callable[[Any], Any] | None:
+    """Converter from a column value to the JSON representation (None: unchanged)."""
+    if f.type is FieldType.BOOLEAN:
+        return lambda v: None if v is None else bool(v)
+    if f.type is FieldType.DECIMAL:
+        fmt = f"{{:.{f.scale or 2}f}}"
+        return lambda v: None if v is None else fmt.format(v)
+    return None
+
+
+def create_schema(conn: sqlite3.Connection, catalogue: Catalogue = CATALOGUE) -> None:
+    """Create one table per collection (indexes come after loading, see ``create_indexes``)."""
+    for coll in catalogue.values():
+        columns = ", ".join(
+            f"{quote(f.name)} {_SQL_TYPES[f.type]}" + (" PRIMARY KEY" if f.name == "id" else "")
+            for f in coll.stored_fields
+        )
+        conn.execute(f"CREATE TABLE {quote(coll.name)} ({columns})")
+    conn.execute(f"CREATE TABLE {INFO_TABLE} (key TEXT PRIMARY KEY, value TEXT)")
+
+
+def create_indexes(conn: sqlite3.Connection, catalogue: Catalogue = CATALOGUE) -> None:
+    for coll in catalogue.values():
+        columns = [f.name for f in coll.stored_fields if f.is_many_to_one]
+        columns += list(_EXTRA_INDEXES.get(coll.name, ()))
+        for column in columns:
+            conn.execute(
+                f"CREATE INDEX {quote(f'ix_{coll.name}_{column}')} "
+                f"ON {quote(coll.name)} ({quote(column)})"
+            )
+
+
+def insert_rows(
+    conn: sqlite3.Connection, coll: Collection, rows: Iterable[Mapping[str, Any]]
+) -> int:
+    """Insert rows given in the JSON representation; missing fields are null."""
+    fields = coll.stored_fields
+    names = [f.name for f in fields]
+    convert = [(i, c) for i, f in enumerate(fields) if (c := _to_sql(f)) is not None]
+    unknown = set()
+
+    def tuples() -> Iterable[list[Any]]:
+        for row in rows:
+            if len(row) > len(names) or any(k not in coll for k in row):
+                unknown.update(k for k in row if k not in coll or not coll.field(k).is_stored)
+            values = [row.get(n) for n in names]
+            for i, c in convert:
+                values[i] = c(values[i])
+            yield values
+
+    placeholders = ", ".join("?" * len(names))
+    columns = ", ".join(map(quote, names))
+    cursor = conn.executemany(
+        f"INSERT INTO {quote(coll.name)} ({columns}) VALUES ({placeholders})", tuples()
+    )
+    if unknown:
+        raise ValueError(f"rows of {coll.name} carry fields it does not store: {sorted(unknown)}")
+    return cursor.rowcount
+
+
+def build_database(
+    path: str | os.PathLike[str],
+    chunks: Iterable[tuple[str, Sequence[Mapping[str, Any]]]],
+    *,
+    info: Mapping[str, Any] | None = None,
+    catalogue: Catalogue = CATALOGUE,
+) -> Path:
+    """Build a database file from ``(collection, rows)`` chunks; returns its path.
+
+    The file is written under a temporary name and renamed at the end, so an interrupted
+    build never leaves a half-written database behind. ``info`` (JSON-serializable) is kept
+    in the database and shown by ``GET /server/info``.
+
+    >>> build_database(tmp / "tiny.sqlite", [("states", [{"id": 1, "name": "Berlin"}])])
+    ... # doctest: +SKIP
+    """
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=target.parent)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        conn = sqlite3.connect(tmp)
+        try:
+            conn.execute("PRAGMA journal_mode = OFF")
+            conn.execute("PRAGMA synchronous = OFF")
+            create_schema(conn, catalogue)
+            for name, rows in chunks:
+                insert_rows(conn, catalogue[name], rows)
+            create_indexes(conn, catalogue)
+            conn.executemany(
+                f"INSERT INTO {INFO_TABLE} VALUES (?, ?)",
+                [(k, json.dumps(v)) for k, v in (info or {}).items()],
+            )
+            conn.commit()
+            conn.execute("ANALYZE")
+            conn.commit()
+        finally:
+            conn.close()
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return target
+
+
+def database_info(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The ``info`` a database was built with (empty for a database without it)."""
+    with _connect_readonly(Path(path)) as conn:
+        try:
+            return {k: json.loads(v) for k, v in conn.execute(f"SELECT * FROM {INFO_TABLE}")}
+        except sqlite3.OperationalError:
+            return {}
+
+
+def read_rows(
+    path: str | os.PathLike[str], collection: str, *, catalogue: Catalogue = CATALOGUE
+) -> list[dict[str, Any]]:
+    """Every row of a collection, ordered by id, in the JSON representation."""
+    coll = catalogue[collection]
+    fields = coll.stored_fields
+    converters = [_from_sql(f) for f in fields]
+    names = [f.name for f in fields]
+    with _connect_readonly(Path(path)) as conn:
+        cursor = conn.execute(
+            f"SELECT {', '.join(map(quote, names))} FROM {quote(coll.name)} ORDER BY id"
+        )
+        return [
+            {n: (c(v) if c else v) for n, c, v in zip(names, converters, row, strict=True)}
+            for row in cursor
+        ]
+
+
+def _connect_readonly(path: Path) -> sqlite3.Connection:
+    if not path.is_file():
+        raise FileNotFoundError(f"no database at {path}")
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+    conn.execute("PRAGMA query_only = ON")
+    return conn
+
+
+def _lower(value: str | None) -> str | None:
+    return value.lower() if isinstance(value, str) else value
+
+
+class Database:
+    """A read-only database with one connection per thread (SQLite connections are not
+    shared across threads). ``edu_lower()`` lower-cases the whole of Unicode in SQL, where
+    SQLite's own ``lower()`` only knows ASCII.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, catalogue: Catalogue = CATALOGUE) -> None:
+        self.path = Path(path)
+        self.catalogue = catalogue
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._connections: list[sqlite3.Connection] = []
+        self.info = database_info(self.path)
+        self.converters: dict[str, dict[str, Callable[[Any], Any] | None]] = {
+            c.name: {f.name: _from_sql(f) for f in c.stored_fields} for c in catalogue.values()
+        }
+        self._counts: dict[str, int] = {}
+
+    def connection(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = _connect_readonly(self.path)
+            conn.execute("PRAGMA mmap_size = 1073741824")
+            conn.execute("PRAGMA cache_size = -65536")
+            conn.create_function("edu_lower", 1, _lower, deterministic=True)
+            self._local.conn = conn
+            with self._lock:
+                self._connections.append(conn)
+        return conn
+
+    def total_count(self, collection: str) -> int:
+        """Rows of a collection (cached: the database is read-only)."""
+        if collection not in self._counts:
+            sql = f"SELECT count(*) FROM {quote(collection)}"
+            self._counts[collection] = self.connection().execute(sql).fetchone()[0]
+        return self._counts[collection]
+
+    def close(self) -> None:
+        with self._lock:
+            for conn in self._connections:
+                conn.close()
+            self._connections.clear()
+        self._local = threading.local()
