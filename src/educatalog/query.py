@@ -803,13 +803,7 @@ def _coerce(op: str, value: Value, ftype: FieldType, coll: Collection, name: str
             raise InvalidQuery(
                 f'"{op}" on {where} needs exactly two values, got {len(items)}: {_show(items)}.'
             )
-        out = []
-        for item in items:
-            typed = _coerce_scalar(op, _keyword(item), ftype, where)
-            if typed is None:
-                raise InvalidQuery(f'"{op}" on {where} cannot hold null; use _null.')
-            out.append(typed)
-        return tuple(out)
+        return tuple(_coerce_scalar(op, _keyword(item), ftype, where) for item in items)
     if isinstance(value, tuple):
         raise InvalidQuery(f'"{op}" on {where} needs a single value, got a list {_show(value)}.')
     return _coerce_scalar(op, _keyword(value), ftype, where)

@@ -88,12 +88,13 @@ def insert_rows(
     fields = coll.stored_fields
     names = [f.name for f in fields]
     convert = [(i, c) for i, f in enumerate(fields) if (c := _to_sql(f)) is not None]
-    unknown = set()
+    stored = frozenset(names)
+    unknown: set[str] = set()
 
     def tuples() -> Iterable[list[Any]]:
         for row in rows:
-            if len(row) > len(names) or any(k not in coll for k in row):
-                unknown.update(k for k in row if k not in coll or not coll.field(k).is_stored)
+            if not row.keys() <= stored:
+                unknown.update(row.keys() - stored)
             values = [row.get(n) for n in names]
             for i, c in convert:
                 values[i] = c(values[i])

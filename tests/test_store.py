@@ -1,0 +1,79 @@
+"""The database store: schema from the catalogue, faithful round trip, atomic builds."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from educatalog.catalogue import CATALOGUE
+from educatalog.server.store import Database, build_database, database_info, read_rows
+
+
+def test_every_collection_becomes_a_table_with_its_stored_fields(tmp_path: Path) -> None:
+    path = build_database(tmp_path / "empty.sqlite", [])
+    conn = sqlite3.connect(path)
+    for coll in CATALOGUE.values():
+        columns = [r[1] for r in conn.execute(f'PRAGMA table_info("{coll.name}")')]
+        assert columns == [f.name for f in coll.stored_fields]
+    indexed = {r[0] for r in conn.execute("SELECT tbl_name FROM sqlite_master WHERE type='index'")}
+    assert {"events", "events_contacts", "addresses", "event_costs"} <= indexed
+    conn.close()
+
+
+def test_rows_round_trip_in_the_json_representation(tmp_path: Path) -> None:
+    costs = [
+        {"id": 1, "course": 3, "value": "1490.00", "currency": "EUR", "remarks": None},
+        {"id": 2, "course": None, "value": "0.50", "currency": "EUR", "remarks": "Ä ß"},
+        {"id": 3, "course": 4, "value": None, "currency": None, "remarks": ""},
+    ]
+    addresses = [{"id": 7, "institution": "u", "barrier_free": False, "state": None}]
+    path = build_database(
+        tmp_path / "db.sqlite",
+        [("event_costs", costs), ("addresses", addresses)],
+        info={"demo": True, "seed": 3},
+    )
+    assert read_rows(path, "event_costs") == costs
+    (address,) = read_rows(path, "addresses")
+    assert address["barrier_free"] is False
+    assert address["street"] is None
+    assert database_info(path) == {"demo": True, "seed": 3}
+    db = Database(path)
+    assert db.total_count("event_costs") == 3
+    db.close()
+
+
+def test_unknown_fields_fail_the_build_and_leave_nothing_behind(tmp_path: Path) -> None:
+    target = tmp_path / "db.sqlite"
+    with pytest.raises(ValueError, match=r"events carry fields it does not store: \['colour'"):
+        build_database(target, [("events", [{"id": 1, "colour": "red"}])])
+    with pytest.raises(ValueError, match="contacts"):  # alias fields are not columns
+        build_database(target, [("events", [{"id": 1, "contacts": [1]}])])
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_interrupted_build_keeps_the_previous_file(tmp_path: Path) -> None:
+    target = build_database(tmp_path / "db.sqlite", [("states", [{"id": 1, "name": "Berlin"}])])
+
+    def broken() -> object:
+        yield ("states", [{"id": 2, "name": "Hamburg"}])
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        build_database(target, broken())  # type: ignore[arg-type]
+    assert read_rows(target, "states") == [{"id": 1, "name": "Berlin", "code": None}]
+    assert [p.name for p in tmp_path.iterdir()] == ["db.sqlite"]
+
+
+def test_database_is_opened_read_only(tmp_path: Path) -> None:
+    db = Database(build_database(tmp_path / "db.sqlite", []))
+    with pytest.raises(sqlite3.OperationalError):
+        db.connection().execute("INSERT INTO states (id, name) VALUES (1, 'x')")
+    assert db.connection().execute("SELECT edu_lower('ÄÖÜ STRASSE')").fetchone() == ("äöü strasse",)
+    db.close()
+
+
+def test_missing_database_file_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="no database at"):
+        Database(tmp_path / "nope.sqlite")
