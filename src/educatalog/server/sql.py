@@ -160,16 +160,32 @@ def _text(op: str, value: str, col: str, sql: Sql) -> str:
 
 
 def contains_ci(col: str, text: str, sql: Sql) -> str:
-    """``col`` contains ``text``, case-insensitively (null when ``col`` is null)."""
+    """``col`` contains ``text``, case-insensitively (null when ``col`` is null).
+
+    Exact Unicode lower-casing needs a Python call per row (``edu_lower``). SQLite's ``LIKE``
+    folds ASCII letters only, but runs in C: with each non-ASCII character of the needle as
+    the one-character wildcard ``_``, it is a cheap necessary condition, and for an ASCII
+    needle a sufficient one, unless the text holds one of the two characters whose lower
+    case is ASCII; such rows always take the exact path.
+    """
     needle = text.lower()
-    if not needle.isascii() or len(needle) > _LIKE_MAX:
+    if len(needle) > _LIKE_MAX:
         return f"(instr(edu_lower({col}), {sql.param(needle)}) > 0)"
     # Parameters are registered in the order they appear in the SQL text.
     odd = " OR ".join(f"instr({col}, {sql.param(ch)}) > 0" for ch in _ASCII_LOWERING_TO_ASCII)
-    exact = f"(instr(edu_lower({col}), {sql.param(needle)}) > 0)"
-    escaped = needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    like = f"{col} LIKE {sql.param('%' + escaped + '%')} ESCAPE '\\'"
-    return f"(CASE WHEN {odd} THEN {exact} ELSE {like} END)"
+    exact_then = f"(instr(edu_lower({col}), {sql.param(needle)}) > 0)"
+    pattern = "".join(_like_char(ch) for ch in needle)
+    like = f"{col} LIKE {sql.param('%' + pattern + '%')} ESCAPE '\\'"
+    if needle.isascii():
+        return f"(CASE WHEN {odd} THEN {exact_then} ELSE {like} END)"
+    exact_else = f"instr(edu_lower({col}), {sql.param(needle)}) > 0"
+    return f"(CASE WHEN {odd} THEN {exact_then} ELSE ({like} AND {exact_else}) END)"
+
+
+def _like_char(ch: str) -> str:
+    if not ch.isascii():
+        return "_"
+    return "\\" + ch if ch in "\\%_" else ch
 
 
 _CANONICAL_NUMBER = re.compile(r"-?(0|[1-9]\d*)(\.\d*[1-9])?")
