@@ -21,25 +21,29 @@ import orjson
 
 from educatalog.catalogue import CATALOGUE, Catalogue, Collection, FieldType
 from educatalog.query import And, BoundQuery, Condition, Filter, Or, Related
-from educatalog.server.store import quote
+from educatalog.server.store import SPECIAL_LOWERING, quote
 
-__all__ = ["Sql", "count_sql", "page_sql", "where_sql"]
+__all__ = ["Sql", "count_sql", "page_sql", "sorted_by_id_only", "where_sql"]
 
 # Beyond this many values, IN lists travel as one JSON array parameter.
 _JSON_IN_THRESHOLD = 64
-# Lower-casing by Python is exact but costs a call per row; for ASCII needles SQLite's own
-# LIKE (ASCII case-insensitive) gives the same answer unless the text holds one of the two
-# characters whose lower case is ASCII (KELVIN SIGN -> "k", DOTTED CAPITAL I -> "i̇").
-_ASCII_LOWERING_TO_ASCII = ("\u212a", "\u0130")
 _LIKE_MAX = 1000
 
 
 @dataclass
 class Sql:
-    """An SQL text being built, with its parameters in order."""
+    """An SQL text being built, with its parameters in order.
 
+    ``special_text`` names the text columns that hold characters whose lower case is ASCII
+    (``store.SPECIAL_LOWERING``); None means unknown, and every column is treated so.
+    """
+
+    special_text: frozenset[tuple[str, str]] | None = None
     params: list[Any] = field(default_factory=list)
     aliases: int = 0
+
+    def is_special(self, collection: str, name: str) -> bool:
+        return self.special_text is None or (collection, name) in self.special_text
 
     def param(self, value: Any) -> str:
         self.params.append(value)
@@ -70,7 +74,8 @@ def where_sql(
         return "(" + " OR ".join(where_sql(i, coll, alias, sql, catalogue) for i in f.items) + ")"
     if isinstance(f, Related):
         return _related(f, coll, alias, sql, catalogue)
-    return _condition(f, coll.field(f.field).type, f"{alias}.{quote(f.field)}", sql)
+    special = sql.is_special(coll.name, f.field)
+    return _condition(f, coll.field(f.field).type, f"{alias}.{quote(f.field)}", sql, special)
 
 
 def _merge_same_relation(f: And, coll: Collection) -> list[Filter]:
@@ -112,7 +117,7 @@ def _related(f: Related, coll: Collection, alias: str, sql: Sql, catalogue: Cata
     )
 
 
-def _condition(c: Condition, ftype: FieldType, col: str, sql: Sql) -> str:
+def _condition(c: Condition, ftype: FieldType, col: str, sql: Sql, special: bool) -> str:
     op, value = c.operator, c.value
     if op in ("_eq", "_neq"):
         if value is None:
@@ -135,7 +140,7 @@ def _condition(c: Condition, ftype: FieldType, col: str, sql: Sql) -> str:
             return f"({col} IS NULL OR {col} = '')"
         return f"({col} IS NOT NULL AND {col} <> '')"
     assert isinstance(value, str), (op, value)
-    return _text(op, value, col, sql)
+    return _text(op, value, col, sql, special)
 
 
 _COMPARISONS = {"_lt": "<", "_lte": "<=", "_gt": ">", "_gte": ">="}
@@ -143,12 +148,12 @@ _COMPARISONS = {"_lt": "<", "_lte": "<=", "_gt": ">", "_gte": ">="}
 _TEXT_OPERATOR = re.compile(r"_(n?)(i?)(contains|starts_with|ends_with)")
 
 
-def _text(op: str, value: str, col: str, sql: Sql) -> str:
+def _text(op: str, value: str, col: str, sql: Sql, special: bool) -> str:
     match = _TEXT_OPERATOR.fullmatch(op)
     assert match, op
     negated, insensitive, kind = bool(match[1]), bool(match[2]), match[3]
     if kind == "contains" and insensitive:
-        test = contains_ci(col, value, sql)
+        test = contains_ci(col, value, sql, special)
         return f"NOT {test}" if negated else test
     subject = f"edu_lower({col})" if insensitive else col
     needle = value.lower() if insensitive else value
@@ -159,27 +164,28 @@ def _text(op: str, value: str, col: str, sql: Sql) -> str:
     return f"substr({subject}, {start}, {len(needle)}) {compare} {sql.param(needle)}"
 
 
-def contains_ci(col: str, text: str, sql: Sql) -> str:
+def contains_ci(col: str, text: str, sql: Sql, special: bool = True) -> str:
     """``col`` contains ``text``, case-insensitively (null when ``col`` is null).
 
     Exact Unicode lower-casing needs a Python call per row (``edu_lower``). SQLite's ``LIKE``
     folds ASCII letters only, but runs in C: with each non-ASCII character of the needle as
     the one-character wildcard ``_``, it is a cheap necessary condition, and for an ASCII
     needle a sufficient one, unless the text holds one of the two characters whose lower
-    case is ASCII; such rows always take the exact path.
+    case is ASCII. In a ``special`` column, that is tested row by row.
     """
     needle = text.lower()
     if len(needle) > _LIKE_MAX:
         return f"(instr(edu_lower({col}), {sql.param(needle)}) > 0)"
     # Parameters are registered in the order they appear in the SQL text.
-    odd = " OR ".join(f"instr({col}, {sql.param(ch)}) > 0" for ch in _ASCII_LOWERING_TO_ASCII)
-    exact_then = f"(instr(edu_lower({col}), {sql.param(needle)}) > 0)"
+    guard = exact_then = ""
+    if special:
+        guard = " OR ".join(f"instr({col}, {sql.param(ch)}) > 0" for ch in SPECIAL_LOWERING)
+        exact_then = f"(instr(edu_lower({col}), {sql.param(needle)}) > 0)"
     pattern = "".join(_like_char(ch) for ch in needle)
-    like = f"{col} LIKE {sql.param('%' + pattern + '%')} ESCAPE '\\'"
-    if needle.isascii():
-        return f"(CASE WHEN {odd} THEN {exact_then} ELSE {like} END)"
-    exact_else = f"instr(edu_lower({col}), {sql.param(needle)}) > 0"
-    return f"(CASE WHEN {odd} THEN {exact_then} ELSE ({like} AND {exact_else}) END)"
+    test = f"{col} LIKE {sql.param('%' + pattern + '%')} ESCAPE '\\'"
+    if not needle.isascii():
+        test = f"({test} AND instr(edu_lower({col}), {sql.param(needle)}) > 0)"
+    return f"(CASE WHEN {guard} THEN {exact_then} ELSE {test} END)" if special else test
 
 
 def _like_char(ch: str) -> str:
@@ -202,7 +208,7 @@ def search_sql(text: str, coll: Collection, alias: str, sql: Sql) -> str:
     for f in coll.stored_fields:
         col = f"{alias}.{quote(f.name)}"
         if f.type.is_text:
-            parts.append(contains_ci(col, text, sql))
+            parts.append(contains_ci(col, text, sql, sql.is_special(coll.name, f.name)))
         elif f.type.is_numeric and number is not None:
             parts.append(f"{col} = {sql.param(number)}")
     return "(" + " OR ".join(parts) + ")" if parts else "0"
@@ -215,18 +221,37 @@ def _filter_and_search(bound: BoundQuery, sql: Sql, catalogue: Catalogue) -> str
     return where
 
 
-def count_sql(bound: BoundQuery, catalogue: Catalogue = CATALOGUE) -> tuple[str, list[Any]]:
+def count_sql(
+    bound: BoundQuery,
+    catalogue: Catalogue = CATALOGUE,
+    special_text: frozenset[tuple[str, str]] | None = None,
+) -> tuple[str, list[Any]]:
     """``SELECT count(*)`` of the rows matching filter and search (``filter_count``)."""
-    sql = Sql()
+    sql = Sql(special_text)
     where = _filter_and_search(bound, sql, catalogue)
     return f"SELECT count(*) FROM {quote(bound.collection.name)} AS t0 WHERE {where}", sql.params
 
 
+def sorted_by_id_only(bound: BoundQuery) -> bool:
+    """True when the query's order is the primary key's (the default)."""
+    return not bound.random and all(key.path == ("id",) for key in bound.sort)
+
+
 def page_sql(
-    bound: BoundQuery, columns: list[str], catalogue: Catalogue = CATALOGUE
+    bound: BoundQuery,
+    columns: list[str],
+    catalogue: Catalogue = CATALOGUE,
+    special_text: frozenset[tuple[str, str]] | None = None,
+    *,
+    scan_in_id_order: bool = False,
 ) -> tuple[str, list[Any]]:
-    """The root ``SELECT`` of a list query: filter, search, sort, limit and offset."""
-    sql = Sql()
+    """The root ``SELECT`` of a list query: filter, search, sort, limit and offset.
+
+    ``scan_in_id_order`` forbids indexes on the root table (lookups by id still work), so
+    that a page in id order is read by walking the table in that order and stops after
+    ``limit`` matches, where SQLite's planner would collect and sort every match.
+    """
+    sql = Sql(special_text)
     where = _filter_and_search(bound, sql, catalogue)
     joins: dict[tuple[str, ...], str] = {}
     join_sql: list[str] = []
@@ -251,9 +276,10 @@ def page_sql(
     if not any(key.path == ("id",) for key in bound.sort):
         order.append("t0.id ASC")
     select = ", ".join(f"t0.{quote(c)}" for c in columns)
+    source = f"{quote(bound.collection.name)} AS t0" + (" NOT INDEXED" if scan_in_id_order else "")
+    limit = sql.param(-1 if bound.limit is None else bound.limit)
     text = (
-        f"SELECT {select} FROM {quote(bound.collection.name)} AS t0 {' '.join(join_sql)} "
-        f"WHERE {where} ORDER BY {', '.join(order)} LIMIT {sql.param(-1 if bound.limit is None else bound.limit)} "  # noqa: E501
-        f"OFFSET {sql.param(bound.offset)}"
+        f"SELECT {select} FROM {source} {' '.join(join_sql)} WHERE {where} "
+        f"ORDER BY {', '.join(order)} LIMIT {limit} OFFSET {sql.param(bound.offset)}"
     )
     return text, sql.params

@@ -14,6 +14,7 @@ import sqlite3
 import tempfile
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,12 @@ _SQL_TYPES = {
 _EXTRA_INDEXES = {"events": ("event_start_date",), "courses": ("institution",)}
 
 INFO_TABLE = "_educatalog_info"
+SPECIAL_TEXT_TABLE = "_educatalog_special_text"
+
+SPECIAL_LOWERING = ("\u212a", "\u0130")
+"""The only characters whose lower case holds ASCII letters: KELVIN SIGN -> "k" and
+LATIN CAPITAL LETTER I WITH DOT ABOVE -> "i̇". Columns holding them cannot use SQLite's
+ASCII-only case folding as a shortcut (see ``sql.contains_ci``)."""
 
 
 def quote(identifier: str) -> str:
@@ -140,6 +147,7 @@ def build_database(
             for name, rows in chunks:
                 insert_rows(conn, catalogue[name], rows)
             create_indexes(conn, catalogue)
+            _record_special_text_columns(conn, catalogue)
             conn.executemany(
                 f"INSERT INTO {INFO_TABLE} VALUES (?, ?)",
                 [(k, json.dumps(v)) for k, v in (info or {}).items()],
@@ -149,6 +157,7 @@ def build_database(
             conn.commit()
         finally:
             conn.close()
+        os.chmod(tmp, 0o644)  # mkstemp creates files readable by the owner only
         os.replace(tmp, target)
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -156,9 +165,32 @@ def build_database(
     return target
 
 
+def _record_special_text_columns(conn: sqlite3.Connection, catalogue: Catalogue) -> None:
+    conn.execute(f"CREATE TABLE {SPECIAL_TEXT_TABLE} (collection TEXT, field TEXT)")
+    for coll in catalogue.values():
+        for f in coll.stored_fields:
+            if not f.type.is_text:
+                continue
+            col = quote(f.name)
+            test = " OR ".join(f"instr({col}, ?) > 0" for _ in SPECIAL_LOWERING)
+            found = conn.execute(
+                f"SELECT EXISTS (SELECT 1 FROM {quote(coll.name)} WHERE {test})", SPECIAL_LOWERING
+            ).fetchone()[0]
+            if found:
+                conn.execute(f"INSERT INTO {SPECIAL_TEXT_TABLE} VALUES (?, ?)", (coll.name, f.name))
+
+
+def special_text_columns(conn: sqlite3.Connection) -> frozenset[tuple[str, str]] | None:
+    """Text columns holding a character of ``SPECIAL_LOWERING`` (None: not recorded)."""
+    try:
+        return frozenset(conn.execute(f"SELECT collection, field FROM {SPECIAL_TEXT_TABLE}"))
+    except sqlite3.OperationalError:
+        return None
+
+
 def database_info(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The ``info`` a database was built with (empty for a database without it)."""
-    with _connect_readonly(Path(path)) as conn:
+    with closing(_connect_readonly(Path(path))) as conn:
         try:
             return {k: json.loads(v) for k, v in conn.execute(f"SELECT * FROM {INFO_TABLE}")}
         except sqlite3.OperationalError:
@@ -173,7 +205,7 @@ def read_rows(
     fields = coll.stored_fields
     converters = [_from_sql(f) for f in fields]
     names = [f.name for f in fields]
-    with _connect_readonly(Path(path)) as conn:
+    with closing(_connect_readonly(Path(path))) as conn:
         cursor = conn.execute(
             f"SELECT {', '.join(map(quote, names))} FROM {quote(coll.name)} ORDER BY id"
         )
@@ -212,6 +244,8 @@ class Database:
             c.name: {f.name: _from_sql(f) for f in c.stored_fields} for c in catalogue.values()
         }
         self._counts: dict[str, int] = {}
+        with closing(_connect_readonly(self.path)) as conn:
+            self.special_text = special_text_columns(conn)
 
     def connection(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
