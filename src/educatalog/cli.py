@@ -1,7 +1,7 @@
 """The ``educatalog`` command line.
 
 ``educatalog serve --demo`` serves the synthetic demo catalogue; ``educatalog serve --db FILE``
-serves an existing database file.
+serves an existing database file; ``educatalog report --out DIR`` writes the supply report.
 """
 
 from __future__ import annotations
@@ -57,7 +57,66 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--limit-max", type=_positive_int, default=None, help="largest allowed page size"
     )
+
+    report = commands.add_parser(
+        "report",
+        help="write the course-supply report (HTML and JSON)",
+        description="Compute the course-supply report over the service's API and write it as "
+        "report.html and report.json. Without --demo or --url: the service at $EDUCATALOG_URL "
+        "(token in $EDUCATALOG_TOKEN), or the embedded demo catalogue when that is not set.",
+    )
+    where = report.add_mutually_exclusive_group()
+    where.add_argument("--demo", action="store_true", help="use the embedded demo catalogue")
+    where.add_argument("--url", help="base URL of the service (token in $EDUCATALOG_TOKEN)")
+    report.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
+    report.add_argument("--format", choices=["html"], default="html", help="report format")
+    report.add_argument("--scale", type=_positive_float, default=1.0, help="demo size")
+    report.add_argument("--seed", type=int, default=None, help="demo random seed")
     return parser
+
+
+def _report(args: argparse.Namespace) -> int:
+    import os
+
+    import httpx
+
+    from educatalog.report import build_report, write_report
+
+    url = args.url or (None if args.demo else os.environ.get("EDUCATALOG_URL"))
+    server = None
+    if url is None:
+        from educatalog.server.demo import DEMO_TOKEN
+        from educatalog.server.embedded import start_demo_server
+
+        print("No service URL: using the embedded SYNTHETIC demo catalogue.")
+        server = start_demo_server(args.seed, args.scale)
+        url, token = server.url, DEMO_TOKEN
+        source = f"educatalog demo catalogue (seed {args.seed or 0}, scale {args.scale:g})"
+    else:
+        token = os.environ.get("EDUCATALOG_TOKEN", "")
+        source = url
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    try:
+        with httpx.Client(base_url=url, headers=headers, timeout=120) as client:
+            report = build_report(client, source=source)
+    except httpx.HTTPStatusError as exc:
+        print(
+            f"educatalog report: the service answered {exc.response.status_code} "
+            f"for {exc.request.url.path}: {exc.response.text[:300]}",
+            file=sys.stderr,
+        )
+        return 1
+    except httpx.TransportError as exc:
+        print(f"educatalog report: cannot reach {url}: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        if server is not None:
+            server.close()
+    page = write_report(report, args.out)
+    print(f"Report written to {page.resolve()}")
+    if report.demo:
+        print("(built on SYNTHETIC demo data)")
+    return 0
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -101,6 +160,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "serve":
         return _serve(args)
+    if args.command == "report":
+        return _report(args)
     raise AssertionError(args.command)  # pragma: no cover
 
 

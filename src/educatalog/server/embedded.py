@@ -4,6 +4,7 @@ served on a free loopback port, the default data source when no service URL is c
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -31,8 +32,8 @@ def demo_database(
 ) -> Path:
     """The demo catalogue's database file for ``(seed, scale)``, built on first use.
 
-    Files are named after the seed, the scale and the generator's version, so a new
-    generator never serves a stale file.
+    Files are named after the seed, the scale, the generator's version and a fingerprint of
+    its code, so a changed generator never serves a stale file.
     """
     from educatalog.server import demo
     from educatalog.server.store import build_database
@@ -41,11 +42,22 @@ def demo_database(
         raise ValueError(f"scale must be positive, got {scale}")
     seed = demo.DEFAULT_SEED if seed is None else seed
     folder = Path(directory) if directory is not None else cache_dir()
-    path = folder / f"demo-v{demo.GENERATOR_VERSION}-seed{seed}-scale{scale:g}.sqlite"
+    name = f"demo-v{demo.GENERATOR_VERSION}-{_fingerprint()}-seed{seed}-scale{scale:g}.sqlite"
+    path = folder / name
     if rebuild or not path.is_file():
         info = {"demo": True, "seed": seed, "scale": scale, "generator": demo.GENERATOR_VERSION}
         build_database(path, demo.iter_rows(seed=seed, scale=scale), info=info)
     return path
+
+
+def _fingerprint() -> str:
+    """A short hash of the generator's code and data, so that no stale file is reused."""
+    from educatalog.server import demo, reference_data
+
+    digest = hashlib.sha256()
+    for module in (demo, reference_data):
+        digest.update(Path(module.__file__ or "").read_bytes())
+    return digest.hexdigest()[:10]
 
 
 def start_demo_server(
