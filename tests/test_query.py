@@ -178,7 +178,8 @@ def test_quantifiers_parse() -> None:
         ({"filter": "[1, 2]"}, "expected an object"),
         ({"filter": '{"a": {"_eq": {"x": 1}}}'}, "expected a plain value"),
         ({"filter": '{"a": {}}'}, "empty condition"),
-        ({"limit": "-2"}, '"limit" must be an integer of at least -1'),
+        ({"limit": "-2"}, '"limit" must be an integer from -1 to'),
+        ({"limit": "99999999999999999999"}, "'99999999999999999999'"),
         ({"limit": "ten"}, "'ten'"),
         ({"offset": "-1"}, '"offset"'),
         ({"page": "1.5"}, '"page"'),
@@ -320,10 +321,29 @@ def test_sort_resolution() -> None:
         bind(Query(sort=("events",)), "courses")
 
 
+def test_numbers_beyond_64_bits_and_floats_out_of_range() -> None:
+    assert _bound_filter("events", {"id": {"_eq": 2**64 - 1}}) == Condition(
+        "id", "_eq", float(2**64 - 1)
+    )
+    assert _bound_filter("events", {"id": {"_gt": "123456789012345678901234"}}) == Condition(
+        "id", "_gt", 1.2345678901234568e23
+    )
+    assert _bound_filter("events", {"id": {"_eq": "0e5"}}) == Condition("id", "_eq", 0.0)
+    with pytest.raises(InvalidQuery, match="too small a number"):
+        _bound_filter("events", {"id": {"_eq": "1e-400"}})
+    with pytest.raises(InvalidQuery, match="too large a number"):
+        _bound_filter("events", {"id": {"_eq": "1e400"}})
+    with pytest.raises(InvalidQuery, match="outside the years 1 to 9999"):
+        _bound_filter("events", {"event_start_date": {"_eq": "9999-12-31T23:59:59-12:00"}})
+    with pytest.raises(InvalidQuery, match='"page" 9223372036854775807 is beyond'):
+        bind(Query(limit=10, page=2**63 - 1), "events")
+
+
 def test_pagination_defaults() -> None:
     assert bind(Query(), "events").limit == 100
     assert bind(Query(limit=-1), "events").limit is None
     assert bind(Query(limit=-1), "events", limit_max=500).limit == 500
+    assert bind(Query(), "events", limit_max=50).limit == 50  # the default is capped too
     with pytest.raises(InvalidQuery, match="at most 500"):
         bind(Query(limit=501), "events", limit_max=500)
     paged = bind(Query(limit=25, page=3, offset=7), "events")

@@ -448,9 +448,15 @@ def _integer(text: str | None, name: str, minimum: int) -> int | None:
     if text is None:
         return None
     text = text.strip()
-    if not re.fullmatch(r"-?\d+", text) or int(text) < minimum:
-        raise InvalidQuery(f'"{name}" must be an integer of at least {minimum}, got {text!r}.')
+    if not re.fullmatch(r"-?\d{1,19}", text) or not minimum <= int(text) <= MAX_INTEGER:
+        raise InvalidQuery(
+            f'"{name}" must be an integer from {minimum} to {MAX_INTEGER}, got {text[:40]!r}.'
+        )
     return int(text)
+
+
+MAX_INTEGER = 2**63 - 1
+"""The largest integer SQL databases store (64-bit signed)."""
 
 
 META_VALUES = ("total_count", "filter_count")
@@ -529,9 +535,11 @@ class Query:
         for name, minimum in (("limit", -1), ("offset", 0), ("page", 0)):
             value = getattr(self, name)
             if value is not None and (
-                isinstance(value, bool) or not isinstance(value, int) or value < minimum
+                isinstance(value, bool)
+                or not isinstance(value, int)
+                or not minimum <= value <= MAX_INTEGER
             ):
-                raise InvalidQuery(f'"{name}" must be an integer of at least {minimum}.')
+                raise InvalidQuery(f'"{name}" must be an integer from {minimum} to {MAX_INTEGER}.')
         if self.filter is not None and not isinstance(self.filter, Condition | Related | And | Or):
             object.__setattr__(self, "filter", filter_from_json(self.filter))
         if self.deep is not None:
@@ -635,14 +643,22 @@ def bind(
     and rejects larger limits.
     """
     coll = catalogue[collection]
-    limit: int | None = DEFAULT_LIMIT if query.limit is None else query.limit
-    if limit == -1:
+    limit: int | None
+    if query.limit is None:
+        limit = DEFAULT_LIMIT if limit_max is None else min(DEFAULT_LIMIT, limit_max)
+    elif query.limit == -1:
         limit = limit_max
-    elif limit_max is not None and limit is not None and limit > limit_max:
-        raise InvalidQuery(f'"limit" may be at most {limit_max} on this service, got {limit}.')
+    elif limit_max is not None and query.limit > limit_max:
+        raise InvalidQuery(
+            f'"limit" may be at most {limit_max} on this service, got {query.limit}.'
+        )
+    else:
+        limit = query.limit
     offset = query.offset or 0
     if query.page and limit is not None and query.limit != -1:
         offset = limit * (query.page - 1)
+        if offset > MAX_INTEGER:
+            raise InvalidQuery(f'"page" {query.page} is beyond the last possible item.')
     sort, random = _bind_sort(query.sort or (), coll, catalogue)
     if query.search is not None and "\x00" in query.search:
         raise InvalidQuery("The search text contains a NUL character.")
@@ -811,6 +827,8 @@ def _coerce(op: str, value: Value, ftype: FieldType, coll: Collection, name: str
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _NUMBER = re.compile(r"\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*")
+_INTEGER = re.compile(r"-?\d+")
+_ZERO = re.compile(r"-?(0+\.?0*|\.0+)([eE][-+]?\d+)?")
 
 
 def _coerce_scalar(op: str, value: Scalar, ftype: FieldType, where: str) -> Scalar:
@@ -833,12 +851,18 @@ def _coerce_scalar(op: str, value: Scalar, ftype: FieldType, where: str) -> Scal
     if ftype.is_numeric:
         if isinstance(value, bool):
             raise InvalidQuery(f'"{op}" on {where} needs a number, got {_show(value)}.')
-        if isinstance(value, int | float):
-            return value
-        if _NUMBER.fullmatch(value):
-            number = float(value)
-            return int(number) if number.is_integer() and abs(number) < 2**53 else number
-        raise InvalidQuery(f'"{op}" on {where} needs a number, got {_show(value)}.')
+        if isinstance(value, str):
+            if not _NUMBER.fullmatch(value):
+                raise InvalidQuery(f'"{op}" on {where} needs a number, got {_show(value)}.')
+            text = value.strip()
+            value = int(text) if _INTEGER.fullmatch(text) else float(text)
+            if value == 0 and not _ZERO.fullmatch(text):
+                raise InvalidQuery(f'"{op}" on {where}: {_show(text)} is too small a number.')
+            if isinstance(value, float) and not math.isfinite(value):
+                raise InvalidQuery(f'"{op}" on {where}: {_show(text)} is too large a number.')
+        if isinstance(value, int) and not -MAX_INTEGER - 1 <= value <= MAX_INTEGER:
+            return float(value)  # beyond any stored integer; compares correctly as a float
+        return value
     if ftype is FieldType.BOOLEAN:
         if isinstance(value, bool):
             return value
@@ -868,5 +892,10 @@ def _datetime(value: Scalar, op: str, where: str) -> str:
             f"(YYYY-MM-DDTHH:MM:SS), got {_show(value)}."
         ) from None
     if parsed.tzinfo is not None:
-        parsed = parsed.astimezone(dt.UTC).replace(tzinfo=None)
+        try:
+            parsed = parsed.astimezone(dt.UTC).replace(tzinfo=None)
+        except OverflowError:
+            raise InvalidQuery(
+                f'"{op}" on {where}: {_show(value)} is outside the years 1 to 9999 in UTC.'
+            ) from None
     return parsed.isoformat(timespec="seconds" if not parsed.microsecond else "microseconds")

@@ -79,7 +79,7 @@ def create_app(
 
     def authenticate(request: Request) -> None:
         header = request.headers.get("authorization")
-        query_tokens = request.query_params.getlist("access_token")
+        query_tokens = [t for t in request.query_params.getlist("access_token") if t]
         given: str | None = None
         if header is not None:
             scheme, _, value = header.strip().partition(" ")

@@ -24,9 +24,10 @@ class ServerThread:
     """
 
     def __init__(self, app: Any, *, host: str = "127.0.0.1", port: int = 0) -> None:
-        self._socket = socket.socket(
-            socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM
-        )
+        # proto=IPPROTO_TCP: asyncio then sets TCP_NODELAY on accepted connections; without
+        # it, every keep-alive response waits ~40 ms for a delayed ACK (Nagle's algorithm).
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self._socket = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._socket.bind((host, port))
         self.host = host

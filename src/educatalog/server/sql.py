@@ -205,6 +205,8 @@ def search_sql(text: str, coll: Collection, alias: str, sql: Sql) -> str:
     number: int | float | None = None
     if _CANONICAL_NUMBER.fullmatch(text) and text != "-0":
         number = float(text) if "." in text else int(text)
+        if isinstance(number, int) and not -(2**63) <= number < 2**63:
+            number = None  # no stored integer is that large
     for f in coll.stored_fields:
         col = f"{alias}.{quote(f.name)}"
         if f.type.is_text:
