@@ -51,11 +51,11 @@ def demo_database(
 
 
 def _fingerprint() -> str:
-    """A short hash of the generator's code and data, so that no stale file is reused."""
-    from educatalog.server import demo, reference_data
+    """A short hash of the generator's and the store's code, so no stale file is reused."""
+    from educatalog.server import demo, reference_data, store
 
     digest = hashlib.sha256()
-    for module in (demo, reference_data):
+    for module in (demo, reference_data, store):
         digest.update(Path(module.__file__ or "").read_bytes())
     return digest.hexdigest()[:10]
 

@@ -15,7 +15,7 @@ import orjson
 
 from educatalog.catalogue import Collection
 from educatalog.errors import NotFoundOrForbidden
-from educatalog.query import NESTED_LIMIT, BoundQuery, FieldTree
+from educatalog.query import NESTED_LIMIT, And, BoundQuery, Condition, FieldTree, Filter
 from educatalog.server.sql import count_sql, page_sql, sorted_by_id_only
 from educatalog.server.store import Database, quote
 
@@ -42,8 +42,26 @@ def read_items(db: Database, bound: BoundQuery) -> tuple[list[Row], dict[str, in
     return rows, meta
 
 
-ID_SCAN_BUDGET = 400_000
-"""SQLite VM steps (about 15 ms) allowed to the walk in id order before the planner's plan."""
+ID_SCAN_BUDGET = 1_000_000
+"""SQLite VM steps (about 35 ms) allowed to the walk in id order before the planner's plan."""
+
+SELECTIVE_ROWS = 5_000
+"""An equality on an indexed column expected to match fewer rows goes straight to its index."""
+
+
+def _selective(f: Filter | None, db: Database, table: str) -> bool:
+    """True when ``f`` requires an equality that an index answers with few rows."""
+    if isinstance(f, And):
+        return any(_selective(item, db, table) for item in f.items)
+    if not isinstance(f, Condition) or f.value is None:
+        return False
+    values = len(f.value) if isinstance(f.value, tuple) else 1
+    if f.operator not in ("_eq", "_in"):
+        return False
+    if f.field == "id":
+        return True
+    rows = db.rows_per_value.get((table, f.field))
+    return rows is not None and rows * values <= SELECTIVE_ROWS
 
 
 def _page(db: Database, conn: sqlite3.Connection, bound: BoundQuery, columns: list[str]) -> Any:
@@ -52,10 +70,12 @@ def _page(db: Database, conn: sqlite3.Connection, bound: BoundQuery, columns: li
     SQLite's planner ignores ``LIMIT`` when it picks an index: for a wide filter in id order
     (a state, a year) it collects and sorts every match, where walking the table in id order
     stops after one page. For a narrow filter (one course) the index wins by far. So a page
-    in id order first walks the table, within a step budget, and falls back to the
-    planner's plan when the budget runs out (then the matches are few and the plan cheap).
+    in id order goes straight to the planner when an equality on an indexed column promises
+    few rows (``_selective``); otherwise it first walks the table within a step budget and
+    falls back to the planner's plan when the budget runs out (the matches are then few).
     """
-    if bound.limit is not None and sorted_by_id_only(bound) and (bound.filter or bound.search):
+    walk = bound.limit is not None and sorted_by_id_only(bound) and (bound.filter or bound.search)
+    if walk and not _selective(bound.filter, db, bound.collection.name):
         text, params = page_sql(
             bound, columns, db.catalogue, db.special_text, scan_in_id_order=True
         )
