@@ -94,6 +94,10 @@ QUERIES: dict[str, tuple[str, Callable[[random.Random], Params]]] = {
             "page": "5",
         },
     ),
+    "events of one course (selective filter)": (
+        "/items/events",
+        lambda rng: {"filter": json.dumps({"course": {"_eq": rng.randint(1, 1500)}})},
+    ),
     "courses: search, page of 100": (
         "/items/courses",
         lambda rng: {
