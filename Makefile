@@ -17,8 +17,8 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 lint: setup
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check --no-cache src tests benchmarks
+	$(BIN)/ruff format --no-cache --check src tests benchmarks
 
 format: setup
 	$(BIN)/ruff check --fix src tests benchmarks

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from educatalog.server.demo import DEMO_TOKEN
 
 from educatalog.cli import main
+from educatalog.server.demo import DEMO_TOKEN
 from educatalog.server.store import build_database
 
 
