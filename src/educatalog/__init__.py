@@ -6,7 +6,21 @@ and its query language (:mod:`educatalog.query`): the toolkit, and the reference
 """
 
 from educatalog.catalogue import CATALOGUE
+from educatalog.client import Client, Page
+from educatalog.connection import connect, demo
+from educatalog.loaders import load, load_links
 from educatalog.query import F, Query
 
-__all__ = ["CATALOGUE", "F", "Query", "__version__"]
+__all__ = [
+    "CATALOGUE",
+    "Client",
+    "F",
+    "Page",
+    "Query",
+    "__version__",
+    "connect",
+    "demo",
+    "load",
+    "load_links",
+]
 __version__ = "0.1.0"

@@ -12,11 +12,14 @@ from typing import Any, ClassVar
 __all__ = [
     "AuthenticationError",
     "EducatalogError",
+    "IncompleteDownload",
     "InvalidPayload",
     "InvalidQuery",
     "NotFoundOrForbidden",
     "RouteNotFound",
+    "ServiceUnavailable",
     "error_body",
+    "error_from_body",
 ]
 
 
@@ -72,3 +75,54 @@ class RouteNotFound(EducatalogError):
 def error_body(error: EducatalogError) -> dict[str, Any]:
     """The Directus-shaped JSON body of an error."""
     return {"errors": [{"message": error.message, "extensions": {"code": error.code}}]}
+
+
+class ServiceUnavailable(EducatalogError):
+    """The service could not be reached or kept failing (5xx, 429, timeouts) after retries."""
+
+    status = 503
+    code = "SERVICE_UNAVAILABLE"
+
+
+class IncompleteDownload(EducatalogError):
+    """A download did not add up: rows missing or repeated against the service's count."""
+
+    code = "INCOMPLETE_DOWNLOAD"
+
+
+_BY_CODE: dict[str, type[EducatalogError]] = {
+    cls.code: cls
+    for cls in (
+        InvalidQuery,
+        InvalidPayload,
+        NotFoundOrForbidden,
+        AuthenticationError,
+        RouteNotFound,
+    )
+}
+_BY_STATUS: dict[int, type[EducatalogError]] = {
+    400: InvalidQuery,
+    401: AuthenticationError,
+    403: NotFoundOrForbidden,
+    404: RouteNotFound,
+}
+
+
+def error_from_body(status: int, body: Any, context: str = "") -> EducatalogError:
+    """The error for a service answer: by the Directus ``code`` where known, else the status.
+
+    ``context`` says what was asked (e.g. ``GET /items/events``) and leads the message.
+    """
+    message = ""
+    cls: type[EducatalogError] | None = None
+    if isinstance(body, dict) and isinstance(body.get("errors"), list) and body["errors"]:
+        first = body["errors"][0] if isinstance(body["errors"][0], dict) else {}
+        message = str(first.get("message", ""))
+        code = (first.get("extensions") or {}).get("code")
+        cls = _BY_CODE.get(code) if isinstance(code, str) else None
+    cls = (
+        cls or _BY_STATUS.get(status) or (ServiceUnavailable if status >= 500 else EducatalogError)
+    )
+    text = f"{context}: " if context else ""
+    text += f"the service answered {status}" + (f": {message}" if message else ".")
+    return cls(text)

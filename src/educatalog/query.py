@@ -21,7 +21,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeAlias
 
@@ -45,6 +45,8 @@ __all__ = [
     "bind",
     "filter_from_json",
     "filter_to_json",
+    "list_relations",
+    "walk_conditions",
 ]
 
 Scalar: TypeAlias = str | int | float | bool | None
@@ -263,6 +265,17 @@ class F:
         for rel in reversed(relations):
             node = Related(rel, node)
         return node
+
+
+def walk_conditions(f: Filter) -> Iterator[Condition]:
+    """Every condition of a filter tree, at any depth."""
+    if isinstance(f, Condition):
+        yield f
+    elif isinstance(f, Related):
+        yield from walk_conditions(f.filter)
+    else:
+        for item in f.items:
+            yield from walk_conditions(item)
 
 
 def _freeze(value: Any) -> Value:
@@ -713,6 +726,23 @@ def _add_path(
         if sub is None:
             sub = tree[f.name] = {}
         _add_path(sub, catalogue.expansion_target(f), rest, path, catalogue)
+
+
+def list_relations(
+    tree: FieldTree, coll: Collection, catalogue: Catalogue = CATALOGUE
+) -> dict[str, Any]:
+    """``deep`` that lifts the nested cap (``_limit: -1``) on every list relation in ``tree``."""
+    deep: dict[str, Any] = {}
+    for name, sub in tree.items():
+        f = coll.field(name)
+        if f.relation is None:
+            continue
+        inner = {} if sub is None else list_relations(sub, catalogue.expansion_target(f), catalogue)
+        if f.relation.is_list:
+            inner["_limit"] = -1
+        if inner:
+            deep[name] = inner
+    return deep
 
 
 def _bind_sort(

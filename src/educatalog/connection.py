@@ -1,0 +1,50 @@
+"""Where the data comes from: the configured service, or the embedded demo server.
+
+>>> client = educatalog.connect()  # doctest: +SKIP
+
+With ``EDUCATALOG_URL`` set, :func:`connect` returns a client of that service (token from
+``EDUCATALOG_TOKEN``). Without it, it starts the reference server on the synthetic demo
+catalogue in a background thread on a free loopback port, says so, and returns a client of
+it. Demo servers are shared: calling again with the same seed and scale reuses the server.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from typing import Any
+
+from educatalog.client import Client
+
+__all__ = ["connect", "demo"]
+
+_servers: dict[tuple[int | None, float], Any] = {}
+_lock = threading.Lock()
+
+
+def connect(**client_options: Any) -> Client:
+    """A client of ``$EDUCATALOG_URL``, or of the embedded demo server when it is not set."""
+    if os.environ.get("EDUCATALOG_URL"):
+        return Client(**client_options)
+    return demo(**client_options)
+
+
+def demo(scale: float = 1.0, seed: int | None = None, **client_options: Any) -> Client:
+    """A client of the embedded reference server on the synthetic demo catalogue.
+
+    ``scale`` 1 is about 5,000 events, 200 about one million (built once, then cached).
+    """
+    from educatalog.server.demo import DEMO_TOKEN
+    from educatalog.server.embedded import start_demo_server
+
+    with _lock:
+        server = _servers.get((seed, scale))
+        if server is None:
+            server = _servers[(seed, scale)] = start_demo_server(seed, scale)
+            print(
+                f"educatalog: serving the SYNTHETIC demo catalogue (seed {seed or 0}, scale "
+                f"{scale:g}) at {server.url}; set EDUCATALOG_URL to use the real service.",
+                file=sys.stderr,
+            )
+    return Client(server.url, token=DEMO_TOKEN, **client_options)

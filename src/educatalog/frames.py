@@ -1,0 +1,95 @@
+"""Records of the service to typed pandas DataFrames, with dtypes from the catalogue.
+
+* integers and reference ids: nullable ``Int64``; booleans: nullable ``boolean``;
+  text: ``string``; datetimes: ``datetime64``; decimals (which arrive as strings): ``Float64``;
+* an expanded many-to-one object becomes prefixed columns: ``address: {state: 9}`` gives
+  ``address_state``, typed from the target collection (nested objects recurse);
+* list relations stay lists (object columns): use :func:`educatalog.load_links` for tables;
+* fields the catalogue does not know pass through as pandas infers them; fields it knows
+  but the rows lack are absent, not invented.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+
+from educatalog.catalogue import CATALOGUE, Catalogue, Collection, Field, FieldType
+
+__all__ = ["DTYPES", "to_frame", "typed_column"]
+
+DTYPES: dict[FieldType, str] = {
+    FieldType.INTEGER: "Int64",
+    FieldType.STRING: "string",
+    FieldType.UUID: "string",
+    FieldType.BOOLEAN: "boolean",
+    FieldType.DECIMAL: "Float64",
+}
+"""The pandas dtype of each field type (datetimes: ``datetime64``)."""
+
+
+def typed_column(values: Sequence[Any], f: Field, name: str | None = None) -> pd.Series:
+    """One column of values in the JSON representation, typed for field ``f``."""
+    name = name or f.name
+    if f.type is FieldType.DATETIME:
+        raw = pd.Series(values, dtype="string", name=name)
+        parsed = pd.to_datetime(raw, format="ISO8601", errors="coerce")
+        bad = int((raw.notna() & parsed.isna()).sum())
+        if bad:
+            warnings.warn(
+                f'{bad} value(s) of "{name}" are not datetimes and became NaT.', stacklevel=3
+            )
+        return parsed
+    if f.type is FieldType.DECIMAL:
+        return pd.to_numeric(pd.Series(values, dtype="string", name=name)).astype("Float64")
+    if f.type is FieldType.ALIAS:
+        return pd.Series(values, dtype="object", name=name)
+    return pd.Series(values, dtype=DTYPES[f.type], name=name)
+
+
+def to_frame(
+    rows: Sequence[dict[str, Any]],
+    collection: str | Collection,
+    *,
+    catalogue: Catalogue = CATALOGUE,
+) -> pd.DataFrame:
+    """A typed DataFrame of ``rows`` of ``collection`` (see the module docstring)."""
+    coll = catalogue[collection] if isinstance(collection, str) else collection
+    columns: dict[str, pd.Series] = {}
+    _add_columns(columns, rows, coll, "", catalogue)
+    frame = pd.DataFrame(columns)
+    if frame.empty and not columns:
+        frame = pd.DataFrame(
+            {f.name: typed_column([], f) for f in coll.stored_fields}, index=pd.RangeIndex(0)
+        )
+    return frame
+
+
+def _add_columns(
+    out: dict[str, pd.Series],
+    rows: Sequence[dict[str, Any]],
+    coll: Collection,
+    prefix: str,
+    catalogue: Catalogue,
+) -> None:
+    names: dict[str, None] = {}
+    for row in rows:
+        names.update(dict.fromkeys(row))
+    ordered = [f.name for f in coll.fields if f.name in names]
+    ordered += [n for n in names if n not in coll]
+    for name in ordered:
+        values = [row.get(name) for row in rows]
+        label = f"{prefix}{name}"
+        if name not in coll:
+            out[label] = pd.Series(values, name=label)
+            continue
+        f = coll.field(name)
+        if f.is_many_to_one and any(isinstance(v, dict) for v in values):
+            target = catalogue.expansion_target(f)
+            nested = [v if isinstance(v, dict) else {} for v in values]
+            _add_columns(out, nested, target, f"{label}_", catalogue)
+            continue
+        out[label] = typed_column(values, f, label)

@@ -1,0 +1,125 @@
+"""The front door: whole collections, or filtered slices, as typed DataFrames.
+
+>>> events = educatalog.load("events", filter=F("address.state") == 9)  # doctest: +SKIP
+>>> links = educatalog.load_links("events", "contacts")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from educatalog.catalogue import CATALOGUE
+from educatalog.client import Client
+from educatalog.connection import connect
+from educatalog.errors import InvalidQuery
+from educatalog.frames import to_frame, typed_column
+from educatalog.query import Filter, Query, filter_from_json
+
+__all__ = ["load", "load_links"]
+
+
+def load(
+    collection: str,
+    *,
+    filter: Filter | Mapping[str, Any] | None = None,
+    fields: str | Sequence[str] | None = None,
+    sort: str | Sequence[str] | None = None,
+    search: str | None = None,
+    limit: int | None = None,
+    client: Client | None = None,
+    progress: bool | None = None,
+) -> pd.DataFrame:
+    """Every row of ``collection`` matching ``filter`` and ``search``, as a typed DataFrame.
+
+    ``fields`` defaults to the collection's own columns (list relations are left out: use
+    :func:`load_links`); dotted paths such as ``"address.state"`` become prefixed columns
+    (``address_state``). ``sort`` orders the result (``-`` descending; nulls last), ``limit``
+    keeps the first rows of that order. Without ``client``, :func:`educatalog.connect`.
+    """
+    coll = CATALOGUE[collection]
+    client = client or connect()
+    if progress is not None:
+        client.progress = progress
+    if isinstance(filter, Mapping):
+        filter = filter_from_json(dict(filter))
+    field_list = tuple(p.strip() for p in fields.split(",")) if isinstance(fields, str) else fields
+    query = Query(
+        fields=tuple(field_list) if field_list else tuple(f.name for f in coll.stored_fields),
+        filter=filter,
+        search=search,
+    )
+    frame = to_frame(client.fetch_all(collection, query), coll)
+    if field_list and not any("*" in path for path in field_list):
+        frame = frame[_requested_order(frame.columns, field_list)]
+    if sort:
+        frame = _sort(frame, sort)
+    if limit is not None:
+        frame = frame.head(limit)
+    return frame.reset_index(drop=True)
+
+
+def _requested_order(columns: pd.Index, paths: Sequence[str]) -> list[str]:
+    """The columns in the order of the requested field paths (``id`` only if asked for)."""
+    order: list[str] = []
+    for path in paths:
+        label = path.replace(".", "_")
+        order += [
+            c for c in columns if (c == label or c.startswith(label + "_")) and c not in order
+        ]
+    return order
+
+
+def _sort(frame: pd.DataFrame, sort: str | Sequence[str]) -> pd.DataFrame:
+    keys = [k.strip() for k in sort.split(",")] if isinstance(sort, str) else list(sort)
+    columns, ascending = [], []
+    for key in keys:
+        name = key.lstrip("-").replace(".", "_")
+        if name not in frame:
+            raise InvalidQuery(f'Cannot sort by "{key}": it is not among the loaded fields.')
+        columns.append(name)
+        ascending.append(not key.startswith("-"))
+    # Stable, so that the id order of the download breaks ties; nulls last ascending and
+    # first descending, as the service sorts.
+    out = frame
+    for name, asc in reversed(list(zip(columns, ascending, strict=True))):
+        nulls = "last" if asc else "first"
+        out = out.sort_values(name, ascending=asc, kind="stable", na_position=nulls)
+    return out
+
+
+def load_links(collection: str, relation: str, *, client: Client | None = None) -> pd.DataFrame:
+    """The pairs of a list relation as a two-column table, complete.
+
+    ``load_links("events", "contacts")`` gives ``event_id, contact_id`` from the junction
+    collection; ``load_links("courses", "events")`` gives ``course_id, event_id``. Fetched
+    from the related collection itself, so never through the 100-item cap on nested lists.
+    Junction rows missing either side are not links and are left out.
+    """
+    coll = CATALOGUE[collection]
+    f = coll.field(relation)
+    if f.relation is None or not f.relation.is_list:
+        raise InvalidQuery(
+            f'"{relation}" of "{collection}" is not a one-to-many or many-to-many relation.'
+        )
+    client = client or connect()
+    related = CATALOGUE[f.relation.related]
+    back = f.relation.foreign_key or ""
+    forward = f.relation.junction_field if f.relation.kind == "m2m" else "id"
+    assert forward is not None
+    rows = client.fetch_all(related.name, Query(fields=(back, forward)))
+    left = f"{_singular(collection)}_id"
+    right = f"{_singular(f.relation.target or related.name)}_id"
+    frame = pd.DataFrame(
+        {
+            left: typed_column([r.get(back) for r in rows], related.field(back), left),
+            right: typed_column([r.get(forward) for r in rows], related.field(forward), right),
+        }
+    )
+    return frame.dropna().sort_values([left, right], kind="stable").reset_index(drop=True)
+
+
+def _singular(name: str) -> str:
+    return name[:-1] if name.endswith("s") else name

@@ -1,0 +1,216 @@
+"""The client over real HTTP against the reference server: complete downloads, retries,
+page-size adaptation and clear errors, with faults injected between client and server."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from educatalog import Client, F, Query
+from educatalog.catalogue import CATALOGUE
+from educatalog.errors import (
+    AuthenticationError,
+    IncompleteDownload,
+    NotFoundOrForbidden,
+    ServiceUnavailable,
+)
+from educatalog.server.app import create_app
+from educatalog.server.demo import collect
+from educatalog.server.run import ServerThread
+from educatalog.server.store import build_database, read_rows
+
+TOKEN = "client-test-token"
+
+
+@pytest.fixture(scope="module")
+def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("client") / "demo.sqlite"
+    return build_database(path, collect(scale=0.1).items())
+
+
+@pytest.fixture(scope="module")
+def url(database: Path) -> Iterator[str]:
+    with ServerThread(create_app(database, tokens=[TOKEN])) as server:
+        yield server.url
+
+
+@pytest.fixture(scope="module")
+def capped_url(database: Path) -> Iterator[str]:
+    with ServerThread(create_app(database, tokens=[TOKEN], limit_max=40)) as server:
+        yield server.url
+
+
+class Faulty(httpx.BaseTransport):
+    """Forwards to the real transport, but sometimes answers with a fault instead."""
+
+    def __init__(self, fault: Callable[[httpx.Request, int], httpx.Response | None]) -> None:
+        self.inner = httpx.HTTPTransport()
+        self.fault = fault
+        self.calls = 0
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        self.calls += 1
+        injected = self.fault(request, self.calls)
+        return injected if injected is not None else self.inner.handle_request(request)
+
+
+def _client(url: str, transport: httpx.BaseTransport | None = None, **kw: object) -> Client:
+    options: dict[str, object] = {"page_size": 97, "backoff": 0.0, "max_concurrency": 3}
+    options.update(kw)
+    return Client(url, token=TOKEN, transport=transport, **options)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("collection", list(CATALOGUE))
+def test_fetch_all_returns_exactly_the_rows_of_the_database(
+    url: str, database: Path, collection: str
+) -> None:
+    stored = [f.name for f in CATALOGUE[collection].stored_fields]
+    with _client(url) as client:
+        rows = client.fetch_all(collection, Query(fields=tuple(stored)))
+    assert rows == read_rows(database, collection)
+
+
+def test_filters_and_search_pass_through(url: str, database: Path) -> None:
+    addresses = {a["id"]: a for a in read_rows(database, "addresses")}
+    expected = [
+        e["id"]
+        for e in read_rows(database, "events")
+        if e["address"] in addresses
+        and addresses[e["address"]]["state"] == 9
+        and (e["event_start_date"] or "") >= "2025-06-01"
+    ]
+    query = Query(
+        fields=("id",), filter=(F("address.state") == 9) & (F("event_start_date") >= "2025-06-01")
+    )
+    with _client(url, page_size=13) as client:
+        assert [r["id"] for r in client.fetch_all("events", query)] == expected
+        assert client.count("events", query) == len(expected)
+        found = client.fetch_all("courses", Query(fields=("id", "title"), search="excel"))
+    assert found
+    assert all("excel" in r["title"].lower() for r in found if r["title"])
+
+
+def test_nested_lists_are_never_truncated(url: str, database: Path) -> None:
+    events = read_rows(database, "events")
+    per_course: dict[int, list[int]] = {}
+    for e in events:
+        per_course.setdefault(e["course"], []).append(e["id"])
+    big = max(per_course, key=lambda c: len(per_course[c]))
+    assert len(per_course[big]) > 100
+    with _client(url) as client:
+        (row,) = client.fetch_all("courses", Query(fields=("id", "events"), filter=F("id") == big))
+        assert row["events"] == per_course[big]
+        # without the client's care, the service caps nested lists at 100
+        page = client.list("courses", Query(fields=("id", "events"), filter=F("id") == big))
+        assert len(page.data[0]["events"]) == 100
+
+
+def test_page_size_adapts_to_the_service_maximum(capped_url: str, database: Path) -> None:
+    with _client(capped_url, page_size=1000) as client:
+        rows = client.fetch_all("events", Query(fields=("id",)))
+    assert [r["id"] for r in rows] == [e["id"] for e in read_rows(database, "events")]
+
+
+def _faults(seed: int) -> Callable[[httpx.Request, int], httpx.Response | None]:
+    rng = random.Random(seed)
+
+    def fault(request: httpx.Request, call: int) -> httpx.Response | None:
+        roll = rng.random()
+        if roll < 0.08:
+            return httpx.Response(429, headers={"Retry-After": "0"}, request=request)
+        if roll < 0.16:
+            return httpx.Response(rng.choice([500, 502, 503]), request=request)
+        if roll < 0.22:
+            raise httpx.ConnectError("connection reset by fault injection", request=request)
+        if roll < 0.26:
+            raise httpx.ReadTimeout("timed out by fault injection", request=request)
+        if roll < 0.30:
+            return httpx.Response(200, content=b'{"data": [{"id": 1', request=request)
+        return None
+
+    return fault
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_faults_never_lose_or_duplicate_rows(url: str, database: Path, seed: int) -> None:
+    transport = Faulty(_faults(seed))
+    with _client(url, transport, retries=8, page_size=61) as client:
+        rows = client.fetch_all("events", Query(fields=("id", "course")))
+    assert rows == [{"id": e["id"], "course": e["course"]} for e in read_rows(database, "events")]
+    assert transport.calls > len(rows) // 61  # faults were really injected and retried
+
+
+def test_a_failing_service_raises_after_retries(url: str) -> None:
+    transport = Faulty(lambda request, call: httpx.Response(503, request=request))
+    with _client(url, transport, retries=2) as client, pytest.raises(ServiceUnavailable) as info:
+        client.list("events")
+    assert transport.calls == 3
+    assert "HTTP 503" in info.value.message
+    assert TOKEN not in info.value.message
+
+
+def test_a_collection_that_changes_while_paged_is_reported(url: str) -> None:
+    def duplicate_a_row(request: httpx.Request, call: int) -> httpx.Response | None:
+        if not request.url.path.startswith("/items/") or "filter_count" in str(request.url):
+            return None
+        real = httpx.HTTPTransport().handle_request(request)
+        real.read()
+        body = real.json()
+        if body.get("data"):
+            body["data"].append(body["data"][-1])  # the same row twice: an insert shifted it
+        return httpx.Response(200, json=body, request=request)
+
+    with _client(url, Faulty(duplicate_a_row)) as client, pytest.raises(IncompleteDownload) as info:
+        client.fetch_all("events", Query(fields=("id",)))
+    assert "expected" in info.value.message
+    assert "distinct" in info.value.message
+
+
+def test_errors_are_clear_and_never_show_the_token(url: str) -> None:
+    transport = Faulty(lambda request, call: None)
+    with _client(url, transport) as client:
+        with pytest.raises(NotFoundOrForbidden, match='Did you mean "events"'):
+            client.fetch_all("event")
+        assert transport.calls == 0  # unknown names fail before any request
+        with pytest.raises(NotFoundOrForbidden, match='field "titel"'):
+            client.list("courses", Query(fields=("titel",)))
+        assert TOKEN not in repr(client)
+    with Client(url, token="wrong-token") as client, pytest.raises(AuthenticationError) as info:
+        client.list("events")
+    assert "wrong-token" not in str(info.value)
+    with Client(url, token="") as client, pytest.raises(NotFoundOrForbidden) as denied:
+        client.list("events")
+    assert "EDUCATALOG_TOKEN" in str(denied.value)
+
+
+def test_environment_configures_the_client(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EDUCATALOG_URL", url)
+    monkeypatch.setenv("EDUCATALOG_TOKEN", TOKEN)
+    with Client() as client:
+        assert client.base_url == url
+        assert client.get("states", 1)["name"] == "Baden-Württemberg"
+    monkeypatch.delenv("EDUCATALOG_URL")
+    with pytest.raises(Exception, match="No service URL"):
+        Client()
+
+
+def test_wildcards_warn_only_against_a_real_service(url: str) -> None:
+    query = Query(filter=F("title").icontains("50%"))
+    with _client(url) as client:
+        assert client.is_reference_server
+        client.list("courses", query)  # no warning: the reference server matches literally
+
+    def not_reference(request: httpx.Request, call: int) -> httpx.Response | None:
+        if request.url.path == "/server/info":
+            return httpx.Response(200, json={"data": {"project": {"project_name": "KURS"}}})
+        return None
+
+    with (
+        _client(url, Faulty(not_reference)) as client,
+        pytest.warns(UserWarning, match="wildcards"),
+    ):
+        client.list("courses", query)
