@@ -17,10 +17,10 @@ import os
 import random
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import orjson
@@ -47,6 +47,17 @@ class Page:
 
     data: list[Row]
     meta: dict[str, int] = field(default_factory=dict)
+
+
+T = TypeVar("T")
+
+
+def _identity(rows: list[Row]) -> list[Row]:
+    return rows
+
+
+def _converted(rows: list[Row], convert: Callable[[list[Row]], T]) -> tuple[list[Any], T]:
+    return [row["id"] for row in rows], convert(rows)
 
 
 class Client:
@@ -188,13 +199,23 @@ class Client:
         end; a download that does not add up is fetched again (twice), then raises
         :class:`IncompleteDownload`.
         """
-        return [row for page in self._complete(collection, query) for row in page]
+        return [row for page in self.fetch_pages(collection, query) for row in page]
 
     def iter_pages(self, collection: str, query: Query | None = None) -> Iterator[list[Row]]:
         """The rows of :meth:`fetch_all` page by page (checked before the first is yielded)."""
-        yield from self._complete(collection, query)
+        yield from self.fetch_pages(collection, query)
 
-    def _complete(self, collection: str, query: Query | None) -> list[list[Row]]:
+    def fetch_pages(
+        self,
+        collection: str,
+        query: Query | None = None,
+        convert: Callable[[list[Row]], T] = _identity,  # type: ignore[assignment]
+    ) -> list[T]:
+        """The pages of :meth:`fetch_all`, each passed through ``convert`` as it arrives.
+
+        Only the ids of the rows are kept for the final check, so ``convert`` (say, to a
+        DataFrame) bounds the memory a large download needs.
+        """
         coll = CATALOGUE[collection]
         query = query or Query()
         if query.sort and any(key.lstrip("-") != "id" for key in query.sort):
@@ -214,10 +235,10 @@ class Client:
         )
         problem = ""
         for _ in range(3):
-            expected, pages = self._download(collection, base)
-            ids = [row["id"] for page in pages for row in page]
+            expected, parts = self._download(collection, base, convert)
+            ids = [i for page_ids, _ in parts for i in page_ids]
             if len(ids) == expected and len(set(ids)) == len(ids):
-                return pages
+                return [page for _, page in parts]
             problem = (
                 f"expected {expected:,} rows, received {len(ids):,} ({len(set(ids)):,} distinct)"
             )
@@ -226,13 +247,15 @@ class Client:
             "faster than it can be downloaded, or the service's counts are wrong."
         )
 
-    def _download(self, collection: str, base: Query) -> tuple[int, list[list[Row]]]:
+    def _download(
+        self, collection: str, base: Query, convert: Callable[[list[Row]], T]
+    ) -> tuple[int, list[tuple[list[Any], T]]]:
         first = self._page(collection, base.replace(sort=("id",), meta="filter_count"))
         expected = int(first.meta["filter_count"])
-        pages = [first.data]
         if len(first.data) >= expected or not first.data:
-            return expected, pages
+            return expected, [_converted(first.data, convert)]
         last = first.data[-1]["id"]
+        pages = [_converted(first.data, convert)]
         top = self._page(collection, base.replace(sort=("-id",), limit=1, fields=("id",)))
         high = top.data[0]["id"] if top.data else last
         slices = _slices(
@@ -241,13 +264,23 @@ class Client:
         with self._progress(collection, expected) as bar:
             bar.update(len(first.data))
             with ThreadPoolExecutor(self.max_concurrency) as pool:
-                parts = list(pool.map(lambda s: self._walk(collection, base, *s, bar), slices))
+                parts = list(
+                    pool.map(lambda s: self._walk(collection, base, *s, bar, convert), slices)
+                )
         for part in parts:
             pages.extend(part)
         return expected, pages
 
-    def _walk(self, collection: str, base: Query, low: int, high: int, bar: Any) -> list[list[Row]]:
-        """Pages of ids in (low, high], by keyset: id > last seen."""
+    def _walk(
+        self,
+        collection: str,
+        base: Query,
+        low: int,
+        high: int,
+        bar: Any,
+        convert: Callable[[list[Row]], T],
+    ) -> list[tuple[list[Any], T]]:
+        """Converted pages of the ids in (low, high], by keyset: id > last seen."""
         out = []
         last = low
         while True:
@@ -255,11 +288,11 @@ class Client:
             f = window if base.filter is None else base.filter & window
             page = self._page(collection, base.replace(filter=f, sort=("id",)))
             if page.data:
-                out.append(page.data)
+                last = page.data[-1]["id"]
                 bar.update(len(page.data))
+                out.append(_converted(page.data, convert))
             if len(page.data) < self._effective_page_size:
                 return out
-            last = page.data[-1]["id"]
 
     def _page(self, collection: str, query: Query) -> Page:
         """A list request at the current page size, lowering it when the service refuses."""

@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from educatalog.catalogue import CATALOGUE, Catalogue, Collection, Field, FieldType
 
@@ -58,6 +60,9 @@ def to_frame(
 ) -> pd.DataFrame:
     """A typed DataFrame of ``rows`` of ``collection`` (see the module docstring)."""
     coll = catalogue[collection] if isinstance(collection, str) else collection
+    fast = _arrow_frame(rows, coll)
+    if fast is not None:
+        return fast
     columns: dict[str, pd.Series] = {}
     _add_columns(columns, rows, coll, "", catalogue)
     frame = pd.DataFrame(columns)
@@ -93,3 +98,47 @@ def _add_columns(
             _add_columns(out, nested, target, f"{label}_", catalogue)
             continue
         out[label] = typed_column(values, f, label)
+
+
+_ARROW_TYPES = {
+    FieldType.INTEGER: pa.int64(),
+    FieldType.STRING: pa.string(),
+    FieldType.UUID: pa.string(),
+    FieldType.BOOLEAN: pa.bool_(),
+    FieldType.DATETIME: pa.string(),  # parsed below
+    FieldType.DECIMAL: pa.string(),  # money arrives as text: cast below
+}
+_PANDAS_TYPES = {
+    pa.int64(): pd.Int64Dtype(),
+    pa.string(): pd.StringDtype(),
+    pa.bool_(): pd.BooleanDtype(),
+    pa.float64(): pd.Float64Dtype(),
+}
+
+
+def _arrow_frame(rows: Sequence[dict[str, Any]], coll: Collection) -> pd.DataFrame | None:
+    """The frame of flat rows of known fields, decoded by pyarrow in C (None: not that case).
+
+    Types are those of :func:`typed_column`; anything unusual (a nested object, an unknown
+    field, a value of the wrong type, a malformed datetime) leaves it to the general path.
+    """
+    if not rows:
+        return None
+    names = list(rows[0])
+    if any(name not in coll or not coll.field(name).is_stored for name in names):
+        return None
+    fields = [coll.field(name) for name in names]
+    schema = pa.schema([(f.name, _ARROW_TYPES[f.type]) for f in fields])
+    try:
+        table = pa.Table.from_pylist(rows, schema=schema)  # type: ignore[arg-type]
+        if any(len(row) != len(names) for row in rows):
+            return None  # rows with other keys: keep "absent" apart from null
+        for i, f in enumerate(fields):
+            column = table.column(i)
+            if f.type is FieldType.DATETIME:
+                table = table.set_column(i, f.name, pc.strptime(column, "%Y-%m-%dT%H:%M:%S", "us"))
+            elif f.type is FieldType.DECIMAL:
+                table = table.set_column(i, f.name, column.cast(pa.float64()))
+    except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError):
+        return None
+    return table.to_pandas(types_mapper=_PANDAS_TYPES.get)

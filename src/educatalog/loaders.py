@@ -51,7 +51,8 @@ def load(
         filter=filter,
         search=search,
     )
-    frame = to_frame(client.fetch_all(collection, query), coll)
+    pages = client.fetch_pages(collection, query, lambda rows: to_frame(rows, coll))
+    frame = _concat(pages)
     if field_list and not any("*" in path for path in field_list):
         frame = frame[_requested_order(frame.columns, field_list)]
     if sort:
@@ -59,6 +60,20 @@ def load(
     if limit is not None:
         frame = frame.head(limit)
     return frame.reset_index(drop=True)
+
+
+def _concat(pages: list[pd.DataFrame]) -> pd.DataFrame:
+    """One frame of typed pages; a column absent from some pages (an expanded relation that
+    was null on all of a page's rows) keeps the dtype it has where present."""
+    if len(pages) == 1:
+        return pages[0]
+    dtypes: dict[str, Any] = {}
+    for page in pages:
+        for name, dtype in page.dtypes.items():
+            dtypes.setdefault(str(name), dtype)
+    frame = pd.concat(pages, ignore_index=True)
+    mismatched = {n: t for n, t in dtypes.items() if frame[n].dtype != t}
+    return frame.astype(mismatched) if mismatched else frame
 
 
 def _requested_order(columns: pd.Index, paths: Sequence[str]) -> list[str]:
