@@ -122,6 +122,8 @@ def _text_of(value: Any) -> str:
         return "false"
     if value is None:
         return "null"
+    if isinstance(value, float):  # as JavaScript writes numbers: 1.0 is "1"
+        return str(int(value)) if value.is_integer() else repr(value)
     return str(value)
 
 

@@ -117,8 +117,6 @@ class Collection:
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_name", {f.name: f for f in self.fields})
 
-    primary_key = "id"
-
     def __repr__(self) -> str:
         return f"<Collection {self.name!r} ({self.kind}, {len(self.fields)} fields)>"
 

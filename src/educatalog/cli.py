@@ -10,6 +10,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from educatalog.server.demo import DEFAULT_SEED
+
 __all__ = ["main"]
 
 
@@ -45,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--scale", type=_positive_float, default=1.0, help="demo size (1: ~5,000 events)"
     )
-    serve.add_argument("--seed", type=int, default=None, help="demo random seed (default 0)")
+    serve.add_argument("--seed", type=int, default=DEFAULT_SEED, help="demo random seed")
     serve.add_argument("--rebuild", action="store_true", help="rebuild the cached demo database")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
     serve.add_argument("--port", type=int, default=8055, help="port to listen on (default 8055)")
@@ -71,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
     report.add_argument("--format", choices=["html"], default="html", help="report format")
     report.add_argument("--scale", type=_positive_float, default=1.0, help="demo size")
-    report.add_argument("--seed", type=int, default=None, help="demo random seed")
+    report.add_argument("--seed", type=int, default=DEFAULT_SEED, help="demo random seed")
     return parser
 
 
@@ -91,7 +93,7 @@ def _report(args: argparse.Namespace) -> int:
         print("No service URL: using the embedded SYNTHETIC demo catalogue.")
         server = start_demo_server(args.seed, args.scale)
         url, token = server.url, DEMO_TOKEN
-        source = f"educatalog demo catalogue (seed {args.seed or 0}, scale {args.scale:g})"
+        source = f"educatalog demo catalogue (seed {args.seed}, scale {args.scale:g})"
     else:
         token = os.environ.get("EDUCATALOG_TOKEN", "")
         source = url
@@ -127,7 +129,7 @@ def _serve(args: argparse.Namespace) -> int:
     from educatalog.server.embedded import demo_database
 
     if args.demo:
-        print(f"Preparing the demo catalogue (seed {args.seed or 0}, scale {args.scale:g})...")
+        print(f"Preparing the demo catalogue (seed {args.seed}, scale {args.scale:g})...")
         path = demo_database(args.seed, args.scale, rebuild=args.rebuild)
         label = "the SYNTHETIC demo catalogue"
     else:

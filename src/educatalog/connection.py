@@ -35,15 +35,16 @@ def demo(scale: float = 1.0, seed: int | None = None, **client_options: Any) -> 
 
     ``scale`` 1 is about 5,000 events, 200 about one million (built once, then cached).
     """
-    from educatalog.server.demo import DEMO_TOKEN
+    from educatalog.server.demo import DEFAULT_SEED, DEMO_TOKEN
     from educatalog.server.embedded import start_demo_server
 
+    seed = DEFAULT_SEED if seed is None else seed
     with _lock:
         server = _servers.get((seed, scale))
         if server is None:
             server = _servers[(seed, scale)] = start_demo_server(seed, scale)
             print(
-                f"educatalog: serving the SYNTHETIC demo catalogue (seed {seed or 0}, scale "
+                f"educatalog: serving the SYNTHETIC demo catalogue (seed {seed}, scale "
                 f"{scale:g}) at {server.url}; set EDUCATALOG_URL to use the real service.",
                 file=sys.stderr,
             )

@@ -118,7 +118,8 @@ def error_from_body(status: int, body: Any, context: str = "") -> EducatalogErro
     if isinstance(body, dict) and isinstance(body.get("errors"), list) and body["errors"]:
         first = body["errors"][0] if isinstance(body["errors"][0], dict) else {}
         message = str(first.get("message", ""))
-        code = (first.get("extensions") or {}).get("code")
+        extensions = first.get("extensions")
+        code = extensions.get("code") if isinstance(extensions, dict) else None
         cls = _BY_CODE.get(code) if isinstance(code, str) else None
     cls = (
         cls or _BY_STATUS.get(status) or (ServiceUnavailable if status >= 500 else EducatalogError)

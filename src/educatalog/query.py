@@ -380,6 +380,9 @@ def _show(value: Any, limit: int = 60) -> str:
 _BRACKET = re.compile(r"\[([^\[\]]*)\]")
 
 
+_INDEXED = re.compile(r"([a-z_]+)\[[0-9]{1,6}\]")  # qs's indexed arrays: fields[0]=id
+
+
 def _bracket_path(key: str, base: str) -> list[str] | None:
     """``filter[a][_in][]`` -> ``["a", "_in", ""]``; None when ``key`` is not of that form."""
     if not key.startswith(base + "["):
@@ -404,8 +407,11 @@ def _nest(pairs: list[tuple[list[str], str]], base: str) -> Any:
                 node.setdefault("", []).append(value)
                 break
             if last:
-                if part in node and isinstance(node[part], dict):
-                    raise InvalidQuery(f'Conflicting query parameters under "{base}[{part}]".')
+                if part in node:
+                    raise InvalidQuery(
+                        f'"{base}[{"][".join(path)}]" is given more than once or conflicts '
+                        "with another parameter."
+                    )
                 node[part] = value
             else:
                 child = node.setdefault(part, {})
@@ -427,7 +433,7 @@ def _listify(node: Any) -> Any:
 
 
 def _json_or_brackets(items: list[tuple[str, str]], name: str) -> Any:
-    plain = [v for k, v in items if k == name]
+    plain = [v for k, v in items if k == name and v != ""]  # empty: not given, as in Directus
     brackets = [(p, v) for k, v in items if (p := _bracket_path(k, name)) is not None]
     if plain and brackets:
         raise InvalidQuery(f'"{name}" given both as JSON and in bracket form.')
@@ -444,7 +450,12 @@ def _json_or_brackets(items: list[tuple[str, str]], name: str) -> Any:
 
 
 def _split_list(items: list[tuple[str, str]], name: str) -> tuple[str, ...] | None:
-    values = [v for k, v in items if k in (name, f"{name}[]")]
+    """A comma list, from ``name=a,b``, ``name[]=a`` or ``name[0]=a`` entries."""
+    values = [
+        v
+        for k, v in items
+        if k in (name, f"{name}[]") or ((m := _INDEXED.fullmatch(k)) is not None and m[1] == name)
+    ]
     if not values:
         return None
     return tuple(part.strip() for v in values for part in v.split(",") if part.strip())
@@ -461,7 +472,7 @@ def _integer(text: str | None, name: str, minimum: int) -> int | None:
     if text is None:
         return None
     text = text.strip()
-    if not re.fullmatch(r"-?\d{1,19}", text) or not minimum <= int(text) <= MAX_INTEGER:
+    if not re.fullmatch(r"-?[0-9]{1,19}", text) or not minimum <= int(text) <= MAX_INTEGER:
         raise InvalidQuery(
             f'"{name}" must be an integer from {minimum} to {MAX_INTEGER}, got {text[:40]!r}.'
         )
@@ -566,6 +577,13 @@ class Query:
         ``sort`` and ``meta`` comma lists or repeated ``name[]=`` entries. Unknown parameters
         are ignored, as the service does.
         """
+        try:
+            return cls._from_params(params)
+        except RecursionError:
+            raise InvalidQuery("The query is nested too deeply.") from None
+
+    @classmethod
+    def _from_params(cls, params: Mapping[str, str] | Iterable[tuple[str, str]]) -> Query:
         items = list(params.items()) if isinstance(params, Mapping) else list(params)
         raw_filter = _json_or_brackets(items, "filter")
         raw_deep = _json_or_brackets(items, "deep")
@@ -641,6 +659,13 @@ class BoundQuery:
 
 DEFAULT_LIMIT = 100
 NESTED_LIMIT = 100
+MAX_RELATIONAL_DEPTH = 10
+"""Relations a path may cross in fields, filter, sort and deep (Directus's default)."""
+MAX_FIELD_NODES = 1_000
+"""Fields a ``fields`` selection may expand to (``*.*.*`` grows fast)."""
+MAX_FILTER_NODES = 1_000
+MAX_LOGICAL_DEPTH = 30
+MAX_SORT_KEYS = 20
 
 
 def bind(
@@ -692,13 +717,25 @@ def bind(
 def bind_fields(paths: Sequence[str], coll: Collection, catalogue: Catalogue) -> FieldTree:
     """Resolve ``fields`` paths (``*``, ``rel.*``, ``*.*``, ``a.b.c``) into a field tree."""
     tree: FieldTree = {}
+    budget = [MAX_FIELD_NODES]
     for path in paths:
-        _add_path(tree, coll, path.split("."), path, catalogue)
+        parts = path.split(".")
+        if len(parts) - 1 > MAX_RELATIONAL_DEPTH:
+            raise InvalidQuery(
+                f'Max relational depth exceeded: "{path[:80]}" crosses {len(parts) - 1} '
+                f"relations, at most {MAX_RELATIONAL_DEPTH}."
+            )
+        _add_path(tree, coll, parts, path, catalogue, budget)
     return tree
 
 
 def _add_path(
-    tree: FieldTree, coll: Collection, parts: list[str], path: str, catalogue: Catalogue
+    tree: FieldTree,
+    coll: Collection,
+    parts: list[str],
+    path: str,
+    catalogue: Catalogue,
+    budget: list[int],
 ) -> None:
     head, rest = parts[0], parts[1:]
     if head == "*":
@@ -706,7 +743,7 @@ def _add_path(
         if rest:  # `*.x` selects every field, and applies `x` to each relation
             for f in coll.fields:
                 if f.relation is None:
-                    tree.setdefault(f.name, None)
+                    _add_leaf(tree, f.name, budget)
             targets = [f for f in targets if f.relation is not None]
     else:
         if not head:
@@ -720,12 +757,25 @@ def _add_path(
         targets = [f]
     for f in targets:
         if not rest:
-            tree.setdefault(f.name, None)
+            _add_leaf(tree, f.name, budget)
             continue
         sub = tree.get(f.name)
         if sub is None:
+            _add_leaf(tree, f.name, budget)
             sub = tree[f.name] = {}
-        _add_path(sub, catalogue.expansion_target(f), rest, path, catalogue)
+        _add_path(sub, catalogue.expansion_target(f), rest, path, catalogue, budget)
+
+
+def _add_leaf(tree: FieldTree, name: str, budget: list[int]) -> None:
+    if name in tree:
+        return
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise InvalidQuery(
+            f"The fields select more than {MAX_FIELD_NODES} fields across relations; "
+            "name the relations and fields needed instead of nesting *."
+        )
+    tree[name] = None
 
 
 def list_relations(
@@ -750,12 +800,17 @@ def _bind_sort(
 ) -> tuple[tuple[SortKey, ...], bool]:
     out = []
     random = False
+    keys = list(dict.fromkeys(keys))  # a repeated key adds nothing
+    if len(keys) > MAX_SORT_KEYS:
+        raise InvalidQuery(f"At most {MAX_SORT_KEYS} sort fields, got {len(keys)}.")
     for key in keys:
         if key == "?":
             random = True
             continue
         descending = key.startswith("-")
         parts = (key[1:] if descending else key).split(".")
+        if len(parts) - 1 > MAX_RELATIONAL_DEPTH:
+            raise InvalidQuery(f'Max relational depth exceeded in sort "{key[:80]}".')
         current = coll
         for i, part in enumerate(parts):
             if not part:
@@ -780,6 +835,8 @@ def _bind_deep(
     deep: Mapping[str, Any], coll: Collection, catalogue: Catalogue, where: str
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
+    if where.count(".") >= MAX_RELATIONAL_DEPTH:
+        raise InvalidQuery(f"Max relational depth exceeded in {where[:80]}.")
     for key, value in deep.items():
         if key.startswith("_"):
             out[key] = value
@@ -792,11 +849,27 @@ def _bind_deep(
 
 
 def bind_filter(f: Filter, coll: Collection, catalogue: Catalogue = CATALOGUE) -> Filter:
-    """Validate a filter against ``coll`` and coerce its values to the fields' types."""
-    if isinstance(f, And):
-        return And(tuple(bind_filter(i, coll, catalogue) for i in f.items))
-    if isinstance(f, Or):
-        return Or(tuple(bind_filter(i, coll, catalogue) for i in f.items))
+    """Validate a filter against ``coll`` and coerce its values to the fields' types.
+
+    Filters are bounded: at most ``MAX_FILTER_NODES`` conditions and groups,
+    ``MAX_LOGICAL_DEPTH`` nested ``_and``/``_or`` and ``MAX_RELATIONAL_DEPTH`` relations.
+    """
+    return _bind_filter(f, coll, catalogue, [MAX_FILTER_NODES], 0, 0)
+
+
+def _bind_filter(
+    f: Filter, coll: Collection, catalogue: Catalogue, budget: list[int], logic: int, hops: int
+) -> Filter:
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise InvalidQuery(f"The filter has more than {MAX_FILTER_NODES} conditions and groups.")
+    if isinstance(f, And | Or):
+        if logic >= MAX_LOGICAL_DEPTH:
+            raise InvalidQuery(
+                f"The filter nests _and/_or more than {MAX_LOGICAL_DEPTH} levels deep."
+            )
+        items = tuple(_bind_filter(i, coll, catalogue, budget, logic + 1, hops) for i in f.items)
+        return And(items) if isinstance(f, And) else Or(items)
     fld = coll.field(f.field)
     if isinstance(f, Related):
         if fld.relation is None:
@@ -809,8 +882,14 @@ def bind_filter(f: Filter, coll: Collection, catalogue: Catalogue = CATALOGUE) -
                 f'"{f.quantifier}" applies to one-to-many and many-to-many fields; '
                 f'"{f.field}" of "{coll.name}" is many-to-one.'
             )
+        if hops >= MAX_RELATIONAL_DEPTH:
+            raise InvalidQuery(
+                f"Max relational depth exceeded: the filter crosses more than "
+                f"{MAX_RELATIONAL_DEPTH} relations."
+            )
         target = catalogue.expansion_target(fld)
-        return Related(f.field, bind_filter(f.filter, target, catalogue), f.quantifier)
+        sub = _bind_filter(f.filter, target, catalogue, budget, logic, hops + 1)
+        return Related(f.field, sub, f.quantifier)
     if not fld.is_stored:
         raise InvalidQuery(
             f'Operator "{f.operator}" cannot be used on "{f.field}" of "{coll.name}", a '
@@ -855,10 +934,10 @@ def _coerce(op: str, value: Value, ftype: FieldType, coll: Collection, name: str
     return _coerce_scalar(op, _keyword(value), ftype, where)
 
 
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-_NUMBER = re.compile(r"\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*")
-_INTEGER = re.compile(r"-?\d+")
-_ZERO = re.compile(r"-?(0+\.?0*|\.0+)([eE][-+]?\d+)?")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
+_NUMBER = re.compile(r"\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*", re.ASCII)
+_INTEGER = re.compile(r"-?\d+", re.ASCII)
+_ZERO = re.compile(r"-?(0+\.?0*|\.0+)([eE][-+]?\d+)?", re.ASCII)
 
 
 def _coerce_scalar(op: str, value: Scalar, ftype: FieldType, where: str) -> Scalar:
@@ -869,6 +948,8 @@ def _coerce_scalar(op: str, value: Scalar, ftype: FieldType, where: str) -> Scal
     if op in TEXT_OPERATORS:  # the value is matched as text, whatever it is
         if isinstance(value, bool):
             return "true" if value else "false"
+        if isinstance(value, float):
+            return _number_text(value)  # as JavaScript writes numbers: 1.0 is "1"
         return "null" if value is None else str(value)
     if value is None:
         if op in EQUALITY_OPERATORS:

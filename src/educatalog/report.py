@@ -64,7 +64,7 @@ def _count(client: httpx.Client, collection: str, f: Filter | None = None) -> tu
     query = Query(filter=f, limit=0, meta=("filter_count",))
     response = client.get(f"/items/{collection}", params=query.to_params())
     response.raise_for_status()
-    return int(response.json()["meta"]["filter_count"]), DEMO_HEADER.lower() in response.headers
+    return int(response.json()["meta"]["filter_count"]), DEMO_HEADER in response.headers
 
 
 def _all(client: httpx.Client, collection: str, fields: str) -> list[dict[str, Any]]:
@@ -87,16 +87,21 @@ def build_report(client: httpx.Client, *, source: str) -> Report:
         totals=totals,
     )
 
-    def table(title: str, groups: Mapping[str, Filter], note: str = "") -> None:
+    def table(
+        title: str, groups: Mapping[str, Filter], note: str = "", rest: str | None = None
+    ) -> None:
         rows = [(label, _count(client, "events", f)[0]) for label, f in groups.items()]
+        if rest is not None:  # every event not counted above, so that the table adds up
+            rows.append((rest, totals["events"] - sum(n for _, n in rows)))
         report.tables.append(Table(title, rows, note))
 
     states = _all(client, "states", "id,name")
     table(
         "Events by state",
-        {s["name"]: F("address.state") == s["id"] for s in states}
-        | {"(no state)": F("address.state").isnull() | F("address").isnull()},
-        "State of the event's address.",
+        {str(s["name"] or f"state {s['id']}"): F("address.state") == s["id"] for s in states},
+        "State of the event's address; events without an address, or whose address has no "
+        "known state, are counted apart.",
+        rest="(no state)",
     )
     forms = _all(client, "instruction_forms", "id,category")
     categories = sorted({f["category"] for f in forms if f["category"]})
@@ -118,14 +123,34 @@ def build_report(client: httpx.Client, *, source: str) -> Report:
         },
     )
     quarters: dict[str, Filter] = {}
-    for year in (2025, 2026):
+    first, last = _start_years(client)
+    for year in range(first, last + 1):
         for q in range(4):
             start, end = f"{year}-{3 * q + 1:02d}-01", _quarter_end(year, q)
             quarters[f"{year} Q{q + 1}"] = (F("event_start_date") >= start) & (
                 F("event_start_date") < end
             )
-    table("Events by quarter of start", quarters)
+    table("Events by quarter of start", quarters, rest="(no start date)")
     return report
+
+
+def _start_years(client: httpx.Client) -> tuple[int, int]:
+    """The years of the earliest and the latest event start (this year when none)."""
+    years = []
+    for order in ("event_start_date", "-event_start_date"):
+        query = Query(
+            fields=("event_start_date",),
+            filter=F("event_start_date").notnull(),
+            sort=(order,),
+            limit=1,
+        )
+        response = client.get("/items/events", params=query.to_params())
+        response.raise_for_status()
+        data = response.json()["data"]
+        if data:
+            years.append(int(data[0]["event_start_date"][:4]))
+    now = dt.datetime.now(dt.UTC).year
+    return (min(years), max(years)) if years else (now, now)
 
 
 def _quarter_end(year: int, q: int) -> str:

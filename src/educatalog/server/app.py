@@ -11,8 +11,9 @@ import logging
 import os
 import re
 import secrets
-from collections.abc import Iterable
-from typing import Any
+import sqlite3
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 import orjson
 from starlette.applications import Starlette
@@ -43,8 +44,9 @@ log = logging.getLogger("educatalog.server")
 DEMO_HEADER = "X-Educatalog-Data"
 """Response header that says ``synthetic-demo`` when the server serves the demo catalogue."""
 
-_ID = re.compile(r"-?\d{1,18}")
+_ID = re.compile(r"-?[0-9]{1,18}")
 _UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+T = TypeVar("T")
 
 
 class JSONResponse(Response):
@@ -105,7 +107,7 @@ def create_app(
         db.catalogue[collection]  # unknown collection: 403 before the query is looked at
         query = Query.from_params(request.query_params.multi_items())
         bound = bind(query, collection, catalogue=db.catalogue, limit_max=limit_max)
-        rows, meta = await run_in_threadpool(read_items, db, bound)
+        rows, meta = await run_in_threadpool(_guarded, read_items, db, bound)
         body: dict[str, Any] = {"data": rows}
         if meta:
             body["meta"] = meta
@@ -125,7 +127,9 @@ def create_app(
         bound = bind(
             Query(fields=query.fields, deep=query.deep), collection, catalogue=db.catalogue
         )
-        row = await run_in_threadpool(read_item, db, coll, int(raw_id), bound.fields, bound.deep)
+        row = await run_in_threadpool(
+            _guarded, read_item, db, coll, int(raw_id), bound.fields, bound.deep
+        )
         return respond({"data": row})
 
     async def ping(request: Request) -> Response:
@@ -177,7 +181,9 @@ def create_app(
     app = Starlette(
         routes=[
             Route("/items/{collection}", list_items, methods=["GET"]),
+            Route("/items/{collection}/", list_items, methods=["GET"]),
             Route("/items/{collection}/{id}", get_item, methods=["GET"]),
+            Route("/items/{collection}/{id}/", get_item, methods=["GET"]),
             Route("/server/ping", ping, methods=["GET"]),
             Route("/server/info", info, methods=["GET"]),
             Route("/server/specs/oas", specs, methods=["GET"]),
@@ -188,5 +194,20 @@ def create_app(
             Exception: server_error,
         },
     )
+    # No redirects to the slash-less path: they would answer without a JSON body and echo
+    # the query string (an access_token among it) to a host taken from the request.
+    app.router.redirect_slashes = False
     app.state.database = db
     return app
+
+
+def _guarded(read: Callable[..., T], *args: Any) -> T:
+    """Run a read; a query beyond what the database can evaluate is the client's 400."""
+    try:
+        return read(*args)
+    except RecursionError:
+        raise InvalidQuery("The query is nested too deeply to be evaluated.") from None
+    except sqlite3.OperationalError as exc:
+        if "interrupted" in str(exc):
+            raise
+        raise InvalidQuery(f"The query is too complex to be evaluated ({exc}).") from None

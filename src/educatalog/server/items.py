@@ -14,7 +14,7 @@ from typing import Any
 import orjson
 
 from educatalog.catalogue import Collection
-from educatalog.errors import NotFoundOrForbidden
+from educatalog.errors import InvalidQuery, NotFoundOrForbidden
 from educatalog.query import NESTED_LIMIT, And, BoundQuery, Condition, FieldTree, Filter
 from educatalog.server.sql import count_sql, page_sql, sorted_by_id_only
 from educatalog.server.store import Database, quote
@@ -39,7 +39,39 @@ def read_items(db: Database, bound: BoundQuery) -> tuple[list[Row], dict[str, in
     columns = _columns(coll, bound.fields)
     rows = _rows(db, coll, columns, _page(db, conn, bound, columns))
     _attach(db, coll, rows, bound.fields, bound.deep)
+    _check_size(rows)
     return rows, meta
+
+
+MAX_RESPONSE_OBJECTS = 5_000_000
+"""JSON objects one answer may hold, nested ones counted each time they are written."""
+
+
+def _check_size(rows: list[Row]) -> None:
+    """Refuse an answer that would hold too many objects, before it is serialized.
+
+    An expanded many-to-one item is one dict shared by all the rows pointing to it, but it
+    is written out under each of them: counted with that multiplicity (memoized per dict, so
+    the count costs one visit per distinct object).
+    """
+    sizes: dict[int, int] = {}
+
+    def size(value: Any) -> int:
+        if isinstance(value, dict):
+            key = id(value)
+            if key not in sizes:
+                sizes[key] = 1 + sum(size(v) for v in value.values() if isinstance(v, dict | list))
+            return sizes[key]
+        if isinstance(value, list):
+            return sum(size(v) for v in value if isinstance(v, dict | list))
+        return 0
+
+    total = size(rows)
+    if total > MAX_RESPONSE_OBJECTS:
+        raise InvalidQuery(
+            f"The answer would hold {total:,} objects, more than {MAX_RESPONSE_OBJECTS:,}: "
+            "select fewer relations, or ask for fewer items with limit."
+        )
 
 
 ID_SCAN_BUDGET = 1_000_000
@@ -114,6 +146,7 @@ def read_item(
             "or it does not exist."
         )
     _attach(db, coll, rows, fields, deep)
+    _check_size(rows)
     return rows[0]
 
 

@@ -106,7 +106,7 @@ def openapi_document(catalogue: Catalogue) -> dict[str, Any]:
                 "operationId": f"list_{coll.name}",
                 "summary": f"List {coll.name}",
                 "tags": [tag],
-                "parameters": _LIST_PARAMETERS,
+                "parameters": list(_LIST_PARAMETERS),
                 "responses": {
                     "200": {
                         "description": "A page of items",
@@ -156,6 +156,14 @@ def openapi_document(catalogue: Catalogue) -> dict[str, Any]:
             "summary": "Is the server up?",
             "security": [],
             "responses": {"200": {"description": "pong"}},
+        }
+    }
+    paths["/server/specs/oas"] = {
+        "get": {
+            "operationId": "openapi",
+            "summary": "This OpenAPI document",
+            "security": [],
+            "responses": {"200": {"description": "The OpenAPI document"}},
         }
     }
     paths["/server/info"] = {

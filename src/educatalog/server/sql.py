@@ -67,15 +67,24 @@ def where_sql(
         return "1"
     if isinstance(f, And):
         parts = [where_sql(i, coll, alias, sql, catalogue) for i in _merge_same_relation(f, coll)]
-        return "(" + " AND ".join(parts) + ")" if parts else "1"
+        return _balanced(parts, "AND") if parts else "1"
     if isinstance(f, Or):
         if not f.items:
             return "1"
-        return "(" + " OR ".join(where_sql(i, coll, alias, sql, catalogue) for i in f.items) + ")"
+        return _balanced([where_sql(i, coll, alias, sql, catalogue) for i in f.items], "OR")
     if isinstance(f, Related):
         return _related(f, coll, alias, sql, catalogue)
     special = sql.is_special(coll.name, f.field)
     return _condition(f, coll.field(f.field).type, f"{alias}.{quote(f.field)}", sql, special)
+
+
+def _balanced(parts: list[str], op: str) -> str:
+    """``(a OP b OP ...)`` as a balanced tree, so that SQLite's expression depth (1000) and
+    parser stack stay logarithmic in the number of items."""
+    if len(parts) <= 8:
+        return "(" + f" {op} ".join(parts) + ")"
+    middle = len(parts) // 2
+    return f"({_balanced(parts[:middle], op)} {op} {_balanced(parts[middle:], op)})"
 
 
 def _merge_same_relation(f: And, coll: Collection) -> list[Filter]:
@@ -194,7 +203,7 @@ def _like_char(ch: str) -> str:
     return "\\" + ch if ch in "\\%_" else ch
 
 
-_CANONICAL_NUMBER = re.compile(r"-?(0|[1-9]\d*)(\.\d*[1-9])?")
+_CANONICAL_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]*[1-9])?")
 
 
 def search_sql(text: str, coll: Collection, alias: str, sql: Sql) -> str:
