@@ -210,11 +210,14 @@ class Client:
         collection: str,
         query: Query | None = None,
         convert: Callable[[list[Row]], T] = _identity,  # type: ignore[assignment]
+        *,
+        progress: bool | None = None,
     ) -> list[T]:
         """The pages of :meth:`fetch_all`, each passed through ``convert`` as it arrives.
 
         Only the ids of the rows are kept for the final check, so ``convert`` (say, to a
-        DataFrame) bounds the memory a large download needs.
+        DataFrame) bounds the memory a large download needs. ``progress`` overrides the
+        client's setting for this download.
         """
         coll = CATALOGUE[collection]
         query = query or Query()
@@ -235,7 +238,7 @@ class Client:
         )
         problem = ""
         for _ in range(3):
-            expected, parts = self._download(collection, base, convert)
+            expected, parts = self._download(collection, base, convert, progress)
             ids = [i for page_ids, _ in parts for i in page_ids]
             if len(ids) == expected and len(set(ids)) == len(ids):
                 return [page for _, page in parts]
@@ -248,7 +251,11 @@ class Client:
         )
 
     def _download(
-        self, collection: str, base: Query, convert: Callable[[list[Row]], T]
+        self,
+        collection: str,
+        base: Query,
+        convert: Callable[[list[Row]], T],
+        progress: bool | None,
     ) -> tuple[int, list[tuple[list[Any], T]]]:
         first = self._page(collection, base.replace(sort=("id",), meta="filter_count"))
         expected = int(first.meta["filter_count"])
@@ -261,7 +268,7 @@ class Client:
         slices = _slices(
             last, high, expected - len(first.data), self.page_size, self.max_concurrency
         )
-        with self._progress(collection, expected) as bar:
+        with self._progress(collection, expected, progress) as bar:
             bar.update(len(first.data))
             with ThreadPoolExecutor(self.max_concurrency) as pool:
                 parts = list(
@@ -305,8 +312,8 @@ class Client:
                     raise
                 self._effective_page_size = max(1, size // 2)
 
-    def _progress(self, collection: str, total: int) -> Any:
-        show = self.progress
+    def _progress(self, collection: str, total: int, show: bool | None) -> Any:
+        show = self.progress if show is None else show
         if show is None:
             show = total > 20 * self.page_size and _interactive()
         if not show:

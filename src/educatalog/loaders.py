@@ -41,8 +41,6 @@ def load(
     """
     coll = CATALOGUE[collection]
     client = client or connect()
-    if progress is not None:
-        client.progress = progress
     if isinstance(filter, Mapping):
         filter = filter_from_json(dict(filter))
     field_list = tuple(p.strip() for p in fields.split(",")) if isinstance(fields, str) else fields
@@ -51,7 +49,9 @@ def load(
         filter=filter,
         search=search,
     )
-    pages = client.fetch_pages(collection, query, lambda rows: to_frame(rows, coll))
+    pages = client.fetch_pages(
+        collection, query, lambda rows: to_frame(rows, coll), progress=progress
+    )
     frame = _concat(pages)
     if field_list and not any("*" in path for path in field_list):
         frame = frame[_requested_order(frame.columns, field_list)]

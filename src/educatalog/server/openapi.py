@@ -50,6 +50,11 @@ def _schema_name(coll: Collection) -> str:
     return "Items" + "".join(part.capitalize() for part in coll.name.split("_"))
 
 
+def _ok(description: str, properties: dict[str, Any]) -> dict[str, Any]:
+    schema = {"type": "object", "properties": properties}
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
 def _error_response(description: str) -> dict[str, Any]:
     return {
         "description": description,
@@ -108,20 +113,13 @@ def openapi_document(catalogue: Catalogue) -> dict[str, Any]:
                 "tags": [tag],
                 "parameters": list(_LIST_PARAMETERS),
                 "responses": {
-                    "200": {
-                        "description": "A page of items",
-                        "content": {
-                            "application/json": {
-                                "schema": {
-                                    "type": "object",
-                                    "properties": {
-                                        "data": {"type": "array", "items": ref},
-                                        "meta": {"$ref": "#/components/schemas/Meta"},
-                                    },
-                                }
-                            }
+                    "200": _ok(
+                        "A page of items",
+                        {
+                            "data": {"type": "array", "items": ref},
+                            "meta": {"$ref": "#/components/schemas/Meta"},
                         },
-                    },
+                    ),
                     **errors,
                 },
             }
@@ -137,17 +135,7 @@ def openapi_document(catalogue: Catalogue) -> dict[str, Any]:
                     {"$ref": "#/components/parameters/Meta"},
                     {"$ref": "#/components/parameters/Deep"},
                 ],
-                "responses": {
-                    "200": {
-                        "description": "The item",
-                        "content": {
-                            "application/json": {
-                                "schema": {"type": "object", "properties": {"data": ref}}
-                            }
-                        },
-                    },
-                    **errors,
-                },
+                "responses": {"200": _ok("The item", {"data": ref}), **errors},
             }
         }
     paths["/server/ping"] = {
