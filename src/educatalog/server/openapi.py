@@ -30,6 +30,17 @@ _LIST_PARAMETERS: list[dict[str, Any]] = [
 ]
 
 
+_PUBLIC_ROUTES = (
+    ("/server/ping", "ping", "Is the server up? (answers pong)"),
+    ("/server/specs/oas", "openapi", "This OpenAPI document"),
+    (
+        "/server/info",
+        "info",
+        "What this server serves (demo catalogue, seed, scale, limit maximum)",
+    ),
+)
+
+
 def _field_schema(f: Field, catalogue: Catalogue) -> dict[str, Any]:
     schema: dict[str, Any]
     if f.relation is None:
@@ -138,30 +149,15 @@ def openapi_document(catalogue: Catalogue) -> dict[str, Any]:
                 "responses": {"200": _ok("The item", {"data": ref}), **errors},
             }
         }
-    paths["/server/ping"] = {
-        "get": {
-            "operationId": "ping",
-            "summary": "Is the server up?",
-            "security": [],
-            "responses": {"200": {"description": "pong"}},
+    for path, operation, summary in _PUBLIC_ROUTES:
+        paths[path] = {
+            "get": {
+                "operationId": operation,
+                "summary": summary,
+                "security": [],
+                "responses": {"200": {"description": summary}},
+            }
         }
-    }
-    paths["/server/specs/oas"] = {
-        "get": {
-            "operationId": "openapi",
-            "summary": "This OpenAPI document",
-            "security": [],
-            "responses": {"200": {"description": "The OpenAPI document"}},
-        }
-    }
-    paths["/server/info"] = {
-        "get": {
-            "operationId": "info",
-            "summary": "What this server serves (demo catalogue, seed, scale, limit maximum)",
-            "security": [],
-            "responses": {"200": {"description": "Server information"}},
-        }
-    }
     return {
         "openapi": "3.0.3",
         "info": {
