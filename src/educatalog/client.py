@@ -100,7 +100,8 @@ class Client:
         self._http = httpx.Client(
             base_url=self.base_url,
             headers=headers,
-            timeout=timeout,
+            # Waiting for a free connection is not a failure: only the request itself times out.
+            timeout=httpx.Timeout(timeout, pool=None),
             transport=transport,
             limits=httpx.Limits(max_connections=max_concurrency + 2),
         )
@@ -109,7 +110,7 @@ class Client:
         self.retries = retries
         self.backoff = backoff
         self.progress = progress
-        self._reference_server: bool | None = None
+        self._server_info: dict[str, Any] | None = None
         self._effective_page_size = page_size
 
     def __repr__(self) -> str:
@@ -337,16 +338,28 @@ class Client:
                 )
 
     @property
-    def is_reference_server(self) -> bool:
-        """True when the service is educatalog's own reference server."""
-        if self._reference_server is None:
+    def server_info(self) -> dict[str, Any]:
+        """What ``GET /server/info`` says of the service (empty when it says nothing)."""
+        if self._server_info is None:
             try:
                 response = self._http.get("/server/info")
-                info = orjson.loads(response.content)["data"]["project"]["project_name"]
-                self._reference_server = info == "educatalog reference server"
+                data = orjson.loads(response.content)["data"]
+                self._server_info = data if isinstance(data, dict) else {}
             except (httpx.HTTPError, orjson.JSONDecodeError, KeyError, TypeError):
-                self._reference_server = False
-        return self._reference_server
+                self._server_info = {}
+        return self._server_info
+
+    @property
+    def is_reference_server(self) -> bool:
+        """True when the service is educatalog's own reference server."""
+        project = self.server_info.get("project") or {}
+        return project.get("project_name") == "educatalog reference server"
+
+    @property
+    def is_demo(self) -> bool:
+        """True when the service serves educatalog's synthetic demo catalogue."""
+        own = self.server_info.get("educatalog") or {}
+        return self.is_reference_server and bool(own.get("demo"))
 
 
 def _merge(a: dict[str, Any], b: Any) -> dict[str, Any]:
