@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from educatalog.catalogue import CATALOGUE, Catalogue, Collection, Field, FieldType
+from educatalog.catalogue import CATALOGUE, Collection, Field, FieldType, Schema
 
 __all__ = [
     "DEFAULT_LIMIT",
@@ -401,7 +401,7 @@ class Oracle:
     """The expected answers of the service over ``records``."""
 
     def __init__(
-        self, records: Mapping[str, Iterable[Mapping[str, Any]]], catalogue: Catalogue = CATALOGUE
+        self, records: Mapping[str, Iterable[Mapping[str, Any]]], catalogue: Schema = CATALOGUE
     ) -> None:
         self.catalogue = catalogue
         self.rows: dict[str, list[Row]] = {}

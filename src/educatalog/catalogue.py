@@ -31,11 +31,11 @@ from educatalog.errors import NotFoundOrForbidden
 
 __all__ = [
     "CATALOGUE",
-    "Catalogue",
     "Collection",
     "Field",
     "FieldType",
     "Relation",
+    "Schema",
 ]
 
 
@@ -147,7 +147,7 @@ class Collection:
         return tuple(f for f in self.fields if f.relation is not None)
 
 
-class Catalogue(Mapping[str, Collection]):
+class Schema(Mapping[str, Collection]):
     """All collections by name. ``catalogue[name]`` raises a clear error for unknown names."""
 
     def __init__(self, collections: list[Collection]) -> None:
@@ -451,5 +451,5 @@ _COLLECTIONS = [
     _junction("courses", "systematics"),
 ]
 
-CATALOGUE = Catalogue(_COLLECTIONS)
+CATALOGUE = Schema(_COLLECTIONS)
 """The catalogue of the service: 20 collections of the spec plus 5 junction collections."""

@@ -19,7 +19,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from educatalog.catalogue import CATALOGUE, Catalogue, Collection, Field, FieldType
+from educatalog.catalogue import CATALOGUE, Collection, Field, FieldType, Schema
 
 __all__ = ["DTYPES", "to_frame", "typed_column"]
 
@@ -56,7 +56,7 @@ def to_frame(
     rows: Sequence[dict[str, Any]],
     collection: str | Collection,
     *,
-    catalogue: Catalogue = CATALOGUE,
+    catalogue: Schema = CATALOGUE,
 ) -> pd.DataFrame:
     """A typed DataFrame of ``rows`` of ``collection`` (see the module docstring)."""
     coll = catalogue[collection] if isinstance(collection, str) else collection
@@ -78,7 +78,7 @@ def _add_columns(
     rows: Sequence[dict[str, Any]],
     coll: Collection,
     prefix: str,
-    catalogue: Catalogue,
+    catalogue: Schema,
 ) -> None:
     names: dict[str, None] = {}
     for row in rows:

@@ -27,7 +27,7 @@ from typing import Any, Literal, TypeAlias
 
 import orjson
 
-from educatalog.catalogue import CATALOGUE, Catalogue, Collection, FieldType
+from educatalog.catalogue import CATALOGUE, Collection, FieldType, Schema
 from educatalog.errors import InvalidQuery
 
 __all__ = [
@@ -672,7 +672,7 @@ def bind(
     query: Query,
     collection: str,
     *,
-    catalogue: Catalogue = CATALOGUE,
+    catalogue: Schema = CATALOGUE,
     limit_max: int | None = None,
 ) -> BoundQuery:
     """Validate ``query`` against ``collection`` and apply the service's defaults.
@@ -714,7 +714,7 @@ def bind(
     )
 
 
-def bind_fields(paths: Sequence[str], coll: Collection, catalogue: Catalogue) -> FieldTree:
+def bind_fields(paths: Sequence[str], coll: Collection, catalogue: Schema) -> FieldTree:
     """Resolve ``fields`` paths (``*``, ``rel.*``, ``*.*``, ``a.b.c``) into a field tree."""
     tree: FieldTree = {}
     budget = [MAX_FIELD_NODES]
@@ -734,7 +734,7 @@ def _add_path(
     coll: Collection,
     parts: list[str],
     path: str,
-    catalogue: Catalogue,
+    catalogue: Schema,
     budget: list[int],
 ) -> None:
     head, rest = parts[0], parts[1:]
@@ -779,7 +779,7 @@ def _add_leaf(tree: FieldTree, name: str, budget: list[int]) -> None:
 
 
 def list_relations(
-    tree: FieldTree, coll: Collection, catalogue: Catalogue = CATALOGUE
+    tree: FieldTree, coll: Collection, catalogue: Schema = CATALOGUE
 ) -> dict[str, Any]:
     """``deep`` that lifts the nested cap (``_limit: -1``) on every list relation in ``tree``."""
     deep: dict[str, Any] = {}
@@ -796,7 +796,7 @@ def list_relations(
 
 
 def _bind_sort(
-    keys: Sequence[str], coll: Collection, catalogue: Catalogue
+    keys: Sequence[str], coll: Collection, catalogue: Schema
 ) -> tuple[tuple[SortKey, ...], bool]:
     out = []
     random = False
@@ -832,7 +832,7 @@ def _bind_sort(
 
 
 def _bind_deep(
-    deep: Mapping[str, Any], coll: Collection, catalogue: Catalogue, where: str
+    deep: Mapping[str, Any], coll: Collection, catalogue: Schema, where: str
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if where.count(".") >= MAX_RELATIONAL_DEPTH:
@@ -848,7 +848,7 @@ def _bind_deep(
     return out
 
 
-def bind_filter(f: Filter, coll: Collection, catalogue: Catalogue = CATALOGUE) -> Filter:
+def bind_filter(f: Filter, coll: Collection, catalogue: Schema = CATALOGUE) -> Filter:
     """Validate a filter against ``coll`` and coerce its values to the fields' types.
 
     Filters are bounded: at most ``MAX_FILTER_NODES`` conditions and groups,
@@ -858,7 +858,7 @@ def bind_filter(f: Filter, coll: Collection, catalogue: Catalogue = CATALOGUE) -
 
 
 def _bind_filter(
-    f: Filter, coll: Collection, catalogue: Catalogue, budget: list[int], logic: int, hops: int
+    f: Filter, coll: Collection, catalogue: Schema, budget: list[int], logic: int, hops: int
 ) -> Filter:
     budget[0] -= 1
     if budget[0] < 0:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from educatalog.catalogue import Catalogue, Collection, Field, FieldType
+from educatalog.catalogue import Collection, Field, FieldType, Schema
 
 __all__ = ["openapi_document"]
 
@@ -41,7 +41,7 @@ _PUBLIC_ROUTES = (
 )
 
 
-def _field_schema(f: Field, catalogue: Catalogue) -> dict[str, Any]:
+def _field_schema(f: Field, catalogue: Schema) -> dict[str, Any]:
     schema: dict[str, Any]
     if f.relation is None:
         schema = dict(_SCHEMAS[f.type])
@@ -73,7 +73,7 @@ def _error_response(description: str) -> dict[str, Any]:
     }
 
 
-def openapi_document(catalogue: Catalogue) -> dict[str, Any]:
+def openapi_document(catalogue: Schema) -> dict[str, Any]:
     """The OpenAPI document of every route, with one schema per collection."""
     paths: dict[str, Any] = {}
     schemas: dict[str, Any] = {

@@ -19,7 +19,7 @@ from typing import Any
 
 import orjson
 
-from educatalog.catalogue import CATALOGUE, Catalogue, Collection, FieldType
+from educatalog.catalogue import CATALOGUE, Collection, FieldType, Schema
 from educatalog.query import And, BoundQuery, Condition, Filter, Or, Related
 from educatalog.server.store import SPECIAL_LOWERING, quote
 
@@ -60,7 +60,7 @@ class Sql:
 
 
 def where_sql(
-    f: Filter | None, coll: Collection, alias: str, sql: Sql, catalogue: Catalogue = CATALOGUE
+    f: Filter | None, coll: Collection, alias: str, sql: Sql, catalogue: Schema = CATALOGUE
 ) -> str:
     """The SQL condition of a (bound) filter on ``coll`` aliased as ``alias``."""
     if f is None:
@@ -106,7 +106,7 @@ def _merge_same_relation(f: And, coll: Collection) -> list[Filter]:
     return out
 
 
-def _related(f: Related, coll: Collection, alias: str, sql: Sql, catalogue: Catalogue) -> str:
+def _related(f: Related, coll: Collection, alias: str, sql: Sql, catalogue: Schema) -> str:
     fld = coll.field(f.field)
     assert fld.relation is not None
     target = catalogue.expansion_target(fld)
@@ -225,7 +225,7 @@ def search_sql(text: str, coll: Collection, alias: str, sql: Sql) -> str:
     return "(" + " OR ".join(parts) + ")" if parts else "0"
 
 
-def _filter_and_search(bound: BoundQuery, sql: Sql, catalogue: Catalogue) -> str:
+def _filter_and_search(bound: BoundQuery, sql: Sql, catalogue: Schema) -> str:
     where = where_sql(bound.filter, bound.collection, "t0", sql, catalogue)
     if bound.search is not None:
         where = f"{where} AND {search_sql(bound.search, bound.collection, 't0', sql)}"
@@ -234,7 +234,7 @@ def _filter_and_search(bound: BoundQuery, sql: Sql, catalogue: Catalogue) -> str
 
 def count_sql(
     bound: BoundQuery,
-    catalogue: Catalogue = CATALOGUE,
+    catalogue: Schema = CATALOGUE,
     special_text: frozenset[tuple[str, str]] | None = None,
 ) -> tuple[str, list[Any]]:
     """``SELECT count(*)`` of the rows matching filter and search (``filter_count``)."""
@@ -251,7 +251,7 @@ def sorted_by_id_only(bound: BoundQuery) -> bool:
 def page_sql(
     bound: BoundQuery,
     columns: list[str],
-    catalogue: Catalogue = CATALOGUE,
+    catalogue: Schema = CATALOGUE,
     special_text: frozenset[tuple[str, str]] | None = None,
     *,
     scan_in_id_order: bool = False,

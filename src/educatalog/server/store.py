@@ -18,7 +18,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from educatalog.catalogue import CATALOGUE, Catalogue, Collection, Field, FieldType
+from educatalog.catalogue import CATALOGUE, Collection, Field, FieldType, Schema
 
 __all__ = ["Database", "build_database", "database_info", "quote", "read_rows"]
 
@@ -69,7 +69,7 @@ def _from_sql(f: Field) -> Callable[[Any], Any] | None:
     return None
 
 
-def create_schema(conn: sqlite3.Connection, catalogue: Catalogue = CATALOGUE) -> None:
+def create_schema(conn: sqlite3.Connection, catalogue: Schema = CATALOGUE) -> None:
     """Create one table per collection (indexes come after loading, see ``create_indexes``)."""
     for coll in catalogue.values():
         columns = ", ".join(
@@ -80,7 +80,7 @@ def create_schema(conn: sqlite3.Connection, catalogue: Catalogue = CATALOGUE) ->
     conn.execute(f"CREATE TABLE {INFO_TABLE} (key TEXT PRIMARY KEY, value TEXT)")
 
 
-def create_indexes(conn: sqlite3.Connection, catalogue: Catalogue = CATALOGUE) -> None:
+def create_indexes(conn: sqlite3.Connection, catalogue: Schema = CATALOGUE) -> None:
     for coll in catalogue.values():
         composite = _COMPOSITE_INDEXES.get(coll.name, ())
         leading = {columns[0] for columns in composite}
@@ -128,7 +128,7 @@ def build_database(
     chunks: Iterable[tuple[str, Sequence[Mapping[str, Any]]]],
     *,
     info: Mapping[str, Any] | None = None,
-    catalogue: Catalogue = CATALOGUE,
+    catalogue: Schema = CATALOGUE,
 ) -> Path:
     """Build a database file from ``(collection, rows)`` chunks; returns its path.
 
@@ -171,7 +171,7 @@ def build_database(
     return target
 
 
-def _record_special_text_columns(conn: sqlite3.Connection, catalogue: Catalogue) -> None:
+def _record_special_text_columns(conn: sqlite3.Connection, catalogue: Schema) -> None:
     conn.execute(f"CREATE TABLE {SPECIAL_TEXT_TABLE} (collection TEXT, field TEXT)")
     for coll in catalogue.values():
         for f in coll.stored_fields:
@@ -219,7 +219,7 @@ def database_info(path: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 def read_rows(
-    path: str | os.PathLike[str], collection: str, *, catalogue: Catalogue = CATALOGUE
+    path: str | os.PathLike[str], collection: str, *, catalogue: Schema = CATALOGUE
 ) -> list[dict[str, Any]]:
     """Every row of a collection, ordered by id, in the JSON representation."""
     coll = catalogue[collection]
@@ -254,7 +254,7 @@ class Database:
     SQLite's own ``lower()`` only knows ASCII.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, catalogue: Catalogue = CATALOGUE) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, catalogue: Schema = CATALOGUE) -> None:
         self.path = Path(path)
         self.catalogue = catalogue
         self._local = threading.local()
