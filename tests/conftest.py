@@ -516,3 +516,28 @@ def anonymous(small_url: str) -> Iterator[httpx.Client]:
     """A client without a token."""
     with httpx.Client(base_url=small_url, timeout=30) as client:
         yield client
+
+
+@pytest.fixture(scope="session")
+def catalogue_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A demo catalogue database (scale 0.3, marked as demo data) for the statistics."""
+    from educatalog.server.demo import DEFAULT_SEED, iter_rows
+    from educatalog.server.store import build_database
+
+    path = tmp_path_factory.mktemp("catalogue") / "demo.sqlite"
+    info = {"demo": True, "seed": DEFAULT_SEED, "scale": 0.3}
+    return build_database(path, iter_rows(seed=DEFAULT_SEED, scale=0.3), info=info)
+
+
+@pytest.fixture(scope="session")
+def demo_catalogue(catalogue_database: Path) -> Iterator[Any]:
+    """The whole demo catalogue loaded over HTTP from a reference server on loopback."""
+    import educatalog
+    from educatalog.server.app import create_app
+    from educatalog.server.run import ServerThread
+
+    with (
+        ServerThread(create_app(catalogue_database, tokens=["catalogue-token"])) as server,
+        educatalog.Client(server.url, token="catalogue-token", page_size=500) as client,
+    ):
+        yield educatalog.load_catalogue(client)

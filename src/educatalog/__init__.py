@@ -5,22 +5,28 @@ and its query language (:mod:`educatalog.query`): the toolkit, and the reference
 (:mod:`educatalog.server`) that implements the service itself over an embedded database.
 """
 
+from educatalog.accessor import EduAccessor  # importing it registers df.edu
 from educatalog.catalogue import CATALOGUE
+from educatalog.catalogue_data import Catalogue, Source
 from educatalog.client import Client, Page
 from educatalog.connection import connect, demo
-from educatalog.loaders import load, load_links
+from educatalog.loaders import load, load_catalogue, load_links
 from educatalog.query import F, Query
 
 __all__ = [
     "CATALOGUE",
+    "Catalogue",
     "Client",
+    "EduAccessor",
     "F",
     "Page",
     "Query",
+    "Source",
     "__version__",
     "connect",
     "demo",
     "load",
+    "load_catalogue",
     "load_links",
 ]
 __version__ = "0.1.0"

@@ -2,23 +2,26 @@
 
 >>> events = educatalog.load("events", filter=F("address.state") == 9)  # doctest: +SKIP
 >>> links = educatalog.load_links("events", "contacts")  # doctest: +SKIP
+>>> cat = educatalog.load_catalogue()  # doctest: +SKIP
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pandas as pd
 
 from educatalog.catalogue import CATALOGUE
+from educatalog.catalogue_data import COLLECTIONS, LINK_TABLES, SOURCE_ATTR, Catalogue, Source
 from educatalog.client import Client
 from educatalog.connection import connect
 from educatalog.errors import InvalidQuery
 from educatalog.frames import to_frame, typed_column
 from educatalog.query import Filter, Query, filter_from_json
 
-__all__ = ["load", "load_links"]
+__all__ = ["load", "load_catalogue", "load_links"]
 
 
 def load(
@@ -59,7 +62,13 @@ def load(
         frame = _sort(frame, sort)
     if limit is not None:
         frame = frame.head(limit)
-    return frame.reset_index(drop=True)
+    frame = frame.reset_index(drop=True)
+    frame.attrs[SOURCE_ATTR] = _source(client).to_attrs()
+    return frame
+
+
+def _source(client: Client) -> Source:
+    return Source(url=client.base_url, demo=client.is_demo)
 
 
 def _concat(pages: list[pd.DataFrame]) -> pd.DataFrame:
@@ -133,7 +142,48 @@ def load_links(collection: str, relation: str, *, client: Client | None = None) 
             right: typed_column([r.get(forward) for r in rows], related.field(forward), right),
         }
     )
-    return frame.dropna().sort_values([left, right], kind="stable").reset_index(drop=True)
+    frame = frame.dropna().sort_values([left, right], kind="stable").reset_index(drop=True)
+    frame.attrs[SOURCE_ATTR] = _source(client).to_attrs()
+    return frame
+
+
+# Largest first, so that the long downloads start at once and the small ones fill the gaps.
+_LOAD_ORDER = ("events", "events_contacts", "courses", "contacts", "addresses")
+
+
+def load_catalogue(
+    client: Client | None = None,
+    collections: Iterable[str] | None = None,
+    *,
+    progress: bool | None = None,
+) -> Catalogue:
+    """Every collection and link table in one call, as a :class:`Catalogue`.
+
+    ``collections`` picks some by name (collections, or link tables such as
+    ``"events_contacts"``); by default all 20 collections and the 5 link tables. The
+    downloads run concurrently, each complete and checked as :func:`load` does.
+
+    >>> cat = educatalog.load_catalogue(collections=["events", "states"])  # doctest: +SKIP
+    >>> cat.events.shape, cat.labels("states")[9]  # doctest: +SKIP
+    """
+    client = client or connect()
+    names = list(dict.fromkeys(collections)) if collections is not None else None
+    if names is None:
+        names = [*COLLECTIONS, *LINK_TABLES]
+    for name in names:
+        if name not in LINK_TABLES:
+            CATALOGUE[name]  # unknown names fail here, with a suggestion
+    source = _source(client)
+    ordered = sorted(names, key=lambda n: _LOAD_ORDER.index(n) if n in _LOAD_ORDER else 99)
+
+    def fetch(name: str) -> pd.DataFrame:
+        if name in LINK_TABLES:
+            return load_links(*LINK_TABLES[name], client=client)
+        return load(name, client=client, progress=progress)
+
+    with ThreadPoolExecutor(max(1, min(len(ordered), client.max_concurrency))) as pool:
+        frames = dict(zip(ordered, pool.map(fetch, ordered), strict=True))
+    return Catalogue(frames, source=source)
 
 
 def _singular(name: str) -> str:

@@ -57,26 +57,6 @@ STATE_EVENT_SHARES: dict[int, float] = {
 }
 """Share of events by state in percent (KURSNET, rounded); sums to 99.1."""
 
-STATE_POPULATIONS: dict[int, int] = {
-    1: 11_280_000,
-    2: 13_370_000,
-    3: 3_760_000,
-    4: 2_570_000,
-    5: 680_000,
-    6: 1_890_000,
-    7: 6_390_000,
-    8: 1_630_000,
-    9: 8_140_000,
-    10: 18_140_000,
-    11: 4_160_000,
-    12: 990_000,
-    13: 4_090_000,
-    14: 2_190_000,
-    15: 2_950_000,
-    16: 2_130_000,
-}
-"""Inhabitants per state (Destatis, 2023, rounded), for offers per 100,000 inhabitants."""
-
 INSTRUCTION_FORM_CATEGORIES: dict[int, str] = {
     1: "Präsenz",
     2: "Digital",

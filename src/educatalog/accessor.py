@@ -1,0 +1,187 @@
+"""The ``df.edu`` accessor: the statistics and charts of educatalog on any DataFrame.
+
+>>> offers = educatalog.load_catalogue().offers()  # doctest: +SKIP
+>>> offers.edu.supply(by="state")                           # doctest: +SKIP
+>>> offers.edu.supply(by=["state", "instruction_form"], normalize="index")  # doctest: +SKIP
+>>> offers.edu.per_capita()                                 # doctest: +SKIP
+>>> offers.edu.plot.supply(by="state")                      # doctest: +SKIP
+>>> events.edu.labels(catalogue)  # reference ids -> names  # doctest: +SKIP
+
+Importing :mod:`educatalog` registers it. Every method is thin over :mod:`educatalog.stats`
+and :mod:`educatalog.plots`, where the arguments are documented.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from educatalog.catalogue import CATALOGUE
+from educatalog.errors import EducatalogError
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from educatalog.catalogue_data import Catalogue
+
+__all__ = ["REFERENCE_COLUMNS", "EduAccessor", "PlotAccessor"]
+
+REFERENCE_COLUMNS: dict[str, str] = {
+    f.name: f.relation.related
+    for c in CATALOGUE.of_kind("entity", "reference")
+    for f in c.fields
+    if f.relation is not None
+    and f.relation.kind == "m2o"
+    and CATALOGUE[f.relation.related].kind == "reference"
+}
+"""Field name -> the reference list its ids point into (``state`` -> ``states`` ...)."""
+
+
+@pd.api.extensions.register_dataframe_accessor("edu")
+class EduAccessor:
+    """Course-supply statistics and charts of a frame of offers (``df.edu``)."""
+
+    def __init__(self, frame: pd.DataFrame) -> None:
+        self._frame = frame
+
+    @property
+    def plot(self) -> PlotAccessor:
+        """The charts of :mod:`educatalog.plots` (``df.edu.plot.supply(by="state")``)."""
+        return PlotAccessor(self._frame)
+
+    def supply(
+        self, by: str | Sequence[str] = "state", *, normalize: Any = "all", dropna: bool = False
+    ) -> pd.DataFrame:
+        """Events, courses, institutions, capacity and share by ``by``
+        (:func:`educatalog.stats.supply`)."""
+        from educatalog import stats
+
+        return stats.supply(self._frame, by, normalize=normalize, dropna=dropna)
+
+    def crosstab(self, rows: str, columns: str, **options: Any) -> pd.DataFrame:
+        """One measure as a wide table (:func:`educatalog.stats.crosstab`)."""
+        from educatalog import stats
+
+        return stats.crosstab(self._frame, rows, columns, **options)
+
+    def per_capita(self, **options: Any) -> pd.DataFrame:
+        """Offers per 100,000 inhabitants by state (:func:`educatalog.stats.per_capita`)."""
+        from educatalog import stats
+
+        return stats.per_capita(self._frame, **options)
+
+    def capacity(self, by: str | Sequence[str] = "state") -> pd.DataFrame:
+        """Places on offer by ``by`` (:func:`educatalog.stats.capacity`)."""
+        from educatalog import stats
+
+        return stats.capacity(self._frame, by)
+
+    def costs(
+        self, by: str | Sequence[str] | None = None, *, currency: str | None = None
+    ) -> pd.DataFrame:
+        """Cost quartiles per currency and ``by`` (:func:`educatalog.stats.costs`)."""
+        from educatalog import stats
+
+        return stats.costs(self._frame, by, currency=currency)
+
+    def quality(self, catalogue: Catalogue | None = None) -> pd.DataFrame:
+        """The data-quality summary (:func:`educatalog.stats.quality`)."""
+        from educatalog import stats
+
+        return stats.quality(self._frame, catalogue)
+
+    def labels(self, catalogue: Catalogue, *, columns: Sequence[str] | None = None) -> pd.DataFrame:
+        """A copy whose reference-id columns hold the names instead (as categoricals).
+
+        Columns are recognised by their field name (``state``, ``instruction_form``,
+        ``course_type`` ...), also as prefixed expansions (``address_state``). Ids missing
+        from the list become missing values. ``columns`` limits the conversion.
+
+        >>> events.edu.labels(cat)["instruction_form"].head()  # doctest: +SKIP
+        """
+        from educatalog.offers import labelled
+
+        frame = self._frame
+        targets = {}
+        for column in columns if columns is not None else frame.columns:
+            if column not in frame:
+                raise EducatalogError(f'The frame has no column "{column}" to label.')
+            reference = _reference_of(str(column))
+            if reference is None:
+                if columns is not None:
+                    raise EducatalogError(
+                        f'"{column}" holds no ids of a reference list; labelled columns are '
+                        f"{', '.join(sorted(REFERENCE_COLUMNS))} (also with a prefix)."
+                    )
+                continue
+            targets[column] = reference
+        missing = sorted({r for r in targets.values() if r not in catalogue})
+        if missing:
+            raise EducatalogError(
+                f"labels() needs the reference lists {', '.join(missing)}, which the "
+                "catalogue lacks; load them with educatalog.load_catalogue()."
+            )
+        out = frame.copy()
+        for column, reference in targets.items():
+            if isinstance(out[column].dtype, pd.CategoricalDtype):
+                continue  # already labelled
+            out[column] = labelled(out[column], catalogue.labels(reference))
+        return out
+
+
+def _reference_of(column: str) -> str | None:
+    if column in REFERENCE_COLUMNS:
+        return REFERENCE_COLUMNS[column]
+    for name, reference in REFERENCE_COLUMNS.items():
+        if column.endswith("_" + name):
+            return reference
+    return None
+
+
+class PlotAccessor:
+    """The charts of :mod:`educatalog.plots` for one frame of offers."""
+
+    def __init__(self, frame: pd.DataFrame) -> None:
+        self._frame = frame
+
+    def supply(self, by: str = "state", **options: Any) -> Figure:
+        """Horizontal bars of a measure by ``by`` (:func:`educatalog.plots.supply_bars`)."""
+        from educatalog import plots
+
+        return plots.supply_bars(self._frame, by, **options)
+
+    def shares(
+        self, rows: str = "state", columns: str = "instruction_form_category", **options: Any
+    ) -> Figure:
+        """100 % stacked bars (:func:`educatalog.plots.stacked_shares`)."""
+        from educatalog import plots
+
+        return plots.stacked_shares(self._frame, rows, columns, **options)
+
+    def heatmap(
+        self, rows: str = "state", columns: str = "duration_class", **options: Any
+    ) -> Figure:
+        """An annotated heatmap (:func:`educatalog.plots.heatmap`)."""
+        from educatalog import plots
+
+        return plots.heatmap(self._frame, rows, columns, **options)
+
+    def starts(self, **options: Any) -> Figure:
+        """Events starting per period (:func:`educatalog.plots.starts_over_time`)."""
+        from educatalog import plots
+
+        return plots.starts_over_time(self._frame, **options)
+
+    def costs(self, by: str = "instruction_form_category", **options: Any) -> Figure:
+        """Cost boxplots per group (:func:`educatalog.plots.cost_boxplot`)."""
+        from educatalog import plots
+
+        return plots.cost_boxplot(self._frame, by, **options)
+
+    def tile_map(self, **options: Any) -> Figure:
+        """The 16 states as a tile map (:func:`educatalog.plots.tile_map`)."""
+        from educatalog import plots
+
+        return plots.tile_map(self._frame, **options)

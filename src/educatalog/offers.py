@@ -1,0 +1,318 @@
+"""The analysis-ready frame of offers: one row per event, joined along its relations.
+
+>>> offers = educatalog.load_catalogue().offers()  # doctest: +SKIP
+>>> offers.edu.supply(by="state")  # doctest: +SKIP
+
+Columns (:data:`OFFER_COLUMNS`): the event and its course (``event_id``, ``course_id``,
+``institution``, ``course_title``), its dates and duration (``event_start_date``,
+``event_end_date``, ``duration_days``, ``duration_class``), where it takes place (``state``,
+``state_code``, ``zip``, ``city``, ``barrier_free``), how (``instruction_form``,
+``instruction_form_category``, ``instruction_time``), what (``education_type``,
+``course_type``, ``institution_type``), access (``education_voucher``, ``is_part_time``,
+``has_individual_start``, ``is_inhouse``), capacity (``min_participants``,
+``max_participants``), costs (``cost``, ``cost_currency``) and the raw reference ids
+(``state_id``, ``instruction_form_id``, ...) beside their labels, so that unknown ids stay
+visible. Labels are categoricals whose categories follow the reference list's id order, so
+charts and tables list every state or form, also those without offers.
+
+Duration classes follow the catalogue's ``durations`` list (KURSNET: "bis 3 Tage" ...
+"mehr als 3 Jahre"). The service gives no class per event, so it is derived from the
+calendar days between start and end date (both counted), or, where those are missing or
+impossible (end before start), from ``duration_in_days`` in its ``duration_unit``
+(``calendar_days``; ``week_days`` of five per week; ``hours`` of eight per week day); an
+event with neither gets class 0 "Keine Angabe".
+
+A course's ``cost`` is the sum of its priced ``event_costs`` rows when they share one
+currency; courses whose costs mix currencies get no cost (:func:`educatalog.stats.quality`
+counts them). With ``funding=True`` the frame has one row per event and funding type
+(``funding_type``, ``funding_level`` "federal" or "regional"; events of unfunded courses
+keep one row with both missing): statistics count distinct events, so an event funded in
+two ways counts once in each of the two groups.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from educatalog.catalogue_data import SOURCE_ATTR, Catalogue
+from educatalog.errors import EducatalogError
+
+__all__ = [
+    "DURATION_CLASS_LIMITS",
+    "OFFER_COLUMNS",
+    "build_offers",
+    "duration_class_ids",
+    "duration_days",
+    "labelled",
+]
+
+DURATION_CLASS_LIMITS: tuple[int, ...] = (3, 7, 30, 91, 182, 365, 730, 1095)
+"""Upper limits in days (inclusive) of duration classes 1 to 8; longer is class 9."""
+
+NO_DURATION_CLASS = 0
+"""The ``durations`` id "Keine Angabe", for events whose duration is unknown."""
+
+_UNIT_DAYS: dict[str, float] = {"calendar_days": 1.0, "week_days": 7 / 5, "hours": 7 / 5 / 8}
+"""Calendar days per unit of ``duration_in_days``."""
+
+_REQUIRED = (
+    "events",
+    "courses",
+    "addresses",
+    "states",
+    "instruction_forms",
+    "instruction_times",
+    "durations",
+    "education_types",
+    "course_types",
+    "institution_types",
+    "event_costs",
+)
+_FUNDING = (
+    "courses_funding_types_federals",
+    "courses_funding_types_regions",
+    "funding_types_federals",
+    "funding_types_regions",
+)
+
+OFFER_COLUMNS: tuple[str, ...] = (
+    "event_id",
+    "course_id",
+    "institution",
+    "course_title",
+    "event_start_date",
+    "event_end_date",
+    "duration_days",
+    "duration_class",
+    "state",
+    "state_code",
+    "zip",
+    "city",
+    "barrier_free",
+    "instruction_form",
+    "instruction_form_category",
+    "instruction_time",
+    "education_type",
+    "course_type",
+    "institution_type",
+    "education_voucher",
+    "is_part_time",
+    "has_individual_start",
+    "is_inhouse",
+    "min_participants",
+    "max_participants",
+    "cost",
+    "cost_currency",
+    "address_id",
+    "state_id",
+    "instruction_form_id",
+    "instruction_time_id",
+    "education_type_id",
+    "course_type_id",
+    "institution_type_id",
+    "duration_class_id",
+)
+
+
+def build_offers(catalogue: Catalogue, *, funding: bool = False) -> pd.DataFrame:
+    """One row per event of ``catalogue`` with the columns of :data:`OFFER_COLUMNS`."""
+    needed = _REQUIRED + (_FUNDING if funding else ())
+    missing = [name for name in needed if name not in catalogue]
+    if missing:
+        raise EducatalogError(
+            f"offers() needs the tables {', '.join(missing)}, which this catalogue lacks; "
+            "load them with educatalog.load_catalogue() (all tables by default)."
+        )
+    ev = catalogue["events"]
+    _require_columns(ev, "events", ("id",))
+    out = pd.DataFrame(
+        {
+            "event_id": ev["id"].astype("Int64"),
+            "course_id": _column(ev, "course", "Int64"),
+            "institution": _column(ev, "institution", "string"),
+        }
+    )
+    courses = catalogue["courses"].drop_duplicates("id").set_index("id")
+    out["course_title"] = _lookup(out["course_id"], courses, "title", "string")
+    out["event_start_date"] = _column(ev, "event_start_date", "datetime64[ns]")
+    out["event_end_date"] = _column(ev, "event_end_date", "datetime64[ns]")
+    days = duration_days(ev)
+    class_ids = duration_class_ids(days)
+    out["duration_days"] = days
+    out["duration_class"] = labelled(class_ids, catalogue.labels("durations"), duration=True)
+
+    addresses = catalogue["addresses"].drop_duplicates("id").set_index("id")
+    address_id = _column(ev, "address", "Int64")
+    state_id = _lookup(address_id, addresses, "state", "Int64")
+    states = catalogue["states"].drop_duplicates("id").set_index("id")
+    out["state"] = labelled(state_id, catalogue.labels("states"))
+    out["state_code"] = labelled(state_id, states.get("code"))
+    out["zip"] = _lookup(address_id, addresses, "zip", "string")
+    out["city"] = _lookup(address_id, addresses, "city", "string")
+    out["barrier_free"] = _lookup(address_id, addresses, "barrier_free", "boolean")
+
+    form_id = _column(ev, "instruction_form", "Int64")
+    forms = catalogue["instruction_forms"].drop_duplicates("id").set_index("id")
+    out["instruction_form"] = labelled(form_id, catalogue.labels("instruction_forms"))
+    out["instruction_form_category"] = labelled(form_id, forms.get("category"))
+    time_id = _column(ev, "instruction_time", "Int64")
+    out["instruction_time"] = labelled(time_id, catalogue.labels("instruction_times"))
+
+    course_refs = {}
+    for field, reference in (
+        ("education_type", "education_types"),
+        ("course_type", "course_types"),
+        ("institution_type", "institution_types"),
+    ):
+        ids = _lookup(out["course_id"], courses, field, "Int64")
+        course_refs[field] = ids
+        out[field] = labelled(ids, catalogue.labels(reference))
+
+    for flag in ("education_voucher", "is_part_time", "has_individual_start", "is_inhouse"):
+        out[flag] = _column(ev, flag, "boolean")
+    out["min_participants"] = _column(ev, "min_participants", "Int64")
+    out["max_participants"] = _column(ev, "max_participants", "Int64")
+
+    cost, currency = _course_costs(catalogue["event_costs"])
+    out["cost"] = out["course_id"].map(cost).astype("Float64")
+    out["cost_currency"] = out["course_id"].map(currency).astype("string")
+
+    out["address_id"] = address_id
+    out["state_id"] = state_id
+    out["instruction_form_id"] = form_id
+    out["instruction_time_id"] = time_id
+    for field, ids in course_refs.items():
+        out[f"{field}_id"] = ids
+    out["duration_class_id"] = class_ids
+    if funding:
+        out = _with_funding(out, catalogue)
+    out.attrs[SOURCE_ATTR] = dict(ev.attrs.get(SOURCE_ATTR) or catalogue.source.to_attrs())
+    return out
+
+
+def duration_days(events: pd.DataFrame) -> pd.Series:
+    """Calendar days of each event, both ends counted: from its dates where they make
+    sense, else from ``duration_in_days`` in its ``duration_unit`` (rounded up)."""
+    start = _column(events, "event_start_date", "datetime64[ns]").dt.normalize()
+    end = _column(events, "event_end_date", "datetime64[ns]").dt.normalize()
+    from_dates = (end - start).dt.days + 1
+    from_dates = from_dates.where(from_dates >= 1).astype("Float64")
+    amount = _column(events, "duration_in_days", "Float64")
+    unit = _column(events, "duration_unit", "string")
+    per_unit = unit.map(_UNIT_DAYS, na_action="ignore").astype("Float64")
+    from_unit = np.ceil(amount * per_unit).where(amount > 0)
+    return from_dates.fillna(from_unit).round().astype("Int64").rename("duration_days")
+
+
+def duration_class_ids(days: pd.Series) -> pd.Series:
+    """The ``durations`` id of each number of days (0 "Keine Angabe" where unknown)."""
+    values = days.to_numpy(dtype="float64", na_value=np.nan)
+    classes = np.searchsorted(np.asarray(DURATION_CLASS_LIMITS), values, side="left") + 1
+    classes = np.where(np.isnan(values), NO_DURATION_CLASS, classes)
+    return pd.Series(classes, index=days.index, dtype="Int64", name="duration_class_id")
+
+
+def _require_columns(frame: pd.DataFrame, table: str, columns: tuple[str, ...]) -> None:
+    missing = [c for c in columns if c not in frame]
+    if missing:
+        raise EducatalogError(
+            f"offers() needs the columns {', '.join(missing)} of {table}; load {table} with "
+            "its default fields."
+        )
+
+
+def _column(frame: pd.DataFrame, name: str, dtype: str) -> pd.Series:
+    """A column in ``dtype``, or an all-missing one when the service omitted the field."""
+    if name in frame:
+        return frame[name].astype(dtype)
+    return pd.Series(pd.NA if dtype != "datetime64[ns]" else pd.NaT, index=frame.index).astype(
+        dtype
+    )
+
+
+def _lookup(keys: pd.Series, table: pd.DataFrame, column: str, dtype: str) -> pd.Series:
+    """``table[column]`` for each key (the table indexed by id); missing where unknown."""
+    if column not in table or table.empty:
+        return pd.Series(pd.NA, index=keys.index, dtype=dtype)
+    values = table[column]
+    positions = table.index.get_indexer(keys.astype("Int64"))
+    taken = values.take(np.where(positions < 0, 0, positions))
+    result = pd.Series(taken.to_numpy(), index=keys.index).astype(dtype)
+    return result.mask(positions < 0)
+
+
+def labelled(ids: pd.Series, labels: pd.Series | None, *, duration: bool = False) -> pd.Series:
+    """Categorical labels of reference ids (``labels``: id -> name); categories in the
+    list's id order, missing for unknown ids. Duration classes are ordered, "Keine Angabe"
+    last."""
+    if labels is None:
+        return pd.Series(pd.Categorical([None] * len(ids)), index=ids.index)
+    labels = labels.dropna()
+    order = labels.index.to_list()
+    if duration:
+        order = sorted(order, key=lambda i: (i == NO_DURATION_CLASS, i))
+    names = list(dict.fromkeys(str(labels[i]) for i in order))
+    code_of_name = {name: k for k, name in enumerate(names)}
+    codes_by_id = {int(i): code_of_name[str(labels[i])] for i in order}
+    codes = ids.map(codes_by_id).fillna(-1).astype("int64").to_numpy()
+    dtype = pd.CategoricalDtype(names, ordered=duration)
+    return pd.Series(pd.Categorical.from_codes(codes, dtype=dtype), index=ids.index)
+
+
+def _course_costs(costs: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
+    """Per course: the summed priced costs and their currency, where the currency is one."""
+    if costs.empty or "course" not in costs or "value" not in costs:
+        empty = pd.Series(dtype="Float64")
+        return empty, pd.Series(dtype="string")
+    currency = _column(costs, "currency", "string")
+    priced = pd.DataFrame(
+        {"course": costs["course"], "value": costs["value"].astype("Float64"), "cur": currency}
+    )
+    priced = priced[priced["value"].notna() & priced["course"].notna()]
+    groups = priced.groupby("course", sort=False)
+    single = groups["cur"].nunique(dropna=False) == 1
+    total = groups["value"].sum().where(single)
+    return total, groups["cur"].first().where(single)
+
+
+def _with_funding(offers: pd.DataFrame, catalogue: Catalogue) -> pd.DataFrame:
+    parts = []
+    for level, links, reference in (
+        ("federal", "courses_funding_types_federals", "funding_types_federals"),
+        ("regional", "courses_funding_types_regions", "funding_types_regions"),
+    ):
+        table = catalogue[links]
+        course_col, type_col = table.columns[0], table.columns[1]
+        names = catalogue.labels(reference)
+        parts.append(
+            pd.DataFrame(
+                {
+                    "course_id": table[course_col].astype("Int64"),
+                    "funding_type": table[type_col].map(_as_mapping(names)).astype("string"),
+                    "funding_level": level,
+                }
+            )
+        )
+    funding = pd.concat(parts, ignore_index=True).drop_duplicates()
+    order = list(
+        dict.fromkeys(
+            [
+                *catalogue.labels("funding_types_federals"),
+                *catalogue.labels("funding_types_regions"),
+            ]
+        )
+    )
+    funding["funding_type"] = pd.Categorical(funding["funding_type"], categories=order)
+    funding["funding_level"] = pd.Categorical(
+        funding["funding_level"], categories=["federal", "regional"]
+    )
+    merged = offers.merge(funding, on="course_id", how="left", sort=False)
+    merged.attrs = dict(offers.attrs)
+    return merged
+
+
+def _as_mapping(labels: pd.Series) -> Mapping[int, str]:
+    return {int(k): str(v) for k, v in labels.items()}
