@@ -6,6 +6,7 @@ and its query language (:mod:`educatalog.query`): the toolkit, and the reference
 """
 
 from educatalog.accessor import EduAccessor  # importing it registers df.edu
+from educatalog.async_client import AsyncClient
 from educatalog.catalogue import CATALOGUE
 from educatalog.catalogue_data import Catalogue, Source
 from educatalog.client import Client, Page
@@ -15,6 +16,7 @@ from educatalog.query import F, Query
 
 __all__ = [
     "CATALOGUE",
+    "AsyncClient",
     "Catalogue",
     "Client",
     "EduAccessor",

@@ -9,17 +9,22 @@ a large, changing collection, where deep offsets are neither), splits the id ran
 slices fetched concurrently, and checks at the end that it holds exactly that many rows,
 without duplicates. A mismatch (the collection changed meanwhile) is retried, then reported
 as :class:`~educatalog.errors.IncompleteDownload`, never returned silently.
+
+:class:`ClientBase` holds what :class:`Client` and its asyncio twin
+:class:`~educatalog.async_client.AsyncClient` share: configuration, the retry policy, the
+mapping of error answers, page-size adaptation and progress bars (the download plan and its
+check are in :mod:`educatalog.paging`). The two clients differ only in their I/O loops.
 """
 
 from __future__ import annotations
 
 import os
 import random
+import sys
 import time
 import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import httpx
@@ -28,39 +33,196 @@ import orjson
 from educatalog.catalogue import CATALOGUE
 from educatalog.errors import (
     EducatalogError,
-    IncompleteDownload,
     InvalidQuery,
     NotFoundOrForbidden,
     ServiceUnavailable,
     error_from_body,
 )
-from educatalog.query import F, Filter, Query, bind_fields, list_relations, walk_conditions
+from educatalog.paging import (
+    DOWNLOAD_ATTEMPTS,
+    Page,
+    Row,
+    converted,
+    count_query,
+    download_problem,
+    download_query,
+    first_is_all,
+    first_query,
+    identity,
+    incomplete_download,
+    page_of,
+    top_query,
+    walk_slices,
+    window_query,
+)
+from educatalog.query import Filter, Query, walk_conditions
 
-__all__ = ["Client", "Page"]
-
-Row = dict[str, Any]
-
-
-@dataclass
-class Page:
-    """One answer of a list request: its rows and the meta counts asked for."""
-
-    data: list[Row]
-    meta: dict[str, int] = field(default_factory=dict)
-
+__all__ = ["Client", "ClientBase", "Page", "PassingFailure"]
 
 T = TypeVar("T")
 
-
-def _identity(rows: list[Row]) -> list[Row]:
-    return rows
+REFERENCE_SERVER = "educatalog reference server"
 
 
-def _converted(rows: list[Row], convert: Callable[[list[Row]], T]) -> tuple[list[Any], T]:
-    return [row["id"] for row in rows], convert(rows)
+class PassingFailure(Exception):
+    """An answer worth asking again for: 429, 5xx, or a truncated or invalid body."""
+
+    def __init__(self, reason: str, retry_after: float | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.retry_after = retry_after
 
 
-class Client:
+class ClientBase:
+    """Configuration and every I/O-free decision of :class:`Client` and ``AsyncClient``."""
+
+    base_url: str
+    _has_token: bool
+
+    def _configure(
+        self,
+        base_url: str | None,
+        token: str | None,
+        *,
+        timeout: float,
+        max_concurrency: int,
+        page_size: int,
+        retries: int,
+        backoff: float,
+        progress: bool | None,
+    ) -> dict[str, Any]:
+        """Set the client's options; returns the options of its httpx client.
+
+        The token goes only into those options' headers, never into an attribute.
+        """
+        url = base_url or os.environ.get("EDUCATALOG_URL")
+        if not url:
+            raise EducatalogError(
+                "No service URL: pass base_url, set EDUCATALOG_URL, or use "
+                "educatalog.connect() for the embedded demo server."
+            )
+        if max_concurrency < 1 or page_size < 1 or retries < 0:
+            raise ValueError("max_concurrency and page_size must be positive, retries >= 0")
+        self.base_url = url.rstrip("/")
+        token = token if token is not None else os.environ.get("EDUCATALOG_TOKEN") or None
+        self._has_token = bool(token)
+        self.max_concurrency = max_concurrency
+        self.page_size = page_size
+        self.retries = retries
+        self.backoff = backoff
+        self.progress = progress
+        self._server_info: dict[str, Any] | None = None
+        self._effective_page_size = page_size
+        return {
+            "base_url": self.base_url,
+            "headers": {"Authorization": f"Bearer {token}"} if token else {},
+            # Waiting for a free connection is not a failure: only the request itself times out.
+            "timeout": httpx.Timeout(timeout, pool=None),
+            "limits": httpx.Limits(max_connections=max_concurrency + 2),
+        }
+
+    def __repr__(self) -> str:
+        token = "set" if self._has_token else "none"
+        return f"{type(self).__name__}({self.base_url!r}, token={token})"
+
+    # -- answers and retries ------------------------------------------------------------
+
+    def _answer(self, response: httpx.Response, context: str) -> Any:
+        """The decoded body of a successful answer.
+
+        Raises :class:`PassingFailure` for an answer to retry, the mapped error for others.
+        """
+        status = response.status_code
+        if status == 429 or status >= 500:
+            raise PassingFailure(f"HTTP {status}", _retry_after(response))
+        if not response.is_success:
+            raise self._error(response, context)
+        try:
+            return orjson.loads(response.content)
+        except orjson.JSONDecodeError:
+            raise PassingFailure("an invalid JSON body") from None
+
+    def _retry_delay(self, attempt: int, failure: Exception | None) -> float:
+        """Seconds to wait after failed ``attempt`` (from 0): backoff, jitter, Retry-After."""
+        delay = self.backoff * 2**attempt * (0.5 + random.random())
+        retry_after = failure.retry_after if isinstance(failure, PassingFailure) else None
+        return max(delay, retry_after or 0.0)
+
+    def _gave_up(self, context: str, failure: Exception | None) -> ServiceUnavailable:
+        if isinstance(failure, PassingFailure):
+            last = failure.reason
+        else:  # connect, timeouts, resets, truncated bodies
+            last = type(failure).__name__ if failure is not None else "no answer"
+        return ServiceUnavailable(
+            f"{context}: the service at {self.base_url} kept failing ({last}) after "
+            f"{self.retries + 1} attempts."
+        )
+
+    def _error(self, response: httpx.Response, context: str) -> EducatalogError:
+        try:
+            body = orjson.loads(response.content)
+        except orjson.JSONDecodeError:
+            body = None
+        error = error_from_body(response.status_code, body, context)
+        if isinstance(error, NotFoundOrForbidden) and not self._has_token:
+            error.message += (
+                " No token is configured: set EDUCATALOG_TOKEN or pass token=... "
+                "(the service has no public access)."
+            )
+            error.args = (error.message,)
+        return error
+
+    # -- downloads ------------------------------------------------------------------------
+
+    def _page_limit(self, query: Query) -> int:
+        return query.limit if query.limit is not None else self._effective_page_size
+
+    def _shrink_page(self, query: Query, size: int, exc: InvalidQuery) -> bool:
+        """Halve the page size when ``exc`` refuses it; False when ``exc`` is another error."""
+        if query.limit is not None or "limit" not in exc.message or size <= 1:
+            return False
+        self._effective_page_size = max(1, size // 2)
+        return True
+
+    def _walk_slices(self, first: Page, top: Page, expected: int) -> list[tuple[int, int]]:
+        return walk_slices(first, top, expected, self.page_size, self.max_concurrency)
+
+    def _slice_done(self, page: Page) -> bool:
+        return len(page.data) < self._effective_page_size
+
+    def _progress(self, collection: str, total: int, show: bool | None) -> Any:
+        show = self.progress if show is None else show
+        if show is None:
+            show = total > 20 * self.page_size and _interactive()
+        if not show:
+            return _NoBar()
+        from tqdm.auto import tqdm
+
+        return tqdm(total=total, desc=collection, unit=" rows", leave=False)
+
+    # -- the service ----------------------------------------------------------------------
+
+    def _remember_server_info(self, content: bytes | None) -> dict[str, Any]:
+        """Keep what ``GET /server/info`` answered (``None``: no answer) and return it."""
+        try:
+            data = orjson.loads(content)["data"] if content is not None else {}
+            self._server_info = data if isinstance(data, dict) else {}
+        except (orjson.JSONDecodeError, KeyError, TypeError):
+            self._server_info = {}
+        return self._server_info
+
+    @staticmethod
+    def _is_reference(info: dict[str, Any]) -> bool:
+        project = info.get("project") or {}
+        return project.get("project_name") == REFERENCE_SERVER
+
+    @staticmethod
+    def _is_demo(info: dict[str, Any]) -> bool:
+        own = info.get("educatalog") or {}
+        return ClientBase._is_reference(info) and bool(own.get("demo"))
+
+
+class Client(ClientBase):
     """A client of the catalogue service.
 
     ``base_url`` and ``token`` default to ``$EDUCATALOG_URL`` and ``$EDUCATALOG_TOKEN``.
@@ -85,37 +247,17 @@ class Client:
         progress: bool | None = None,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
-        url = base_url or os.environ.get("EDUCATALOG_URL")
-        if not url:
-            raise EducatalogError(
-                "No service URL: pass base_url, set EDUCATALOG_URL, or use "
-                "educatalog.connect() for the embedded demo server."
-            )
-        if max_concurrency < 1 or page_size < 1 or retries < 0:
-            raise ValueError("max_concurrency and page_size must be positive, retries >= 0")
-        self.base_url = url.rstrip("/")
-        token = token if token is not None else os.environ.get("EDUCATALOG_TOKEN") or None
-        self._has_token = bool(token)
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        self._http = httpx.Client(
-            base_url=self.base_url,
-            headers=headers,
-            # Waiting for a free connection is not a failure: only the request itself times out.
-            timeout=httpx.Timeout(timeout, pool=None),
-            transport=transport,
-            limits=httpx.Limits(max_connections=max_concurrency + 2),
+        options = self._configure(
+            base_url,
+            token,
+            timeout=timeout,
+            max_concurrency=max_concurrency,
+            page_size=page_size,
+            retries=retries,
+            backoff=backoff,
+            progress=progress,
         )
-        self.max_concurrency = max_concurrency
-        self.page_size = page_size
-        self.retries = retries
-        self.backoff = backoff
-        self.progress = progress
-        self._server_info: dict[str, Any] | None = None
-        self._effective_page_size = page_size
-
-    def __repr__(self) -> str:
-        token = "set" if self._has_token else "none"
-        return f"Client({self.base_url!r}, token={token})"
+        self._http = httpx.Client(transport=transport, **options)
 
     def close(self) -> None:
         self._http.close()
@@ -131,45 +273,15 @@ class Client:
     def request(self, path: str, params: dict[str, str] | None = None) -> Any:
         """GET ``path`` and decode the JSON body, retrying passing failures."""
         context = f"GET {path}"
-        last = "no answer"
+        failure: Exception | None = None
         for attempt in range(self.retries + 1):
-            retry_after: float | None = None
             try:
-                response = self._http.get(path, params=params)
-            except httpx.TransportError as exc:  # connect, timeouts, resets, truncated bodies
-                last = type(exc).__name__
-            else:
-                if response.status_code == 429 or response.status_code >= 500:
-                    last = f"HTTP {response.status_code}"
-                    retry_after = _retry_after(response)
-                elif response.is_success:
-                    try:
-                        return orjson.loads(response.content)
-                    except orjson.JSONDecodeError:
-                        last = "an invalid JSON body"
-                else:
-                    raise self._error(response, context)
+                return self._answer(self._http.get(path, params=params), context)
+            except (httpx.TransportError, PassingFailure) as exc:
+                failure = exc
             if attempt < self.retries:
-                delay = self.backoff * 2**attempt * (0.5 + random.random())
-                time.sleep(max(delay, retry_after or 0.0))
-        raise ServiceUnavailable(
-            f"{context}: the service at {self.base_url} kept failing ({last}) after "
-            f"{self.retries + 1} attempts."
-        )
-
-    def _error(self, response: httpx.Response, context: str) -> EducatalogError:
-        try:
-            body = orjson.loads(response.content)
-        except orjson.JSONDecodeError:
-            body = None
-        error = error_from_body(response.status_code, body, context)
-        if isinstance(error, NotFoundOrForbidden) and not self._has_token:
-            error.message += (
-                " No token is configured: set EDUCATALOG_TOKEN or pass token=... "
-                "(the service has no public access)."
-            )
-            error.args = (error.message,)
-        return error
+                time.sleep(self._retry_delay(attempt, failure))
+        raise self._gave_up(context, failure)
 
     def get(self, collection: str, item_id: int, *, fields: str | None = None) -> Row:
         """One item by id."""
@@ -183,13 +295,11 @@ class Client:
         CATALOGUE[collection]
         query = query or Query()
         self._warn_wildcards(query.filter)
-        body = self.request(f"/items/{collection}", query.to_params())
-        return Page(list(body.get("data") or []), dict(body.get("meta") or {}))
+        return page_of(self.request(f"/items/{collection}", query.to_params()))
 
     def count(self, collection: str, query: Query | None = None) -> int:
         """Rows matching the query's filter and search (``meta=filter_count``)."""
-        query = (query or Query()).replace(limit=0, offset=None, page=None, meta="filter_count")
-        return int(self.list(collection, query).meta["filter_count"])
+        return int(self.list(collection, count_query(query)).meta["filter_count"])
 
     # -- whole collections --------------------------------------------------------------
 
@@ -210,7 +320,7 @@ class Client:
         self,
         collection: str,
         query: Query | None = None,
-        convert: Callable[[list[Row]], T] = _identity,  # type: ignore[assignment]
+        convert: Callable[[list[Row]], T] = identity,  # type: ignore[assignment]
         *,
         progress: bool | None = None,
     ) -> list[T]:
@@ -220,36 +330,14 @@ class Client:
         DataFrame) bounds the memory a large download needs. ``progress`` overrides the
         client's setting for this download.
         """
-        coll = CATALOGUE[collection]
-        query = query or Query()
-        if query.sort and any(key.lstrip("-") != "id" for key in query.sort):
-            raise InvalidQuery(
-                "fetch_all returns rows in id order; sort the result instead "
-                f"(sort={','.join(query.sort)})."
-            )
-        fields = query.fields
-        if fields is not None and "id" not in fields and "*" not in fields:
-            fields = (*fields, "id")
-        deep = list_relations(bind_fields(fields or ("*",), coll, CATALOGUE), coll)
-        base = Query(
-            fields=fields,
-            filter=query.filter,
-            search=query.search,
-            deep=_merge(deep, query.deep) or None,
-        )
-        problem = ""
-        for _ in range(3):
+        base = download_query(collection, query)
+        problem = None
+        for _ in range(DOWNLOAD_ATTEMPTS):
             expected, parts = self._download(collection, base, convert, progress)
-            ids = [i for page_ids, _ in parts for i in page_ids]
-            if len(ids) == expected and len(set(ids)) == len(ids):
+            problem = download_problem(expected, parts)
+            if problem is None:
                 return [page for _, page in parts]
-            problem = (
-                f"expected {expected:,} rows, received {len(ids):,} ({len(set(ids)):,} distinct)"
-            )
-        raise IncompleteDownload(
-            f"GET /items/{collection}: {problem}, three times; the collection is changing "
-            "faster than it can be downloaded, or the service's counts are wrong."
-        )
+        raise incomplete_download(collection, problem)
 
     def _download(
         self,
@@ -258,17 +346,12 @@ class Client:
         convert: Callable[[list[Row]], T],
         progress: bool | None,
     ) -> tuple[int, list[tuple[list[Any], T]]]:
-        first = self._page(collection, base.replace(sort=("id",), meta="filter_count"))
+        first = self._page(collection, first_query(base))
         expected = int(first.meta["filter_count"])
-        if len(first.data) >= expected or not first.data:
-            return expected, [_converted(first.data, convert)]
-        last = first.data[-1]["id"]
-        pages = [_converted(first.data, convert)]
-        top = self._page(collection, base.replace(sort=("-id",), limit=1, fields=("id",)))
-        high = top.data[0]["id"] if top.data else last
-        slices = _slices(
-            last, high, expected - len(first.data), self.page_size, self.max_concurrency
-        )
+        pages = [converted(first.data, convert)]
+        if first_is_all(first, expected):
+            return expected, pages
+        slices = self._walk_slices(first, self._page(collection, top_query(base)), expected)
         with self._progress(collection, expected, progress) as bar:
             bar.update(len(first.data))
             with ThreadPoolExecutor(self.max_concurrency) as pool:
@@ -292,95 +375,67 @@ class Client:
         out = []
         last = low
         while True:
-            window = (F("id") > last) & (F("id") <= high)
-            f = window if base.filter is None else base.filter & window
-            page = self._page(collection, base.replace(filter=f, sort=("id",)))
+            page = self._page(collection, window_query(base, last, high))
             if page.data:
                 last = page.data[-1]["id"]
                 bar.update(len(page.data))
-                out.append(_converted(page.data, convert))
-            if len(page.data) < self._effective_page_size:
+                out.append(converted(page.data, convert))
+            if self._slice_done(page):
                 return out
 
     def _page(self, collection: str, query: Query) -> Page:
         """A list request at the current page size, lowering it when the service refuses."""
         while True:
-            size = query.limit if query.limit is not None else self._effective_page_size
+            size = self._page_limit(query)
             try:
                 return self.list(collection, query.replace(limit=size))
             except InvalidQuery as exc:
-                if query.limit is not None or "limit" not in exc.message or size <= 1:
+                if not self._shrink_page(query, size, exc):
                     raise
-                self._effective_page_size = max(1, size // 2)
-
-    def _progress(self, collection: str, total: int, show: bool | None) -> Any:
-        show = self.progress if show is None else show
-        if show is None:
-            show = total > 20 * self.page_size and _interactive()
-        if not show:
-            return _NoBar()
-        from tqdm.auto import tqdm
-
-        return tqdm(total=total, desc=collection, unit=" rows", leave=False)
 
     def _warn_wildcards(self, f: Filter | None) -> None:
         if f is None or self.is_reference_server:
             return
-        for condition in walk_conditions(f):
-            value = condition.value
-            if condition.operator.endswith(("contains", "starts_with", "ends_with")) and (
-                isinstance(value, str) and ("%" in value or "_" in value)
-            ):
-                warnings.warn(
-                    f'The filter value {value!r} of "{condition.field}" contains % or _, '
-                    "which a Directus service treats as wildcards, not as literal text.",
-                    stacklevel=4,
-                )
+        for message in wildcard_warnings(f):
+            warnings.warn(message, stacklevel=4)
+
+    # -- the service ----------------------------------------------------------------------
 
     @property
     def server_info(self) -> dict[str, Any]:
         """What ``GET /server/info`` says of the service (empty when it says nothing)."""
         if self._server_info is None:
             try:
-                response = self._http.get("/server/info")
-                data = orjson.loads(response.content)["data"]
-                self._server_info = data if isinstance(data, dict) else {}
-            except (httpx.HTTPError, orjson.JSONDecodeError, KeyError, TypeError):
-                self._server_info = {}
+                content: bytes | None = self._http.get("/server/info").content
+            except httpx.HTTPError:
+                content = None
+            return self._remember_server_info(content)
         return self._server_info
 
     @property
     def is_reference_server(self) -> bool:
         """True when the service is educatalog's own reference server."""
-        project = self.server_info.get("project") or {}
-        return project.get("project_name") == "educatalog reference server"
+        return self._is_reference(self.server_info)
 
     @property
     def is_demo(self) -> bool:
         """True when the service serves educatalog's synthetic demo catalogue."""
-        own = self.server_info.get("educatalog") or {}
-        return self.is_reference_server and bool(own.get("demo"))
+        return self._is_demo(self.server_info)
 
 
-def _merge(a: dict[str, Any], b: Any) -> dict[str, Any]:
-    """``a`` overlaid with ``b`` (the user's own deep options win)."""
-    out = dict(a)
-    for key, value in (b or {}).items():
-        out[key] = _merge(out.get(key, {}), value) if isinstance(value, dict) else value
-    return out
-
-
-def _slices(low: int, high: int, rows: int, page_size: int, workers: int) -> list[tuple[int, int]]:
-    """Split the ids (low, high] into ranges, a few per worker, none smaller than a page."""
-    count = max(1, min(workers * 4, rows // page_size))
-    step = max(1, -(-(high - low) // count))
+def wildcard_warnings(f: Filter) -> list[str]:
+    """Warnings for text filter values with ``%`` or ``_``, wildcards on a Directus service."""
     out = []
-    start = low
-    while start < high:
-        end = min(high, start + step)
-        out.append((start, end))
-        start = end
-    return out or [(low, high)]
+    for condition in walk_conditions(f):
+        value = condition.value
+        if condition.operator.endswith(("contains", "starts_with", "ends_with")) and (
+            isinstance(value, str) and ("%" in value or "_" in value)
+        ):
+            out.append(
+                f'The filter value {value!r} of "{condition.field}" contains % or _, '
+                "which a Directus service treats as wildcards, not as literal text."
+            )
+    return out
 
 
 def _retry_after(response: httpx.Response) -> float | None:
@@ -394,8 +449,6 @@ def _retry_after(response: httpx.Response) -> float | None:
 
 
 def _interactive() -> bool:
-    import sys
-
     return sys.stderr.isatty() or "ipykernel" in sys.modules
 
 

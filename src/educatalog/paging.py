@@ -1,0 +1,176 @@
+"""How a complete download is planned and checked, without any I/O.
+
+:class:`~educatalog.client.Client` and :class:`~educatalog.async_client.AsyncClient` walk a
+collection the same way and differ only in how they wait for answers; everything they decide
+is here:
+
+* :func:`download_query`: the query of every page (``fields`` with ``id``, the user's filter
+  and search, ``deep[rel][_limit]=-1`` on every list relation, so nested lists come whole);
+* :func:`first_query`, :func:`top_query`, :func:`window_query`: the first page with its
+  ``filter_count``, the highest matching id, and the keyset page ``last < id <= high``;
+* :func:`walk_slices`: the id slices fetched concurrently after the first page;
+* :func:`download_problem` / :func:`incomplete_download`: the end-of-download check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from educatalog.catalogue import CATALOGUE
+from educatalog.errors import IncompleteDownload, InvalidQuery
+from educatalog.query import F, Query, bind_fields, list_relations
+
+__all__ = [
+    "DOWNLOAD_ATTEMPTS",
+    "Page",
+    "Row",
+    "converted",
+    "count_query",
+    "download_problem",
+    "download_query",
+    "first_is_all",
+    "first_query",
+    "identity",
+    "incomplete_download",
+    "merge_deep",
+    "page_of",
+    "slices",
+    "top_query",
+    "walk_slices",
+    "window_query",
+]
+
+Row = dict[str, Any]
+T = TypeVar("T")
+
+DOWNLOAD_ATTEMPTS = 3
+"""A download that does not add up is fetched this many times in all before it raises."""
+
+
+@dataclass
+class Page:
+    """One answer of a list request: its rows and the meta counts asked for."""
+
+    data: list[Row]
+    meta: dict[str, int] = field(default_factory=dict)
+
+
+def page_of(body: Any) -> Page:
+    """The :class:`Page` of a decoded list answer."""
+    return Page(list(body.get("data") or []), dict(body.get("meta") or {}))
+
+
+def count_query(query: Query | None) -> Query:
+    """``query`` asking only for its ``filter_count``, no rows."""
+    return (query or Query()).replace(limit=0, offset=None, page=None, meta="filter_count")
+
+
+def identity(rows: list[Row]) -> list[Row]:
+    return rows
+
+
+def converted(rows: list[Row], convert: Callable[[list[Row]], T]) -> tuple[list[Any], T]:
+    """The ids of a page (kept for the final check) and the page passed through ``convert``."""
+    return [row["id"] for row in rows], convert(rows)
+
+
+# -- planning -------------------------------------------------------------------------------
+
+
+def download_query(collection: str, query: Query | None) -> Query:
+    """The query every page of a complete download of ``query`` is built from.
+
+    Its limit, offset and page are dropped; a sort other than by id is refused (rows come in
+    id order); ``id`` is added to explicit fields; every list relation among the selected
+    fields gets ``_limit: -1`` in ``deep``, under the user's own deep options.
+    """
+    coll = CATALOGUE[collection]  # unknown names fail here, with a suggestion
+    query = query or Query()
+    if query.sort and any(key.lstrip("-") != "id" for key in query.sort):
+        raise InvalidQuery(
+            "fetch_all returns rows in id order; sort the result instead "
+            f"(sort={','.join(query.sort)})."
+        )
+    fields = query.fields
+    if fields is not None and "id" not in fields and "*" not in fields:
+        fields = (*fields, "id")
+    deep = list_relations(bind_fields(fields or ("*",), coll, CATALOGUE), coll)
+    return Query(
+        fields=fields,
+        filter=query.filter,
+        search=query.search,
+        deep=merge_deep(deep, query.deep) or None,
+    )
+
+
+def first_query(base: Query) -> Query:
+    """The first page in id order, with the number of matching rows."""
+    return base.replace(sort=("id",), meta="filter_count")
+
+
+def top_query(base: Query) -> Query:
+    """The highest matching id alone."""
+    return base.replace(sort=("-id",), limit=1, fields=("id",))
+
+
+def window_query(base: Query, last: Any, high: Any) -> Query:
+    """The next page of a slice by keyset: ``last < id <= high``, in id order."""
+    window = (F("id") > last) & (F("id") <= high)
+    f = window if base.filter is None else base.filter & window
+    return base.replace(filter=f, sort=("id",))
+
+
+def first_is_all(first: Page, expected: int) -> bool:
+    """Whether the first page already holds every matching row (or there are none)."""
+    return len(first.data) >= expected or not first.data
+
+
+def walk_slices(
+    first: Page, top: Page, expected: int, page_size: int, workers: int
+) -> list[tuple[int, int]]:
+    """The id slices left after the first page, given the answer of :func:`top_query`."""
+    last = first.data[-1]["id"]
+    high = top.data[0]["id"] if top.data else last
+    return slices(last, high, expected - len(first.data), page_size, workers)
+
+
+def slices(low: int, high: int, rows: int, page_size: int, workers: int) -> list[tuple[int, int]]:
+    """Split the ids (low, high] into ranges, a few per worker, none smaller than a page."""
+    count = max(1, min(workers * 4, rows // page_size))
+    step = max(1, -(-(high - low) // count))
+    out = []
+    start = low
+    while start < high:
+        end = min(high, start + step)
+        out.append((start, end))
+        start = end
+    return out or [(low, high)]
+
+
+def merge_deep(a: dict[str, Any], b: Any) -> dict[str, Any]:
+    """``a`` overlaid with ``b`` (the user's own deep options win)."""
+    out = dict(a)
+    for key, value in (b or {}).items():
+        out[key] = merge_deep(out.get(key, {}), value) if isinstance(value, dict) else value
+    return out
+
+
+# -- checking -------------------------------------------------------------------------------
+
+
+def download_problem(expected: int, parts: list[tuple[list[Any], Any]]) -> str | None:
+    """What is wrong with a download of ``expected`` rows (``None``: exactly those rows)."""
+    ids = [i for page_ids, _ in parts for i in page_ids]
+    distinct = len(set(ids))
+    if len(ids) == expected and distinct == len(ids):
+        return None
+    return f"expected {expected:,} rows, received {len(ids):,} ({distinct:,} distinct)"
+
+
+def incomplete_download(collection: str, problem: str | None) -> IncompleteDownload:
+    return IncompleteDownload(
+        f"GET /items/{collection}: {problem}, three times; the collection is changing "
+        "faster than it can be downloaded, or the service's counts are wrong."
+    )
