@@ -222,7 +222,7 @@ def costs(
     )
     for column in ("min", "q1", "median", "q3", "max", "mean"):
         out[column] = out[column].astype("Float64")
-    out.index = out.index.rename([*keys, "currency"])
+    out.index.names = [*keys, "currency"]
     return _finish(out, offers)
 
 
