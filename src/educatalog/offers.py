@@ -177,8 +177,9 @@ def build_offers(catalogue: Catalogue, *, funding: bool = False) -> pd.DataFrame
     out["max_participants"] = _column(ev, "max_participants", "Int64")
 
     cost, currency = _course_costs(catalogue["event_costs"])
-    out["cost"] = out["course_id"].map(cost).astype("Float64")
-    out["cost_currency"] = out["course_id"].map(currency).astype("string")
+    priced = pd.DataFrame({"cost": cost.astype("Float64"), "currency": currency.astype("string")})
+    out["cost"] = _lookup(out["course_id"], priced, "cost", "Float64")
+    out["cost_currency"] = _lookup(out["course_id"], priced, "currency", "string")
 
     out["address_id"] = address_id
     out["state_id"] = state_id
@@ -202,7 +203,10 @@ def duration_days(events: pd.DataFrame) -> pd.Series:
     from_dates = from_dates.where(from_dates >= 1).astype("Float64")
     amount = _column(events, "duration_in_days", "Float64")
     unit = _column(events, "duration_unit", "string")
-    per_unit = unit.map(_UNIT_DAYS, na_action="ignore").astype("Float64")
+    per_unit = pd.Series(np.nan, index=events.index)
+    for name, days in _UNIT_DAYS.items():
+        per_unit[(unit == name).fillna(False).to_numpy()] = days
+    per_unit = per_unit.astype("Float64")
     from_unit = np.ceil(amount * per_unit).where(amount > 0)
     return from_dates.fillna(from_unit).round().astype("Int64").rename("duration_days")
 
@@ -237,11 +241,19 @@ def _lookup(keys: pd.Series, table: pd.DataFrame, column: str, dtype: str) -> pd
     """``table[column]`` for each key (the table indexed by id); missing where unknown."""
     if column not in table or table.empty:
         return pd.Series(pd.NA, index=keys.index, dtype=dtype)
-    values = table[column]
-    positions = table.index.get_indexer(keys.astype("Int64"))
-    taken = values.take(np.where(positions < 0, 0, positions))
-    result = pd.Series(taken.to_numpy(), index=keys.index).astype(dtype)
-    return result.mask(positions < 0)
+    positions = _positions(table.index, keys)
+    values = table[column].astype(dtype).array
+    return pd.Series(values.take(positions, allow_fill=True), index=keys.index)
+
+
+_NO_KEY = np.iinfo("int64").min
+
+
+def _positions(index: pd.Index, keys: pd.Series) -> np.ndarray:
+    """Position in ``index`` of each key; -1 for missing or unknown keys (vectorized)."""
+    wanted = keys.astype("Int64").to_numpy(dtype="int64", na_value=_NO_KEY)
+    known = index.astype("Int64").to_numpy(dtype="int64", na_value=_NO_KEY + 1)
+    return pd.Index(known).get_indexer(wanted)
 
 
 def labelled(ids: pd.Series, labels: pd.Series | None, *, duration: bool = False) -> pd.Series:
@@ -256,8 +268,8 @@ def labelled(ids: pd.Series, labels: pd.Series | None, *, duration: bool = False
         order = sorted(order, key=lambda i: (i == NO_DURATION_CLASS, i))
     names = list(dict.fromkeys(str(labels[i]) for i in order))
     code_of_name = {name: k for k, name in enumerate(names)}
-    codes_by_id = {int(i): code_of_name[str(labels[i])] for i in order}
-    codes = ids.map(codes_by_id).fillna(-1).astype("int64").to_numpy()
+    code_at = np.array([code_of_name[str(labels[i])] for i in order] + [-1], dtype="int64")
+    codes = code_at[_positions(pd.Index(order), ids)]  # -1 (unknown) picks the last: -1
     dtype = pd.CategoricalDtype(names, ordered=duration)
     return pd.Series(pd.Categorical.from_codes(codes, dtype=dtype), index=ids.index)
 
