@@ -62,16 +62,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     report = commands.add_parser(
         "report",
-        help="write the course-supply report (HTML and JSON)",
-        description="Compute the course-supply report over the service's API and write it as "
-        "report.html and report.json. Without --demo or --url: the service at $EDUCATALOG_URL "
-        "(token in $EDUCATALOG_TOKEN), or the embedded demo catalogue when that is not set.",
+        help="write the course-supply report (HTML, chart PNGs, Excel tables)",
+        description="Execute the report notebook (06-report) against the service and write "
+        "report.html (self-contained, code hidden), charts/*.png, tables.xlsx, the executed "
+        "report.ipynb and manifest.json into DIR. Without --demo or --url: the service at "
+        "$EDUCATALOG_URL (token in $EDUCATALOG_TOKEN), or the embedded demo catalogue when "
+        "that is not set.",
     )
     where = report.add_mutually_exclusive_group()
     where.add_argument("--demo", action="store_true", help="use the embedded demo catalogue")
     where.add_argument("--url", help="base URL of the service (token in $EDUCATALOG_TOKEN)")
     report.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
     report.add_argument("--format", choices=["html"], default="html", help="report format")
+    report.add_argument(
+        "--state", action="append", metavar="NAME", help="keep only this state (repeatable)"
+    )
+    report.add_argument("--start", metavar="YYYY-MM-DD", help="first start date to keep")
+    report.add_argument("--end", metavar="YYYY-MM-DD", help="last start date to keep")
     report.add_argument("--scale", type=_positive_float, default=1.0, help="demo size")
     report.add_argument("--seed", type=int, default=DEFAULT_SEED, help="demo random seed")
     return parser
@@ -80,43 +87,43 @@ def build_parser() -> argparse.ArgumentParser:
 def _report(args: argparse.Namespace) -> int:
     import os
 
-    import httpx
-
-    from educatalog.report import build_report, write_report
+    from educatalog.client import Client
+    from educatalog.errors import EducatalogError
+    from educatalog.report import write_report
 
     url = args.url or (None if args.demo else os.environ.get("EDUCATALOG_URL"))
     server = None
-    if url is None:
-        from educatalog.server.demo import DEMO_TOKEN
-        from educatalog.server.embedded import start_demo_server
-
-        print("No service URL: using the embedded SYNTHETIC demo catalogue.")
-        server = start_demo_server(args.seed, args.scale)
-        url, token = server.url, DEMO_TOKEN
-        source = f"educatalog demo catalogue (seed {args.seed}, scale {args.scale:g})"
-    else:
-        token = os.environ.get("EDUCATALOG_TOKEN", "")
-        source = url
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
     try:
-        with httpx.Client(base_url=url, headers=headers, timeout=120) as client:
-            report = build_report(client, source=source)
-    except httpx.HTTPStatusError as exc:
-        print(
-            f"educatalog report: the service answered {exc.response.status_code} "
-            f"for {exc.request.url.path}: {exc.response.text[:300]}",
-            file=sys.stderr,
+        if url is None:
+            from educatalog.server.demo import DEMO_TOKEN
+            from educatalog.server.embedded import start_demo_server
+
+            print("No service URL: using the embedded SYNTHETIC demo catalogue.", flush=True)
+            server = start_demo_server(args.seed, args.scale)
+            url, token = server.url, DEMO_TOKEN
+        else:
+            token = os.environ.get("EDUCATALOG_TOKEN") or None
+        with Client(url, token=token) as client:
+            demo = client.is_demo
+        print("Running the report notebook...", flush=True)
+        page = write_report(
+            args.out,
+            url=url,
+            token=token,
+            states=args.state,
+            start=args.start,
+            end=args.end,
+            demo=demo,
         )
-        return 1
-    except httpx.TransportError as exc:
-        print(f"educatalog report: cannot reach {url}: {exc}", file=sys.stderr)
+    except EducatalogError as exc:
+        print(f"educatalog report: {exc}", file=sys.stderr)
         return 1
     finally:
         if server is not None:
             server.close()
-    page = write_report(report, args.out)
-    print(f"Report written to {page.resolve()}")
-    if report.demo:
+    print(f"Report written to {page}")
+    print(f"  charts: {page.parent / 'charts'}, tables: {page.parent / 'tables.xlsx'}")
+    if demo:
         print("(built on SYNTHETIC demo data)")
     return 0
 

@@ -1032,3 +1032,34 @@ def _state_codes(frame: pd.DataFrame) -> dict[str, str]:
         pairs = frame[["state", "state_code"]].dropna().drop_duplicates()
         codes.update({str(n): str(c) for n, c in pairs.itertuples(index=False)})
     return codes
+
+
+def _png(figure: Figure) -> bytes:
+    from IPython.core.pylabtools import print_figure
+
+    return print_figure(figure, "png", bbox_inches="tight")  # type: ignore[no-any-return]
+
+
+def _register_notebook_display() -> None:
+    """Show the charts inline in IPython and Jupyter.
+
+    The figures are made without pyplot, whose inline backend would otherwise be what tells
+    IPython how to display a figure; without it a chart shows as ``<Figure ...>`` text.
+    """
+    import sys
+
+    if "IPython" not in sys.modules:
+        return
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    if shell is None:
+        return
+    formatter = shell.display_formatter.formatters["image/png"]
+    try:
+        formatter.lookup_by_type(Figure)
+    except KeyError:
+        formatter.for_type(Figure, _png)
+
+
+_register_notebook_display()

@@ -1,211 +1,185 @@
-"""A supply report of the catalogue, computed over the service's API.
+"""The course-supply report: the ``06-report`` notebook, executed in a real kernel and rendered.
 
-Every number is a ``meta=filter_count`` of ``/items/events`` under a filter, so the report
-costs a few dozen small requests, whatever the catalogue's size, and works the same against
-the real service and the reference server. Written as a self-contained HTML page and a JSON
-file of the same tables.
+>>> write_report("reports/", url="http://127.0.0.1:8055", token="...")  # doctest: +SKIP
+
+:func:`write_report` runs the notebook with nbclient against the given service (the URL and
+token reach the kernel as ``EDUCATALOG_URL`` / ``EDUCATALOG_TOKEN`` in its environment, never
+in a cell), with the filters injected after its ``parameters`` cell as papermill does, and
+writes into the output folder: ``report.html`` (self-contained, code hidden), ``charts/*.png``,
+``tables.xlsx`` (one sheet a table), the executed ``report.ipynb`` and ``manifest.json`` (the
+data source without token, the time, the parameters, the toolkit's version and a checksum of
+every file).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import html
+import hashlib
 import json
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+import os
+import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import httpx
+import nbformat
 
-from educatalog.query import F, Filter, Query
-from educatalog.server.app import DEMO_HEADER
+from educatalog.errors import EducatalogError
 
-__all__ = ["Report", "build_report", "write_report"]
+__all__ = ["NOTEBOOKS", "execute_notebook", "notebook_path", "render_html", "write_report"]
 
-DEMO_MARK = "Synthetic demo data"
+NOTEBOOKS = Path(__file__).resolve().parent / "notebooks"
+"""The ready-made notebooks shipped with the package (``notebooks/`` in the repository)."""
 
+REPORT_NOTEBOOK = "06-report"
 
-@dataclass
-class Table:
-    """One table of the report: a label column and counts of events with their shares."""
-
-    title: str
-    rows: list[tuple[str, int]]
-    note: str = ""
-
-    @property
-    def total(self) -> int:
-        return sum(n for _, n in self.rows)
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-@dataclass
-class Report:
-    source: str
-    created: str
-    demo: bool
-    totals: dict[str, int]
-    tables: list[Table] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "source": self.source,
-            "created": self.created,
-            "synthetic_demo_data": self.demo,
-            "totals": self.totals,
-            "tables": [
-                {"title": t.title, "note": t.note, "rows": [list(r) for r in t.rows]}
-                for t in self.tables
-            ],
-        }
+class ReportError(EducatalogError):
+    """A notebook failed to run, or the report could not be written."""
 
 
-def _count(client: httpx.Client, collection: str, f: Filter | None = None) -> tuple[int, bool]:
-    query = Query(filter=f, limit=0, meta=("filter_count",))
-    response = client.get(f"/items/{collection}", params=query.to_params())
-    response.raise_for_status()
-    return int(response.json()["meta"]["filter_count"]), DEMO_HEADER in response.headers
+def notebook_path(name: str) -> Path:
+    """The shipped notebook called ``name`` (with or without ``.ipynb``)."""
+    path = NOTEBOOKS / (name if name.endswith(".ipynb") else f"{name}.ipynb")
+    if not path.is_file():
+        available = ", ".join(sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb")))
+        raise ReportError(f'No notebook "{name}"; the shipped notebooks are: {available}.')
+    return path
 
 
-def _all(client: httpx.Client, collection: str, fields: str) -> list[dict[str, Any]]:
-    response = client.get(f"/items/{collection}", params={"fields": fields, "limit": "-1"})
-    response.raise_for_status()
-    return list(response.json()["data"])
+def execute_notebook(
+    path: str | os.PathLike[str],
+    *,
+    parameters: Mapping[str, Any] | None = None,
+    env: Mapping[str, str] | None = None,
+    cwd: str | os.PathLike[str] | None = None,
+    timeout: int = 600,
+) -> nbformat.NotebookNode:
+    """Run a notebook top to bottom in a fresh ``python3`` kernel and return it executed.
 
+    ``parameters`` become a cell after the one tagged ``parameters``; ``env`` is added to
+    the kernel's environment. A failing cell raises :class:`ReportError` naming the notebook
+    and the error.
+    """
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
 
-def build_report(client: httpx.Client, *, source: str) -> Report:
-    """Compute the report's tables with ``client`` (base URL and token already set)."""
-    totals = {}
-    demo = False
-    for collection in ("events", "courses", "addresses", "contacts"):
-        totals[collection], marked = _count(client, collection)
-        demo = demo or marked
-    report = Report(
-        source=source,
-        created=dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        demo=demo,
-        totals=totals,
+    path = Path(path)
+    nb = nbformat.read(path, as_version=4)
+    if parameters:
+        _inject(nb, parameters, path)
+    folder = Path(cwd) if cwd is not None else path.parent
+    client = NotebookClient(
+        nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(folder)}}
     )
+    environment = {**os.environ, "MPLBACKEND": "module://matplotlib_inline.backend_inline"}
+    environment.update(env or {})
+    try:
+        client.execute(env=environment)
+    except CellExecutionError as exc:
+        raise ReportError(f"The notebook {path.name} failed: {_first_line(exc)}") from None
+    return nb
 
-    def table(
-        title: str, groups: Mapping[str, Filter], note: str = "", rest: str | None = None
-    ) -> None:
-        rows = [(label, _count(client, "events", f)[0]) for label, f in groups.items()]
-        if rest is not None:  # every event not counted above, so that the table adds up
-            rows.append((rest, totals["events"] - sum(n for _, n in rows)))
-        report.tables.append(Table(title, rows, note))
 
-    states = _all(client, "states", "id,name")
-    table(
-        "Events by state",
-        {str(s["name"] or f"state {s['id']}"): F("address.state") == s["id"] for s in states},
-        "State of the event's address; events without an address, or whose address has no "
-        "known state, are counted apart.",
-        rest="(no state)",
+def _inject(nb: nbformat.NotebookNode, parameters: Mapping[str, Any], path: Path) -> None:
+    tagged = [k for k, c in enumerate(nb.cells) if "parameters" in c.metadata.get("tags", [])]
+    if not tagged:
+        raise ReportError(f"The notebook {path.name} has no cell tagged 'parameters'.")
+    source = "# Injected parameters\n" + "".join(
+        f"{name} = {value!r}\n" for name, value in parameters.items()
     )
-    forms = _all(client, "instruction_forms", "id,category")
-    categories = sorted({f["category"] for f in forms if f["category"]})
-    table(
-        "Events by instruction-form category",
-        {c: F("instruction_form.category") == c for c in categories},
-        "Events with an unknown or missing instruction form are not counted.",
+    cell = nbformat.v4.new_code_cell(source)
+    cell.metadata["tags"] = ["injected-parameters"]
+    nb.cells.insert(tagged[0] + 1, cell)
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = [line for line in _ANSI.sub("", str(exc)).splitlines() if line.strip()]
+    errors = [line for line in lines if re.match(r"^\w*(Error|Exception)\b", line)]
+    return (errors or lines or ["unknown error"])[-1].strip()
+
+
+def render_html(nb: nbformat.NotebookNode, *, title: str) -> str:
+    """The executed notebook as one self-contained HTML page, code and prompts hidden."""
+    from nbconvert import HTMLExporter
+
+    exporter = HTMLExporter(
+        template_name="lab",
+        exclude_input=True,
+        exclude_input_prompt=True,
+        exclude_output_prompt=True,
+        embed_images=True,
     )
-    times = _all(client, "instruction_times", "id,name")
-    table(
-        "Events by instruction time", {t["name"]: F("instruction_time") == t["id"] for t in times}
-    )
-    table(
-        "Events by education-voucher eligibility",
-        {
-            "eligible": F("education_voucher") == True,  # noqa: E712
-            "not eligible": F("education_voucher") == False,  # noqa: E712
-            "not stated": F("education_voucher").isnull(),
-        },
-    )
-    quarters: dict[str, Filter] = {}
-    first, last = _start_years(client)
-    for year in range(first, last + 1):
-        for q in range(4):
-            start, end = f"{year}-{3 * q + 1:02d}-01", _quarter_end(year, q)
-            quarters[f"{year} Q{q + 1}"] = (F("event_start_date") >= start) & (
-                F("event_start_date") < end
-            )
-    table("Events by quarter of start", quarters, rest="(no start date)")
-    return report
+    html, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": title}})
+    # The page needs no scripts from the network: no math, no widgets in a report.
+    html = re.sub(r"<script[^>]*src=\"https?://[^\"]*\"[^>]*>\s*</script>", "", html)
+    return html
 
 
-def _start_years(client: httpx.Client) -> tuple[int, int]:
-    """The years of the earliest and the latest event start (this year when none)."""
-    years = []
-    for order in ("event_start_date", "-event_start_date"):
-        query = Query(
-            fields=("event_start_date",),
-            filter=F("event_start_date").notnull(),
-            sort=(order,),
-            limit=1,
-        )
-        response = client.get("/items/events", params=query.to_params())
-        response.raise_for_status()
-        data = response.json()["data"]
-        if data:
-            years.append(int(data[0]["event_start_date"][:4]))
-    now = dt.datetime.now(dt.UTC).year
-    return (min(years), max(years)) if years else (now, now)
-
-
-def _quarter_end(year: int, q: int) -> str:
-    return f"{year + 1}-01-01" if q == 3 else f"{year}-{3 * q + 4:02d}-01"
-
-
-def _html(report: Report) -> str:
-    esc: Callable[[object], str] = lambda v: html.escape(str(v))  # noqa: E731
-    parts = [
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
-        "<title>Course supply report</title><style>",
-        "body{font-family:system-ui,sans-serif;max-width:56rem;margin:2rem auto;color:#222}",
-        "table{border-collapse:collapse;margin:0 0 2rem}td,th{padding:.2rem .8rem;"
-        "border-bottom:1px solid #ddd}td.n{text-align:right;font-variant-numeric:tabular-nums}",
-        ".demo{background:#b00020;color:#fff;padding:.5rem 1rem;font-weight:bold}",
-        ".bar{background:#3b6ea5;height:.8rem;display:inline-block}",
-        "</style></head><body>",
-    ]
-    if report.demo:
-        parts.append(
-            f"<p class='demo'>{DEMO_MARK}: generated by educatalog's reference server, "
-            "not the real catalogue.</p>"
-        )
-    parts.append("<h1>Course supply in the educational catalogue</h1>")
-    parts.append(
-        f"<p>Source: {esc(report.source)} &middot; created {esc(report.created)} &middot; "
-        + ", ".join(f"{n:,} {esc(k)}" for k, n in report.totals.items())
-        + "</p>"
-    )
-    for t in report.tables:
-        parts.append(f"<h2>{esc(t.title)}</h2>")
-        if t.note:
-            parts.append(f"<p>{esc(t.note)}</p>")
-        parts.append("<table><tr><th></th><th>events</th><th>share</th><th></th></tr>")
-        top = max((n for _, n in t.rows), default=0) or 1
-        for label, n in t.rows:
-            share = n / t.total if t.total else 0.0
-            width = 12 * n / top
-            parts.append(
-                f"<tr><td>{esc(label)}</td><td class='n'>{n:,}</td>"
-                f"<td class='n'>{share:.1%}</td>"
-                f"<td><span class='bar' style='width:{width:.2f}rem'></span></td></tr>"
-            )
-        parts.append("</table>")
-    parts.append("</body></html>")
-    return "\n".join(parts)
-
-
-def write_report(report: Report, out: str | Path) -> Path:
-    """Write ``report.html`` and ``report.json`` into ``out``; returns the HTML path."""
-    folder = Path(out)
+def write_report(
+    out: str | os.PathLike[str],
+    *,
+    url: str,
+    token: str | None,
+    states: Sequence[str] | None = None,
+    start: str | None = None,
+    end: str | None = None,
+    demo: bool = False,
+    timeout: int = 600,
+) -> Path:
+    """Execute the report notebook against the service at ``url`` and write the report
+    into ``out``; returns the path of ``report.html``."""
+    for name, value in (("start", start), ("end", end)):
+        if value is not None and not _DATE.fullmatch(value):
+            raise ReportError(f"{name} must be a date as YYYY-MM-DD, got {value!r}")
+    folder = Path(out).resolve()
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "report.json").write_text(
-        json.dumps(report.to_json(), ensure_ascii=False, indent=2), encoding="utf-8"
+    parameters = {
+        "states": list(states) if states else None,
+        "start": start,
+        "end": end,
+        "out_dir": str(folder),
+    }
+    env = {"EDUCATALOG_URL": url}
+    if token:
+        env["EDUCATALOG_TOKEN"] = token
+    nb = execute_notebook(
+        notebook_path(REPORT_NOTEBOOK), parameters=parameters, env=env, timeout=timeout
     )
+    nbformat.write(nb, folder / "report.ipynb")
     page = folder / "report.html"
-    page.write_text(_html(report), encoding="utf-8")
+    page.write_text(render_html(nb, title="Course supply report"), encoding="utf-8")
+    _write_manifest(folder, url=url, demo=demo, parameters=parameters)
     return page
+
+
+def _write_manifest(folder: Path, *, url: str, demo: bool, parameters: Mapping[str, Any]) -> None:
+    from educatalog import __version__
+
+    written = [folder / n for n in ("report.html", "report.ipynb", "tables.xlsx")]
+    files = [p for p in written if p.is_file()] + sorted((folder / "charts").glob("*.png"))
+    manifest = {
+        "generated_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "source": {"url": _without_credentials(url), "demo": demo},
+        "parameters": {k: v for k, v in parameters.items() if k != "out_dir"},
+        "educatalog": __version__,
+        "files": {
+            str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in files
+        },
+    }
+    (folder / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+
+
+def _without_credentials(url: str) -> str:
+    """The URL without user info or query (where a token could hide)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    netloc = host + (f":{parts.port}" if parts.port else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))

@@ -1,0 +1,163 @@
+"""The ready-made notebooks run top to bottom in a real kernel against the reference server,
+and `educatalog report` renders the report notebook into HTML, PNGs and Excel."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import nbformat
+import pandas as pd
+import pytest
+
+from educatalog.report import NOTEBOOKS, ReportError, execute_notebook, notebook_path
+from educatalog.server.app import create_app
+from educatalog.server.run import ServerThread
+
+TOKEN = "notebook-secret-token-4711"
+NAMES = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def server(catalogue_database: Path) -> Iterator[str]:
+    with ServerThread(create_app(catalogue_database, tokens=[TOKEN])) as running:
+        yield running.url
+
+
+def test_the_six_notebooks_ship_without_outputs() -> None:
+    assert NAMES == [
+        "01-quickstart",
+        "02-supply-by-state",
+        "03-instruction-forms-and-durations",
+        "04-costs-funding-and-access",
+        "05-explorer",
+        "06-report",
+    ]
+    assert (REPO / "notebooks").resolve() == NOTEBOOKS  # the repository's folder is the same
+    for name in NAMES:
+        nb = nbformat.read(notebook_path(name), as_version=4)
+        nbformat.validate(nb)
+        for cell in nb.cells:
+            if cell.cell_type == "code":
+                assert cell.outputs == [], name
+                assert cell.execution_count is None, name
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if n != "06-report"])
+def test_notebook_runs_in_a_kernel(name: str, server: str, tmp_path: Path) -> None:
+    env = {"EDUCATALOG_URL": server, "EDUCATALOG_TOKEN": TOKEN}
+    nb = execute_notebook(notebook_path(name), env=env, cwd=tmp_path, timeout=240)
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    kinds = {key for o in outputs for key in o.get("data", {})}
+    text = "".join(o.get("text", "") for o in outputs) + json.dumps(
+        [o.get("data", {}).get("text/plain", "") for o in outputs]
+    )
+    assert TOKEN not in text
+    if name == "05-explorer":
+        assert "application/vnd.jupyter.widget-view+json" in kinds
+    else:
+        assert "image/png" in kinds, "the charts are displayed as images"
+        assert "text/html" in kinds, "the tables are displayed"
+    if name != "01-quickstart":
+        assert "synthetic demo data" in text  # the source line says what the data is
+
+
+def test_a_failing_notebook_names_itself_and_the_error(tmp_path: Path) -> None:
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("1 / 0")]
+    path = tmp_path / "broken.ipynb"
+    nbformat.write(nb, path)
+    with pytest.raises(ReportError, match=r"broken\.ipynb failed: ZeroDivisionError"):
+        execute_notebook(path, timeout=60)
+    with pytest.raises(ReportError, match="no cell tagged 'parameters'"):
+        execute_notebook(path, parameters={"x": 1})
+    with pytest.raises(ReportError, match="shipped notebooks are: 01-quickstart"):
+        notebook_path("07-nothing")
+
+
+def test_report_command_writes_html_charts_tables_and_manifest(
+    server: str, catalogue_database: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "report"
+    env = {**os.environ, "EDUCATALOG_TOKEN": TOKEN}
+    env.pop("EDUCATALOG_URL", None)
+    states = ["Bayern", "Berlin"]
+    command = [sys.executable, "-m", "educatalog.cli", "report", "--url", server]
+    command += ["--out", str(out), "--start", "2025-04-01", "--end", "2026-03-31"]
+    for state in states:
+        command += ["--state", state]
+    done = subprocess.run(
+        command, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert "SYNTHETIC demo data" in done.stdout
+
+    # The tables hold the numbers SQL gives on the server's own file.
+    with sqlite3.connect(catalogue_database) as conn:
+        expected = dict(
+            conn.execute(
+                "SELECT s.name, COUNT(*) FROM events e JOIN addresses a ON a.id = e.address "
+                "JOIN states s ON s.id = a.state WHERE s.name IN ('Bayern', 'Berlin') "
+                "AND e.event_start_date >= '2025-04-01' AND e.event_start_date < '2026-04-01' "
+                "GROUP BY s.name"
+            ).fetchall()
+        )
+    sheets = pd.read_excel(out / "tables.xlsx", sheet_name=None, index_col=0)
+    assert list(sheets) == [
+        "supply by state",
+        "per capita",
+        "instruction forms",
+        "durations",
+        "starts by quarter",
+        "costs",
+        "data quality",
+    ]
+    by_state = sheets["supply by state"]["events"]
+    assert {k: int(v) for k, v in by_state.items() if v} == expected
+    assert int(sheets["durations"]["events"].sum()) == sum(expected.values())
+
+    charts = sorted(p.name for p in (out / "charts").glob("*.png"))
+    assert len(charts) == 6
+    for chart in charts:
+        assert (out / "charts" / chart).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert len(re.findall(r"<img [^>]*src=\"data:image/png;base64,", html)) == 6
+    assert "def show(" not in html  # code hidden
+    assert "import educatalog" not in html
+    assert "Synthetic demo data" in html
+    assert "Bayern" in html
+    assert not re.search(r"<script[^>]*src=\"https?://", html)  # self-contained
+
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["source"] == {"url": server, "demo": True}
+    assert manifest["parameters"] == {"states": states, "start": "2025-04-01", "end": "2026-03-31"}
+    assert set(manifest["files"]) == {
+        "report.html",
+        "report.ipynb",
+        "tables.xlsx",
+        *(f"charts/{c}" for c in charts),
+    }
+    for path in out.rglob("*"):
+        if path.is_file():
+            assert TOKEN.encode() not in path.read_bytes(), path
+
+
+def test_report_refuses_a_bad_date(server: str, tmp_path: Path) -> None:
+    env = {**os.environ, "EDUCATALOG_TOKEN": TOKEN}
+    command = [sys.executable, "-m", "educatalog.cli", "report", "--url", server]
+    command += ["--out", str(tmp_path), "--start", "1.4.2025"]
+    done = subprocess.run(
+        command, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1
+    assert "start must be a date as YYYY-MM-DD, got '1.4.2025'" in done.stderr
+    assert not (tmp_path / "report.html").exists()
