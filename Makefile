@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 
-.PHONY: setup lint format test demo serve bench clean
+.PHONY: setup lint format test demo lab screenshot serve bench clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "educatalog needs Python 3.11 or newer; set PYTHON=python3.x")'
@@ -29,6 +29,20 @@ test: lint
 
 demo: setup
 	$(BIN)/educatalog report --demo --out reports/
+
+# JupyterLab on notebooks/ with the demo server running on LAB_PORT (stopped with Lab).
+LAB_PORT ?= 8056
+lab: setup
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,server,lab]'
+	@$(BIN)/educatalog serve --demo --port $(LAB_PORT) & server=$$!; \
+	trap 'kill $$server 2>/dev/null' EXIT INT TERM; \
+	EDUCATALOG_URL=http://127.0.0.1:$(LAB_PORT) EDUCATALOG_TOKEN=educatalog-demo-token \
+	$(BIN)/jupyter lab notebooks/
+
+# The documented check that the report renders in a browser (needs Debian's chromium).
+screenshot: demo
+	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1100,5200 \
+	  --screenshot=docs/report.png "file://$(CURDIR)/reports/report.html"
 
 serve: setup
 	$(BIN)/educatalog serve --demo

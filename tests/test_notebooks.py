@@ -6,13 +6,16 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import matplotlib.image
 import nbformat
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -83,22 +86,31 @@ def test_a_failing_notebook_names_itself_and_the_error(tmp_path: Path) -> None:
         notebook_path("07-nothing")
 
 
-def test_report_command_writes_html_charts_tables_and_manifest(
-    server: str, catalogue_database: Path, tmp_path: Path
-) -> None:
-    out = tmp_path / "report"
+STATES = ["Bayern", "Berlin"]
+
+
+@pytest.fixture(scope="module")
+def report(server: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder written by one real run of `educatalog report` with filters."""
+    out = tmp_path_factory.mktemp("report")
     env = {**os.environ, "EDUCATALOG_TOKEN": TOKEN}
     env.pop("EDUCATALOG_URL", None)
-    states = ["Bayern", "Berlin"]
     command = [sys.executable, "-m", "educatalog.cli", "report", "--url", server]
     command += ["--out", str(out), "--start", "2025-04-01", "--end", "2026-03-31"]
-    for state in states:
+    for state in STATES:
         command += ["--state", state]
     done = subprocess.run(
         command, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0, done.stderr
     assert "SYNTHETIC demo data" in done.stdout
+    return out
+
+
+def test_report_command_writes_html_charts_tables_and_manifest(
+    report: Path, server: str, catalogue_database: Path
+) -> None:
+    out = report
 
     # The tables hold the numbers SQL gives on the server's own file.
     with sqlite3.connect(catalogue_database) as conn:
@@ -139,7 +151,7 @@ def test_report_command_writes_html_charts_tables_and_manifest(
 
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["source"] == {"url": server, "demo": True}
-    assert manifest["parameters"] == {"states": states, "start": "2025-04-01", "end": "2026-03-31"}
+    assert manifest["parameters"] == {"states": STATES, "start": "2025-04-01", "end": "2026-03-31"}
     assert set(manifest["files"]) == {
         "report.html",
         "report.ipynb",
@@ -149,6 +161,21 @@ def test_report_command_writes_html_charts_tables_and_manifest(
     for path in out.rglob("*"):
         if path.is_file():
             assert TOKEN.encode() not in path.read_bytes(), path
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="needs Debian's chromium")
+def test_report_renders_in_headless_chromium(report: Path, tmp_path: Path) -> None:
+    """The documented check of `make screenshot`, run wherever chromium is installed."""
+    shot = tmp_path / "report.png"
+    command = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"]
+    command += ["--window-size=1100,5200", f"--screenshot={shot}"]
+    command += [(report / "report.html").as_uri()]
+    subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
+    image = matplotlib.image.imread(shot)
+    assert image.shape[:2] == (5200, 1100)
+    # Not a blank page: charts bring many distinct colours down the whole length.
+    for part in np.array_split(image[:, :, :3], 4):
+        assert len(np.unique(part.reshape(-1, 3), axis=0)) > 50
 
 
 def test_report_refuses_a_bad_date(server: str, tmp_path: Path) -> None:
