@@ -321,7 +321,13 @@ def _with_funding(offers: pd.DataFrame, catalogue: Catalogue) -> pd.DataFrame:
     funding["funding_level"] = pd.Categorical(
         funding["funding_level"], categories=["federal", "regional"]
     )
-    merged = offers.merge(funding, on="course_id", how="left", sort=False)
+    # Join the small key columns only, then repeat the offers' rows by position: merging
+    # the whole wide frame would copy every column through pandas' join machinery.
+    keys = pd.DataFrame({"course_id": offers["course_id"], "_row": np.arange(len(offers))})
+    pairs = keys.merge(funding, on="course_id", how="left", sort=False)
+    merged = offers.take(pairs["_row"].to_numpy()).reset_index(drop=True)
+    merged["funding_type"] = pairs["funding_type"].array
+    merged["funding_level"] = pairs["funding_level"].array
     merged.attrs = dict(offers.attrs)
     return merged
 
