@@ -17,9 +17,9 @@ from educatalog.catalogue import Collection
 from educatalog.errors import InvalidQuery, NotFoundOrForbidden
 from educatalog.query import NESTED_LIMIT, And, BoundQuery, Condition, FieldTree, Filter
 from educatalog.server.sql import count_sql, page_sql, sorted_by_id_only
-from educatalog.server.store import Database, quote
+from educatalog.server.store import Database, json_value_sql, quote
 
-__all__ = ["read_item", "read_items"]
+__all__ = ["read_item", "read_items", "read_items_json"]
 
 Row = dict[str, Any]
 
@@ -27,13 +27,8 @@ Row = dict[str, Any]
 def read_items(db: Database, bound: BoundQuery) -> tuple[list[Row], dict[str, int]]:
     """The page of items and the requested meta counts for a list query."""
     coll = bound.collection
-    meta: dict[str, int] = {}
-    if "total_count" in bound.meta:
-        meta["total_count"] = db.total_count(coll.name)
+    meta = _meta(db, bound)
     conn = db.connection()
-    if "filter_count" in bound.meta:
-        text, params = count_sql(bound, db.catalogue, db.special_text)
-        meta["filter_count"] = conn.execute(text, params).fetchone()[0]
     if bound.limit == 0:
         return [], meta
     columns = _columns(coll, bound.fields)
@@ -42,6 +37,38 @@ def read_items(db: Database, bound: BoundQuery) -> tuple[list[Row], dict[str, in
     if any(coll.field(name).relation is not None for name in bound.fields):
         _check_size(rows)  # flat rows are one object each: nothing to count
     return rows, meta
+
+
+def read_items_json(db: Database, bound: BoundQuery) -> tuple[bytes, dict[str, int]] | None:
+    """The page as a JSON array already serialized by SQLite, for a selection of plain
+    columns (no relations); None for other selections (use :func:`read_items`).
+
+    Whole-collection downloads are pages of plain columns: building a dict per row and
+    serializing it in Python cost the server more than reading the rows.
+    """
+    coll = bound.collection
+    for name, sub in bound.fields.items():
+        if sub is not None or not coll.field(name).is_stored:
+            return None  # an expanded or a list relation
+    meta = _meta(db, bound)
+    if bound.limit == 0:
+        return b"[]", meta
+    columns = [name for name in _columns(coll, bound.fields) if name in bound.fields]
+    pairs = ", ".join(
+        f"'{name}', {json_value_sql(coll.field(name), f't0.{quote(name)}')}" for name in columns
+    )
+    cursor = _page(db, db.connection(), bound, columns, select=f"json_object({pairs})")
+    return b"[" + ",".join(row[0] for row in cursor).encode() + b"]", meta
+
+
+def _meta(db: Database, bound: BoundQuery) -> dict[str, int]:
+    meta: dict[str, int] = {}
+    if "total_count" in bound.meta:
+        meta["total_count"] = db.total_count(bound.collection.name)
+    if "filter_count" in bound.meta:
+        text, params = count_sql(bound, db.catalogue, db.special_text)
+        meta["filter_count"] = db.connection().execute(text, params).fetchone()[0]
+    return meta
 
 
 MAX_RESPONSE_OBJECTS = 5_000_000
@@ -97,7 +124,14 @@ def _selective(f: Filter | None, db: Database, table: str) -> bool:
     return rows is not None and rows * values <= SELECTIVE_ROWS
 
 
-def _page(db: Database, conn: sqlite3.Connection, bound: BoundQuery, columns: list[str]) -> Any:
+def _page(
+    db: Database,
+    conn: sqlite3.Connection,
+    bound: BoundQuery,
+    columns: list[str],
+    *,
+    select: str | None = None,
+) -> Any:
     """The root rows of a page.
 
     SQLite's planner ignores ``LIMIT`` when it picks an index: for a wide filter in id order
@@ -110,7 +144,7 @@ def _page(db: Database, conn: sqlite3.Connection, bound: BoundQuery, columns: li
     walk = bound.limit is not None and sorted_by_id_only(bound) and (bound.filter or bound.search)
     if walk and not _selective(bound.filter, db, bound.collection.name):
         text, params = page_sql(
-            bound, columns, db.catalogue, db.special_text, scan_in_id_order=True
+            bound, columns, db.catalogue, db.special_text, scan_in_id_order=True, select=select
         )
         steps = 0
 
@@ -127,7 +161,7 @@ def _page(db: Database, conn: sqlite3.Connection, bound: BoundQuery, columns: li
                 raise
         finally:
             conn.set_progress_handler(None, 0)
-    text, params = page_sql(bound, columns, db.catalogue, db.special_text)
+    text, params = page_sql(bound, columns, db.catalogue, db.special_text, select=select)
     return conn.execute(text, params)
 
 

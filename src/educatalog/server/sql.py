@@ -255,8 +255,11 @@ def page_sql(
     special_text: frozenset[tuple[str, str]] | None = None,
     *,
     scan_in_id_order: bool = False,
+    select: str | None = None,
 ) -> tuple[str, list[Any]]:
     """The root ``SELECT`` of a list query: filter, search, sort, limit and offset.
+
+    ``select`` replaces the list of ``columns`` of the root table ``t0`` by an expression.
 
     ``scan_in_id_order`` forbids indexes on the root table (lookups by id still work), so
     that a page in id order is read by walking the table in that order and stops after
@@ -286,7 +289,8 @@ def page_sql(
         order.append("random()")
     if not any(key.path == ("id",) for key in bound.sort):
         order.append("t0.id ASC")
-    select = ", ".join(f"t0.{quote(c)}" for c in columns)
+    if select is None:
+        select = ", ".join(f"t0.{quote(c)}" for c in columns)
     source = f"{quote(bound.collection.name)} AS t0" + (" NOT INDEXED" if scan_in_id_order else "")
     limit = sql.param(-1 if bound.limit is None else bound.limit)
     text = (

@@ -20,7 +20,14 @@ from typing import Any
 
 from educatalog.catalogue import CATALOGUE, Collection, Field, FieldType, Schema
 
-__all__ = ["Database", "build_database", "database_info", "quote", "read_rows"]
+__all__ = [
+    "Database",
+    "build_database",
+    "database_info",
+    "json_value_sql",
+    "quote",
+    "read_rows",
+]
 
 _SQL_TYPES = {
     FieldType.INTEGER: "INTEGER",
@@ -67,6 +74,21 @@ def _from_sql(f: Field) -> Callable[[Any], Any] | None:
         fmt = f"{{:.{f.scale or 2}f}}"
         return lambda v: None if v is None else fmt.format(v)
     return None
+
+
+def json_value_sql(f: Field, column: str) -> str:
+    """SQL giving a column's value in its JSON representation, as :func:`_from_sql` does in
+    Python: booleans as ``true``/``false``, decimals as text with the field's scale."""
+    if f.type is FieldType.BOOLEAN:
+        return (
+            f"CASE WHEN {column} IS NULL THEN NULL "
+            f"WHEN {column} THEN json('true') ELSE json('false') END"
+        )
+    if f.type is FieldType.DECIMAL:
+        return (
+            f"CASE WHEN {column} IS NULL THEN NULL ELSE printf('%.{f.scale or 2}f', {column}) END"
+        )
+    return column
 
 
 def create_schema(conn: sqlite3.Connection, catalogue: Schema = CATALOGUE) -> None:
