@@ -21,7 +21,7 @@ import pyarrow.compute as pc
 
 from educatalog.catalogue import CATALOGUE, Collection, Field, FieldType, Schema
 
-__all__ = ["DTYPES", "to_frame", "typed_column"]
+__all__ = ["DTYPES", "arrow_table", "arrow_to_frame", "to_frame", "typed_column"]
 
 DTYPES: dict[FieldType, str] = {
     FieldType.INTEGER: "Int64",
@@ -117,28 +117,41 @@ _PANDAS_TYPES = {
 
 
 def _arrow_frame(rows: Sequence[dict[str, Any]], coll: Collection) -> pd.DataFrame | None:
-    """The frame of flat rows of known fields, decoded by pyarrow in C (None: not that case).
+    """The frame of flat rows of known fields, decoded by pyarrow in C (None: not that case)."""
+    table = arrow_table(rows, coll)
+    return None if table is None else arrow_to_frame(table)
 
-    Types are those of :func:`typed_column`; anything unusual (a nested object, an unknown
-    field, a value of the wrong type, a malformed datetime) leaves it to the general path.
+
+def arrow_table(rows: Sequence[dict[str, Any]], coll: Collection) -> pa.Table | None:
+    """Flat rows of known fields as an Arrow table typed from the catalogue, or None when
+    the rows are not that simple case (a nested object, an unknown or missing field, a value
+    of the wrong type, a malformed datetime): :func:`to_frame` then takes the general path.
+
+    Columns are built one at a time from the rows' values, which costs pyarrow far less
+    than converting row dictionaries.
     """
     if not rows:
         return None
     names = list(rows[0])
     if any(name not in coll or not coll.field(name).is_stored for name in names):
         return None
-    fields = [coll.field(name) for name in names]
-    schema = pa.schema([(f.name, _ARROW_TYPES[f.type]) for f in fields])
+    if any(len(row) != len(names) for row in rows):
+        return None  # rows with other keys: keep "absent" apart from null
+    arrays = []
     try:
-        table = pa.Table.from_pylist(rows, schema=schema)  # type: ignore[arg-type]
-        if any(len(row) != len(names) for row in rows):
-            return None  # rows with other keys: keep "absent" apart from null
-        for i, f in enumerate(fields):
-            column = table.column(i)
+        for name in names:
+            f = coll.field(name)
+            column = pa.array([row[name] for row in rows], type=_ARROW_TYPES[f.type])
             if f.type is FieldType.DATETIME:
-                table = table.set_column(i, f.name, pc.strptime(column, "%Y-%m-%dT%H:%M:%S", "us"))
+                column = pc.strptime(column, "%Y-%m-%dT%H:%M:%S", "us")
             elif f.type is FieldType.DECIMAL:
-                table = table.set_column(i, f.name, column.cast(pa.float64()))
-    except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError):
+                column = column.cast(pa.float64())
+            arrays.append(column)
+    except (KeyError, pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError):
         return None
+    return pa.Table.from_arrays(arrays, names=names)
+
+
+def arrow_to_frame(table: pa.Table) -> pd.DataFrame:
+    """An Arrow table of :func:`arrow_table` as a DataFrame with the catalogue's dtypes."""
     return table.to_pandas(types_mapper=_PANDAS_TYPES.get)
