@@ -161,3 +161,21 @@ def test_connect_uses_the_configured_service_or_the_demo(
     assert demo.is_reference_server
     assert educatalog.connect().base_url == demo.base_url  # one demo server, shared
     assert len(educatalog.load("states", client=demo)) == 16
+
+
+def test_connect_shares_one_client_until_it_is_closed(
+    monkeypatch: pytest.MonkeyPatch, client: Client
+) -> None:
+    monkeypatch.setenv("EDUCATALOG_URL", client.base_url)
+    monkeypatch.setenv("EDUCATALOG_TOKEN", TOKEN)
+    first = educatalog.connect()
+    assert educatalog.connect() is first
+    assert educatalog.load("states").equals(educatalog.load("states", client=first))
+    first.close()
+    assert first.closed
+    second = educatalog.connect()
+    assert second is not first
+    assert not second.closed
+    assert educatalog.connect(page_size=10) is not second  # options: a client of its own
+    assert "states" in educatalog.CATALOGUE
+    assert "no such collection" not in educatalog.CATALOGUE

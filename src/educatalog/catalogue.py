@@ -163,6 +163,9 @@ class Schema(Mapping[str, Collection]):
                 f"exist.{_did_you_mean(name, self._collections)}"
             ) from None
 
+    def __contains__(self, name: object) -> bool:
+        return name in self._collections
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._collections)
 

@@ -262,6 +262,11 @@ class Client(ClientBase):
     def close(self) -> None:
         self._http.close()
 
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` was called (or the ``with`` block left)."""
+        return self._http.is_closed
+
     def __enter__(self) -> Client:
         return self
 

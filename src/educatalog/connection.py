@@ -23,11 +23,26 @@ _servers: dict[tuple[int | None, float], Any] = {}
 _lock = threading.Lock()
 
 
+_default_clients: dict[tuple[str, str | None], Client] = {}
+
+
 def connect(**client_options: Any) -> Client:
-    """A client of ``$EDUCATALOG_URL``, or of the embedded demo server when it is not set."""
-    if os.environ.get("EDUCATALOG_URL"):
+    """A client of ``$EDUCATALOG_URL``, or of the embedded demo server when it is not set.
+
+    Without options, the same client is returned for the same URL and token, so that
+    calls such as ``educatalog.load(...)`` without ``client=`` share its connections.
+    """
+    url = os.environ.get("EDUCATALOG_URL")
+    if not url:
+        return demo(**client_options)
+    if client_options:
         return Client(**client_options)
-    return demo(**client_options)
+    key = (url, os.environ.get("EDUCATALOG_TOKEN"))
+    with _lock:
+        client = _default_clients.get(key)
+        if client is None or client.closed:
+            client = _default_clients[key] = Client()
+    return client
 
 
 def demo(scale: float = 1.0, seed: int | None = None, **client_options: Any) -> Client:
@@ -48,4 +63,11 @@ def demo(scale: float = 1.0, seed: int | None = None, **client_options: Any) -> 
                 f"{scale:g}) at {server.url}; set EDUCATALOG_URL to use the real service.",
                 file=sys.stderr,
             )
-    return Client(server.url, token=DEMO_TOKEN, **client_options)
+    if client_options:
+        return Client(server.url, token=DEMO_TOKEN, **client_options)
+    with _lock:
+        client = _default_clients.get((server.url, DEMO_TOKEN))
+        if client is None or client.closed:
+            client = Client(server.url, token=DEMO_TOKEN)
+            _default_clients[(server.url, DEMO_TOKEN)] = client
+    return client
