@@ -18,6 +18,7 @@ __all__ = [
     "NotFoundOrForbidden",
     "RouteNotFound",
     "ServiceUnavailable",
+    "SnapshotError",
     "error_body",
     "error_from_body",
 ]
@@ -88,6 +89,13 @@ class IncompleteDownload(EducatalogError):
     """A download did not add up: rows missing or repeated against the service's count."""
 
     code = "INCOMPLETE_DOWNLOAD"
+
+
+class SnapshotError(EducatalogError):
+    """A snapshot cannot be written or read: it exists already, or a file of it is missing,
+    corrupted or truncated (the message names the file)."""
+
+    code = "SNAPSHOT_ERROR"
 
 
 _BY_CODE: dict[str, type[EducatalogError]] = {

@@ -1,0 +1,698 @@
+"""Snapshots: a loaded catalogue kept as files, reproducible and usable offline.
+
+>>> from educatalog import snapshot
+>>> cat = educatalog.load_catalogue()                         # doctest: +SKIP
+>>> snapshot.save(cat, "catalogue-2025-06")                  # doctest: +SKIP
+>>> cat = snapshot.load("catalogue-2025-06")  # same tables, dtypes, Source  # doctest: +SKIP
+>>> snapshot.diff("catalogue-2025-06", "catalogue-2025-07")  # doctest: +SKIP
+
+A snapshot is a directory holding one Parquet file per collection and link table and
+``manifest.json``: the format version, where and when the data was fetched (the service's
+URL, never a token), whether it is the synthetic demo catalogue, when the snapshot was made
+and by which version of educatalog, and per table its file, rows, columns with dtypes and
+SHA-256 checksum. The manifest carries a checksum of itself, so that an edited manifest is
+detected like an edited table.
+
+Personal data: the personal fields of contacts (names, phone numbers, e-mail addresses of
+real people; ``Field.personal`` in the catalogue) are left out unless ``include_personal=True``
+is passed, and the manifest records the choice and the fields left out.
+
+A snapshot is written into a temporary sibling directory and renamed into place at the end:
+an interrupted save leaves nothing behind, and an existing snapshot is never overwritten.
+:func:`load` verifies every file against the manifest and names the file that does not match.
+:func:`database` turns a snapshot into a database of the reference server (how
+``educatalog serve --snapshot`` serves it), :func:`export` writes CSV, Excel or plain Parquet.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal
+from urllib.parse import urlsplit, urlunsplit
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from educatalog.catalogue import CATALOGUE, Field, FieldType
+from educatalog.catalogue_data import COLLECTIONS, LINK_TABLES, Catalogue, Source
+from educatalog.errors import EducatalogError, SnapshotError
+
+__all__ = [
+    "FORMAT_VERSION",
+    "MANIFEST",
+    "PERSONAL_FIELDS",
+    "database",
+    "database_rows",
+    "diff",
+    "export",
+    "load",
+    "read_manifest",
+    "save",
+    "verify",
+]
+
+FORMAT = "educatalog-snapshot"
+FORMAT_VERSION = 1
+"""Version of the snapshot layout; :func:`load` refuses snapshots of a newer version."""
+
+MANIFEST = "manifest.json"
+
+PERSONAL_FIELDS: dict[str, tuple[str, ...]] = {
+    c.name: tuple(f.name for f in c.stored_fields if f.personal)
+    for c in CATALOGUE.values()
+    if any(f.personal for f in c.stored_fields)
+}
+"""Collection -> its personal fields (``Field.personal``): left out of snapshots and exports
+unless asked for."""
+
+_COMPRESSION = "zstd"
+_ROW_GROUP = 256 * 1024
+_SERVICE_DATETIME = "%Y-%m-%dT%H:%M:%S"
+_RESERVED = frozenset(
+    {
+        "format",
+        "format_version",
+        "educatalog_version",
+        "created_at",
+        "source",
+        "include_personal",
+        "personal_fields_omitted",
+        "tables",
+        "manifest_sha256",
+    }
+)
+
+
+# ---------------------------------------------------------------------------------------
+# save
+
+
+def save(
+    catalogue: Catalogue,
+    path: str | os.PathLike[str],
+    *,
+    include_personal: bool = False,
+    extra: Mapping[str, Any] | None = None,
+) -> Path:
+    """Write ``catalogue`` as a snapshot directory at ``path``; returns its path.
+
+    Personal fields (:data:`PERSONAL_FIELDS`) are left out unless ``include_personal``.
+    ``extra`` holds further JSON-serializable facts for the manifest (the command line
+    records how it fetched and, for an update, what changed). ``path`` must not exist: a
+    snapshot is never overwritten (:class:`~educatalog.errors.SnapshotError`).
+    """
+    from educatalog import __version__
+
+    target = Path(path)
+    if target.exists():
+        raise SnapshotError(f"{target} already exists; snapshots are never overwritten.")
+    clash = _RESERVED & set(extra or {})
+    if clash:
+        raise ValueError(f"extra may not set the manifest's own keys: {sorted(clash)}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent))
+    try:
+        tables: dict[str, Any] = {}
+        omitted: dict[str, list[str]] = {}
+        for name, frame in catalogue.items():
+            personal = [f for f in PERSONAL_FIELDS.get(name, ()) if f in frame.columns]
+            absent = [f for f in PERSONAL_FIELDS.get(name, ()) if f not in frame.columns]
+            if personal and not include_personal:
+                frame = frame.drop(columns=personal)
+                absent = list(PERSONAL_FIELDS[name])
+            if absent:
+                omitted[name] = absent
+            tables[name] = _write_table(tmp, name, frame)
+        source = catalogue.source
+        manifest: dict[str, Any] = {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "educatalog_version": __version__,
+            "created_at": dt.datetime.now(dt.UTC).isoformat(),
+            "source": {
+                "url": public_url(source.url),
+                "demo": source.demo,
+                "fetched_at": source.fetched_at.isoformat(),
+            },
+            "include_personal": include_personal,
+            "personal_fields_omitted": omitted,
+            "tables": tables,
+            **dict(extra or {}),
+        }
+        manifest["manifest_sha256"] = _manifest_checksum(manifest)
+        _write_file(tmp / MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False).encode())
+        _fsync_directory(tmp)
+        if target.exists():  # appeared while writing
+            raise SnapshotError(f"{target} already exists; snapshots are never overwritten.")
+        os.chmod(tmp, 0o755)  # mkdtemp makes directories readable by the owner only
+        os.rename(tmp, target)
+        _fsync_directory(target.parent)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return target
+
+
+def public_url(url: str | None) -> str | None:
+    """``url`` without user, password, query or fragment: never a token in a manifest."""
+    if not url:
+        return url
+    parts = urlsplit(url)
+    netloc = parts.netloc.rpartition("@")[2]
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+def _write_table(folder: Path, name: str, frame: pd.DataFrame) -> dict[str, Any]:
+    # pyarrow would keep DataFrame.attrs (the source, URL and all) in the file's metadata:
+    # the manifest alone records the source, cleaned.
+    frame = frame.copy(deep=False)
+    frame.attrs = {}
+    try:
+        table = pa.Table.from_pandas(frame, preserve_index=None)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError) as exc:
+        raise SnapshotError(f'Table "{name}" cannot be stored as Parquet: {exc}') from exc
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression=_COMPRESSION, row_group_size=_ROW_GROUP)
+    data = sink.getvalue()
+    file = f"{name}.parquet"
+    _write_file(folder / file, data)
+    return {
+        "file": file,
+        "kind": "link" if name in LINK_TABLES else "collection",
+        "rows": len(frame),
+        "bytes": data.size,
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "columns": [_column_entry(str(c), frame[c]) for c in frame.columns],
+    }
+
+
+def _column_entry(name: str, column: pd.Series) -> dict[str, Any]:
+    entry: dict[str, Any] = {"name": name, "dtype": str(column.dtype)}
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        entry["categories_dtype"] = str(column.dtype.categories.dtype)
+        entry["ordered"] = bool(column.dtype.ordered)
+    return entry
+
+
+def _write_file(path: Path, data: bytes | pa.Buffer) -> None:
+    with open(path, "wb") as out:
+        out.write(memoryview(data))
+        out.flush()
+        os.fsync(out.fileno())
+
+
+def _fsync_directory(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # pragma: no cover - platforms without directory handles
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(fd)
+
+
+def _manifest_checksum(manifest: Mapping[str, Any]) -> str:
+    body = {k: v for k, v in manifest.items() if k != "manifest_sha256"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+# ---------------------------------------------------------------------------------------
+# load and verify
+
+
+def read_manifest(path: str | os.PathLike[str], *, verify: bool = True) -> dict[str, Any]:
+    """The manifest of the snapshot at ``path``, checked for form and (``verify``) checksum."""
+    folder = Path(path)
+    file = folder / MANIFEST
+    if not folder.is_dir():
+        raise SnapshotError(f"No snapshot at {folder}: it is not a directory.")
+    try:
+        manifest = json.loads(file.read_bytes())
+    except FileNotFoundError:
+        raise SnapshotError(f"{file} is missing: {folder} is not a complete snapshot.") from None
+    except (OSError, ValueError) as exc:
+        raise SnapshotError(f"{file} cannot be read: {exc}") from exc
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise SnapshotError(f"{file} is not the manifest of an educatalog snapshot.")
+    version = manifest.get("format_version")
+    if not isinstance(version, int) or version > FORMAT_VERSION:
+        raise SnapshotError(
+            f"{file} has format version {version!r}; this educatalog reads versions up to "
+            f"{FORMAT_VERSION}: update educatalog."
+        )
+    if verify and manifest.get("manifest_sha256") != _manifest_checksum(manifest):
+        raise SnapshotError(f"{file} was modified after the snapshot was written (checksum).")
+    tables = manifest.get("tables")
+    if not isinstance(tables, dict):
+        raise SnapshotError(f"{file} lists no tables.")
+    for name, entry in tables.items():
+        if (name not in COLLECTIONS and name not in LINK_TABLES) or not isinstance(entry, dict):
+            raise SnapshotError(f'{file} lists an unknown table "{name}".')
+        if entry.get("file") != f"{name}.parquet" or not isinstance(entry.get("rows"), int):
+            raise SnapshotError(f'{file}: the entry of table "{name}" is malformed.')
+    return manifest
+
+
+def load(path: str | os.PathLike[str], *, verify: bool = True) -> Catalogue:
+    """The catalogue saved at ``path``, with the same tables, dtypes and :class:`Source`.
+
+    Every file is checked against the manifest (row counts and columns always; with
+    ``verify``, the checksums of the files and of the manifest too). A missing, corrupted or
+    truncated file raises :class:`~educatalog.errors.SnapshotError` naming it.
+    """
+    folder = Path(path)
+    manifest = read_manifest(folder, verify=verify)
+    # One table after the other: pyarrow decodes the columns of each in parallel already
+    # (reading several tables at once was slower, by oversubscribing the cores).
+    frames = {
+        name: _read_table(folder, entry, verify=verify)
+        for name, entry in manifest["tables"].items()
+    }
+    return Catalogue(frames, source=_source(manifest))
+
+
+def verify(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Check a snapshot without building its frames; returns its manifest.
+
+    The manifest's checksum, and every file's presence, size, checksum and row count.
+    """
+    folder = Path(path)
+    manifest = read_manifest(folder, verify=True)
+    for entry in manifest["tables"].values():
+        data = _read_bytes(folder, entry, verify=True)
+        file = folder / entry["file"]
+        try:
+            rows = pq.ParquetFile(pa.BufferReader(data)).metadata.num_rows
+        except (pa.ArrowException, OSError) as exc:
+            raise SnapshotError(f"{file} is not a readable Parquet file: {exc}") from exc
+        if rows != entry["rows"]:
+            raise SnapshotError(f"{file} holds {rows} rows; the manifest says {entry['rows']}.")
+    return manifest
+
+
+def _source(manifest: Mapping[str, Any]) -> Source:
+    raw = manifest.get("source") or {}
+    try:
+        when = dt.datetime.fromisoformat(raw["fetched_at"])
+    except (KeyError, TypeError, ValueError):
+        raise SnapshotError(f"{MANIFEST}: the source has no valid fetched_at time.") from None
+    return Source(url=raw.get("url"), demo=bool(raw.get("demo")), fetched_at=when)
+
+
+def _read_bytes(folder: Path, entry: Mapping[str, Any], *, verify: bool) -> pa.Buffer:
+    file = folder / entry["file"]
+    try:
+        data = file.read_bytes()
+    except FileNotFoundError:
+        raise SnapshotError(f"{file} is missing from the snapshot.") from None
+    except OSError as exc:
+        raise SnapshotError(f"{file} cannot be read: {exc}") from exc
+    if verify:
+        expected = entry.get("bytes")
+        if isinstance(expected, int) and len(data) != expected:
+            raise SnapshotError(
+                f"{file} is {len(data):,} bytes long; the manifest says {expected:,} "
+                f"(truncated or replaced)."
+            )
+        if hashlib.sha256(data).hexdigest() != entry.get("sha256"):
+            raise SnapshotError(f"{file} is corrupted: its checksum does not match the manifest.")
+    return pa.py_buffer(data)
+
+
+def _read_table(folder: Path, entry: Mapping[str, Any], *, verify: bool) -> pd.DataFrame:
+    data = _read_bytes(folder, entry, verify=verify)
+    file = folder / entry["file"]
+    try:
+        table = pq.read_table(pa.BufferReader(data))
+        frame = table.to_pandas()
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        raise SnapshotError(f"{file} is not a readable Parquet file: {exc}") from exc
+    if len(frame) != entry["rows"]:
+        raise SnapshotError(f"{file} holds {len(frame)} rows; the manifest says {entry['rows']}.")
+    columns = entry.get("columns") or []
+    names = [c.get("name") for c in columns]
+    if [str(c) for c in frame.columns] != names:
+        raise SnapshotError(f"{file} has columns {list(frame.columns)}; the manifest: {names}.")
+    for spec in columns:
+        frame[spec["name"]] = _restore_dtype(frame[spec["name"]], spec, file)
+    return frame
+
+
+def _restore_dtype(column: pd.Series, spec: Mapping[str, Any], file: Path) -> pd.Series:
+    """The column in the dtype the manifest records (Parquet keeps almost every dtype; the
+    categories of a categorical may come back as another text dtype)."""
+    wanted = spec.get("dtype")
+    if isinstance(column.dtype, pd.CategoricalDtype) and "categories_dtype" in spec:
+        cats = column.dtype.categories
+        if str(cats.dtype) != spec["categories_dtype"]:
+            new = pd.CategoricalDtype(
+                pd.Index(cats, dtype=spec["categories_dtype"]), ordered=spec.get("ordered", False)
+            )
+            column = pd.Series(
+                pd.Categorical.from_codes(column.cat.codes, dtype=new),
+                index=column.index,
+                name=column.name,
+            )
+    if str(column.dtype) != wanted:
+        try:
+            column = column.astype(wanted)
+        except (TypeError, ValueError) as exc:
+            raise SnapshotError(
+                f'{file}: column "{spec["name"]}" has dtype {column.dtype}, the manifest says '
+                f"{wanted}."
+            ) from exc
+    return column
+
+
+def _as_catalogue(value: Catalogue | str | os.PathLike[str]) -> Catalogue:
+    return value if isinstance(value, Catalogue) else load(value)
+
+
+# ---------------------------------------------------------------------------------------
+# diff
+
+
+def diff(
+    old: Catalogue | str | os.PathLike[str], new: Catalogue | str | os.PathLike[str]
+) -> pd.DataFrame:
+    """Rows added, removed and changed per table from ``old`` to ``new``.
+
+    Catalogues or snapshot paths. Collections are matched by ``id``; a row counts as changed
+    when a column both have differs (nulls equal nulls). Link tables are matched by pair, so
+    their rows are only added or removed. One row per table, in catalogue order, with the
+    columns ``rows_before``, ``rows_after``, ``added``, ``removed``, ``changed``; a table that
+    only one side holds has nulls (``<NA>``) where the other side would be.
+    """
+    before, after = _as_catalogue(old), _as_catalogue(new)
+    order = [n for n in (*COLLECTIONS, *LINK_TABLES) if n in before or n in after]
+    records = []
+    for name in order:
+        a, b = before.get(name), after.get(name)
+        record: dict[str, Any] = {
+            "table": name,
+            "rows_before": None if a is None else len(a),
+            "rows_after": None if b is None else len(b),
+        }
+        if a is not None and b is not None:
+            record.update(_table_changes(name, a, b))
+        records.append(record)
+    columns = ["table", "rows_before", "rows_after", "added", "removed", "changed"]
+    frame = pd.DataFrame.from_records(records, columns=columns).set_index("table")
+    return frame.astype("Int64")
+
+
+def _table_changes(name: str, a: pd.DataFrame, b: pd.DataFrame) -> dict[str, int]:
+    if a.empty or b.empty:
+        return {"added": len(b), "removed": len(a), "changed": 0}
+    by_id = name not in LINK_TABLES and "id" in a and "id" in b
+    if by_id and a["id"].is_unique and b["id"].is_unique:
+        ia, ib = pd.Index(a["id"]), pd.Index(b["id"])
+        common = ia.intersection(ib)
+        changed = 0
+        if len(common):
+            x = a.set_index("id").loc[common]
+            y = b.set_index("id").loc[common]
+            differs = np.zeros(len(common), dtype=bool)
+            for column in (c for c in x.columns if c in y.columns):
+                differs |= _differs(x[column], y[column])
+            changed = int(differs.sum())
+        return {
+            "added": len(ib.difference(ia)),
+            "removed": len(ia.difference(ib)),
+            "changed": changed,
+        }
+    keys = [c for c in a.columns if c in b.columns]
+    ka = pd.MultiIndex.from_frame(a[keys]) if len(keys) > 1 else pd.Index(a[keys[0]])
+    kb = pd.MultiIndex.from_frame(b[keys]) if len(keys) > 1 else pd.Index(b[keys[0]])
+    return {"added": len(kb.difference(ka)), "removed": len(ka.difference(kb)), "changed": 0}
+
+
+def _differs(x: pd.Series, y: pd.Series) -> np.ndarray:
+    """Per row: the values differ (a null equals a null, and only a null)."""
+    if x.dtype != y.dtype:
+        x, y = x.astype("string"), y.astype("string")
+    x_na, y_na = x.isna().to_numpy(), y.isna().to_numpy()
+    try:
+        unequal = (x.reset_index(drop=True) != y.reset_index(drop=True)).fillna(False)
+        values = unequal.to_numpy(dtype=bool)
+    except TypeError:  # values pandas cannot compare (lists, mixed objects)
+        values = np.array([repr(p) != repr(q) for p, q in zip(x, y, strict=True)], dtype=bool)
+    return (values & ~x_na & ~y_na) | (x_na ^ y_na)
+
+
+# ---------------------------------------------------------------------------------------
+# the reference server's database
+
+
+def database_rows(
+    catalogue: Catalogue, *, chunk_size: int = 50_000
+) -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    """The catalogue as ``(collection, rows)`` chunks in the service's JSON representation,
+    for :func:`educatalog.server.store.build_database`.
+
+    Ids and integers as ``int``, datetimes as ``"YYYY-MM-DDTHH:MM:SS"``, decimals as strings
+    such as ``"1490.00"``; fields a table lacks (personal fields left out) are null. Link
+    tables become the rows of their junction collections, numbered from 1 in pair order (the
+    service's own junction ids are not part of a link table).
+    """
+    for name in catalogue.collections:
+        coll = CATALOGUE[name]
+        frame = catalogue[name]
+        fields = [f for f in coll.stored_fields if f.name in frame.columns]
+        for start in range(0, len(frame), chunk_size):
+            part = frame.iloc[start : start + chunk_size]
+            names = [f.name for f in fields]
+            values = [_json_values(part[f.name], f) for f in fields]
+            yield name, [dict(zip(names, row, strict=True)) for row in zip(*values, strict=True)]
+    for link in catalogue.links:
+        owner, relation = LINK_TABLES[link]
+        rel = CATALOGUE[owner].field(relation).relation
+        assert rel is not None
+        assert rel.foreign_key
+        assert rel.junction_field
+        frame = catalogue[link]
+        left, right = frame.columns[:2]
+        for start in range(0, len(frame), chunk_size):
+            part = frame.iloc[start : start + chunk_size]
+            pairs = zip(
+                part[left].to_numpy(dtype=object, na_value=None),
+                part[right].to_numpy(dtype=object, na_value=None),
+                strict=True,
+            )
+            yield (
+                link,
+                [
+                    {"id": start + i, rel.foreign_key: _int(p), rel.junction_field: _int(q)}
+                    for i, (p, q) in enumerate(pairs, start=1)
+                ],
+            )
+
+
+def _int(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def _json_values(column: pd.Series, f: Field) -> list[Any]:
+    """One column as the service's JSON values (None for nulls)."""
+    if f.type is FieldType.DATETIME:
+        if not pd.api.types.is_datetime64_any_dtype(column.dtype):
+            column = pd.to_datetime(column, errors="coerce")
+        text = column.dt.strftime(_SERVICE_DATETIME)
+        return list(text.to_numpy(dtype=object, na_value=None))
+    if f.type is FieldType.DECIMAL:
+        fmt = f"{{:.{f.scale or 2}f}}"
+        numbers = column.to_numpy(dtype=object, na_value=None)
+        return [None if v is None else fmt.format(v) for v in numbers]
+    values = column.to_numpy(dtype=object, na_value=None)
+    if f.type is FieldType.INTEGER:
+        return [None if v is None else int(v) for v in values]
+    if f.type is FieldType.BOOLEAN:
+        return [None if v is None else bool(v) for v in values]
+    return [None if v is None else str(v) for v in values]
+
+
+def database(
+    path: str | os.PathLike[str], *, directory: str | os.PathLike[str] | None = None
+) -> Path:
+    """A reference-server database of the snapshot at ``path``, built once and cached.
+
+    The snapshot is verified first. The database is kept in ``directory`` (default: the
+    ``snapshots`` folder of the cache, see :func:`educatalog.server.embedded.cache_dir`),
+    named by the manifest's checksum, so a snapshot is converted only once.
+    """
+    from educatalog.server.embedded import cache_dir
+    from educatalog.server.store import build_database
+
+    folder = Path(path)
+    manifest = verify(folder)
+    where = Path(directory) if directory is not None else cache_dir() / "snapshots"
+    key = f"{manifest['manifest_sha256'][:20]}-{_code_fingerprint()}"
+    target = where / f"snapshot-{key}.sqlite"
+    if not target.is_file():
+        catalogue = load(folder, verify=False)  # verified above
+        source = manifest["source"]
+        info = {
+            "demo": bool(source.get("demo")),
+            "snapshot": {
+                "name": folder.resolve().name,
+                "created_at": manifest.get("created_at"),
+                "source_url": source.get("url"),
+                "fetched_at": source.get("fetched_at"),
+                "include_personal": manifest.get("include_personal"),
+                "manifest_sha256": manifest["manifest_sha256"],
+            },
+        }
+        build_database(target, database_rows(catalogue), info=info)
+    return target
+
+
+def _code_fingerprint() -> str:
+    """A short hash of the code that turns a snapshot into a database."""
+    from educatalog.server import store
+
+    digest = hashlib.sha256()
+    for module_file in (store.__file__, __file__):
+        digest.update(Path(module_file or "").read_bytes())
+    return digest.hexdigest()[:10]
+
+
+# ---------------------------------------------------------------------------------------
+# export
+
+ExportFormat = Literal["csv", "xlsx", "parquet"]
+_EXCEL_MAX_ROWS = 1_048_576
+_SHEET_NAME = 31
+
+
+def export(
+    path: str | os.PathLike[str],
+    out: str | os.PathLike[str],
+    *,
+    format: ExportFormat,
+    include_personal: bool = False,
+) -> list[Path]:
+    """Write the tables of the snapshot at ``path`` into the folder ``out``; returns the files.
+
+    ``csv`` and ``parquet``: one file per table (``events.csv``, ...); ``xlsx``: one workbook
+    named after the snapshot, with one sheet per table. Personal fields are left out unless
+    ``include_personal`` (a snapshot saved without them has none to give). Existing files
+    are never overwritten.
+    """
+    if format not in ("csv", "xlsx", "parquet"):
+        raise ValueError(f"format must be csv, xlsx or parquet, got {format!r}")
+    catalogue = load(path)
+    tables: dict[str, pd.DataFrame] = {}
+    for name, frame in catalogue.items():
+        personal = [f for f in PERSONAL_FIELDS.get(name, ()) if f in frame.columns]
+        tables[name] = frame.drop(columns=personal) if personal and not include_personal else frame
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    if format == "xlsx":
+        targets = {"": folder / f"{Path(path).resolve().name}.xlsx"}
+    else:
+        targets = {name: folder / f"{name}.{format}" for name in tables}
+    existing = [str(t) for t in targets.values() if t.exists()]
+    if existing:
+        raise EducatalogError(f"Not overwriting existing files: {', '.join(existing)}.")
+    if format == "xlsx":
+        _atomic_write(targets[""], lambda tmp: _write_workbook(tmp, tables))
+    else:
+        for name, frame in tables.items():
+            _atomic_write(targets[name], lambda tmp, f=frame: _write_flat(tmp, f, format))
+    return list(targets.values())
+
+
+def _atomic_write(target: Path, write: Any) -> None:
+    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        write(tmp)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _write_flat(file: Path, frame: pd.DataFrame, format: str) -> None:
+    if format == "csv":
+        frame.to_csv(file, index=False, date_format=_SERVICE_DATETIME, encoding="utf-8")
+    else:
+        frame = frame.copy(deep=False)
+        frame.attrs = {}
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+        pq.write_table(table, file, compression=_COMPRESSION)
+
+
+def sheet_names(tables: Sequence[str]) -> dict[str, str]:
+    """Excel sheet names for table names: at most 31 characters, unique (case-blind)."""
+    names: dict[str, str] = {}
+    taken: set[str] = set()
+    for table in tables:
+        base = re.sub(r"[\[\]:*?/\\]", "_", table)[:_SHEET_NAME] or "table"
+        name, n = base, 1
+        while name.lower() in taken:
+            n += 1
+            suffix = f"~{n}"
+            name = base[: _SHEET_NAME - len(suffix)] + suffix
+        taken.add(name.lower())
+        names[table] = name
+    return names
+
+
+def _write_workbook(file: Path, tables: Mapping[str, pd.DataFrame]) -> None:
+    from openpyxl import Workbook
+
+    for name, frame in tables.items():
+        if len(frame) + 1 > _EXCEL_MAX_ROWS:
+            raise EducatalogError(
+                f'Table "{name}" has {len(frame):,} rows, more than an Excel sheet holds '
+                f"({_EXCEL_MAX_ROWS - 1:,}); export it as csv or parquet."
+            )
+    book = Workbook(write_only=True)
+    for table, sheet_name in sheet_names(list(tables)).items():
+        frame = tables[table]
+        sheet = book.create_sheet(sheet_name)
+        sheet.append([str(c) for c in frame.columns])
+        columns = []
+        for c in frame.columns:
+            column = frame[c]
+            if pd.api.types.is_datetime64_any_dtype(column.dtype):
+                values = [None if pd.isna(v) else v.to_pydatetime() for v in column]
+            else:
+                values = list(column.to_numpy(dtype=object, na_value=None))
+            columns.append(values)
+        for row in zip(*columns, strict=True):
+            sheet.append([_excel_value(sheet, v) for v in row])
+    book.save(file)
+
+
+def _excel_value(sheet: Any, value: Any) -> Any:
+    """A value for a cell: text stays text (never a formula), without characters XML lacks."""
+    from openpyxl.cell import WriteOnlyCell
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
+    if isinstance(value, str):
+        value = ILLEGAL_CHARACTERS_RE.sub("\ufffd", value)
+        if value.startswith("="):
+            text = WriteOnlyCell(sheet, value=value)
+            text.data_type = "s"
+            return text
+    elif isinstance(value, np.generic):
+        return value.item()
+    return value
