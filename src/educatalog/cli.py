@@ -2,6 +2,9 @@
 
 ``educatalog serve --demo`` serves the synthetic demo catalogue; ``educatalog serve --db FILE``
 serves an existing database file; ``educatalog report --out DIR`` writes the supply report.
+``educatalog fetch --out PATH`` downloads the whole catalogue into a snapshot (``--update PATH``
+writes a newer one beside it), ``educatalog serve --snapshot PATH`` serves a snapshot and
+``educatalog export --snapshot PATH`` writes its tables as CSV, Excel or Parquet.
 """
 
 from __future__ import annotations
@@ -9,8 +12,15 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from educatalog.server.demo import DEFAULT_SEED
+
+if TYPE_CHECKING:  # for the snapshot commands' annotations
+    from pathlib import Path
+
+    from educatalog.client import Client
+    from educatalog.server.run import ServerThread
 
 __all__ = ["main"]
 
@@ -44,6 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     source = serve.add_mutually_exclusive_group(required=True)
     source.add_argument("--demo", action="store_true", help="serve the synthetic demo catalogue")
     source.add_argument("--db", metavar="FILE", help="serve an existing database file")
+    source.add_argument(
+        "--snapshot", metavar="PATH", help="serve a snapshot (made by `educatalog fetch`)"
+    )
     serve.add_argument(
         "--scale", type=_positive_float, default=1.0, help="demo size (1: ~5,000 events)"
     )
@@ -81,6 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--end", metavar="YYYY-MM-DD", help="last start date to keep")
     report.add_argument("--scale", type=_positive_float, default=1.0, help="demo size")
     report.add_argument("--seed", type=int, default=DEFAULT_SEED, help="demo random seed")
+    _add_snapshot_commands(commands)
     return parser
 
 
@@ -139,6 +153,11 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"Preparing the demo catalogue (seed {args.seed}, scale {args.scale:g})...")
         path = demo_database(args.seed, args.scale, rebuild=args.rebuild)
         label = "the SYNTHETIC demo catalogue"
+    elif args.snapshot:
+        prepared = _snapshot_database(args.snapshot)
+        if prepared is None:
+            return 2
+        path, label = prepared
     else:
         from pathlib import Path
 
@@ -164,6 +183,236 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------------------------
+# Snapshots: `fetch`, `export` and `serve --snapshot` (see educatalog.snapshot)
+
+
+def _add_snapshot_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    fetch = commands.add_parser(
+        "fetch",
+        help="download the whole catalogue into a snapshot (or refresh one)",
+        description="Download every collection and link table (concurrently) into a snapshot: "
+        "Parquet files and a manifest. Without --url or --demo: the service at $EDUCATALOG_URL "
+        "(token in $EDUCATALOG_TOKEN), or the embedded demo catalogue when that is not set. "
+        "--update PATH downloads again from where PATH came from and writes a NEW snapshot "
+        "beside it (PATH-<UTC time>, or --out), with a summary of what changed.",
+    )
+    fetch.add_argument("--out", metavar="PATH", help="where to write the snapshot (must not exist)")
+    fetch.add_argument("--update", metavar="PATH", help="refresh the snapshot at PATH")
+    where = fetch.add_mutually_exclusive_group()
+    where.add_argument("--url", help="base URL of the service (token in $EDUCATALOG_TOKEN)")
+    where.add_argument("--demo", action="store_true", help="use the embedded demo catalogue")
+    fetch.add_argument(
+        "--collections",
+        metavar="A,B,...",
+        help="only these collections or link tables (default: all 20 and the 5 link tables)",
+    )
+    fetch.add_argument(
+        "--include-personal",
+        action="store_true",
+        help="keep the personal fields of contacts (names, phone numbers, e-mail addresses)",
+    )
+    fetch.add_argument("--scale", type=_positive_float, default=None, help="demo size (1)")
+    fetch.add_argument("--seed", type=int, default=None, help="demo random seed")
+
+    export = commands.add_parser(
+        "export",
+        help="write the tables of a snapshot as CSV, Excel or Parquet files",
+        description="Write every table of a snapshot into DIR: one CSV or Parquet file per "
+        "table, or one Excel workbook with a sheet per table. Personal fields of contacts are "
+        "left out unless --include-personal is given.",
+    )
+    export.add_argument("--snapshot", required=True, metavar="PATH", help="the snapshot")
+    export.add_argument("--format", required=True, choices=["csv", "xlsx", "parquet"])
+    export.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
+    export.add_argument(
+        "--include-personal",
+        action="store_true",
+        help="keep the personal fields of contacts (if the snapshot holds them)",
+    )
+
+
+def _fail(command: str, message: str, status: int = 1) -> int:
+    print(f"educatalog {command}: {message}", file=sys.stderr)
+    return status
+
+
+def _fetch(args: argparse.Namespace) -> int:
+    import datetime as dt
+    import re
+    from pathlib import Path
+
+    import pandas as pd
+
+    import educatalog
+    from educatalog import snapshot
+    from educatalog.errors import EducatalogError
+
+    if not args.out and not args.update:
+        return _fail("fetch", "give --out PATH (a new snapshot) or --update PATH.", 2)
+    if (args.scale is not None or args.seed is not None) and not args.demo:
+        return _fail("fetch", "--scale and --seed choose the demo catalogue: add --demo.", 2)
+    try:
+        old = previous = None
+        origin: dict[str, object]
+        collections = args.collections.split(",") if args.collections else None
+        include_personal = args.include_personal
+        if args.update:
+            old = Path(args.update)
+            previous = snapshot.read_manifest(old)
+            origin = dict(previous.get("origin") or {})
+            if args.url or args.demo:
+                origin = _origin(args)
+            elif not origin.get("kind"):
+                url = previous["source"].get("url")
+                if previous["source"].get("demo") or not url:
+                    return _fail(
+                        "fetch", f"{old} does not say where it came from: give --url or --demo."
+                    )
+                origin = {"kind": "url", "url": url}
+            if collections is None:
+                collections = list(previous["tables"])
+            include_personal = include_personal or bool(previous.get("include_personal"))
+            stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+            base = re.sub(r"-\d{8}T\d{6}Z$", "", old.name)
+            out = Path(args.out) if args.out else old.with_name(f"{base}-{stamp}")
+        else:
+            origin = _origin(args)
+            out = Path(args.out)
+        if out.exists():
+            return _fail("fetch", f"{out} already exists; snapshots are never overwritten.")
+        if old is not None:
+            print(f"Checking {old} ...")
+            before = snapshot.load(old)
+        client, server = _fetch_client(origin)
+        try:
+            print(f"Fetching the catalogue from {_origin_label(origin)} ...", flush=True)
+            catalogue = educatalog.load_catalogue(client, collections)
+        finally:
+            client.close()
+            if server is not None:
+                server.close()
+        extra: dict[str, object] = {"origin": origin}
+        changes = None
+        if old is not None and previous is not None:
+            changes = snapshot.diff(before, catalogue)
+            extra["previous"] = {
+                "name": old.resolve().name,
+                "created_at": previous.get("created_at"),
+                "manifest_sha256": previous.get("manifest_sha256"),
+            }
+            extra["changes"] = {
+                name: {k: None if pd.isna(v) else int(v) for k, v in row.items()}
+                for name, row in changes.to_dict(orient="index").items()
+            }
+        path = snapshot.save(catalogue, out, include_personal=include_personal, extra=extra)
+    except KeyboardInterrupt:
+        return _fail("fetch", "interrupted; no snapshot was written.", 130)
+    except (EducatalogError, OSError) as exc:
+        return _fail("fetch", str(exc))
+    rows = sum(len(frame) for frame in catalogue.values())
+    print(f"Snapshot written to {path}: {len(catalogue)} tables, {rows:,} rows.")
+    if catalogue.source.demo:
+        print("(SYNTHETIC demo data)")
+    if include_personal:
+        print("Personal fields of contacts are INCLUDED (as asked).")
+    elif "contacts" in catalogue:
+        print("Personal fields of contacts are left out (--include-personal keeps them).")
+    if changes is not None:
+        print(f"\nChanges since {old}:")
+        print(changes.to_string())
+        total = changes[["added", "removed", "changed"]].sum()
+        print(
+            f"In all: {total['added']:,} rows added, {total['removed']:,} removed, "
+            f"{total['changed']:,} changed."
+        )
+        if changes.isna().any().any():
+            print("(<NA>: a table that only one of the two snapshots holds)")
+    return 0
+
+
+def _origin(args: argparse.Namespace) -> dict[str, object]:
+    """Where to fetch from, as recorded in the manifest (never with a token)."""
+    import os
+
+    from educatalog.snapshot import public_url
+
+    url = args.url or (None if args.demo else os.environ.get("EDUCATALOG_URL"))
+    if url:
+        return {"kind": "url", "url": public_url(url)}
+    seed = DEFAULT_SEED if args.seed is None else args.seed
+    return {"kind": "demo", "seed": seed, "scale": 1.0 if args.scale is None else args.scale}
+
+
+def _origin_label(origin: dict[str, object]) -> str:
+    if origin.get("kind") == "demo":
+        return (
+            f"the embedded SYNTHETIC demo catalogue (seed {origin['seed']}, "
+            f"scale {float(str(origin['scale'])):g})"
+        )
+    return str(origin["url"])
+
+
+def _fetch_client(origin: dict[str, object]) -> tuple[Client, ServerThread | None]:
+    """A client of the origin (token from $EDUCATALOG_TOKEN) and the demo server, if any."""
+    import educatalog
+
+    if origin.get("kind") == "demo":
+        from educatalog.server.demo import DEMO_TOKEN
+        from educatalog.server.embedded import start_demo_server
+
+        server = start_demo_server(int(str(origin["seed"])), float(str(origin["scale"])))
+        return educatalog.Client(server.url, token=DEMO_TOKEN), server
+    return educatalog.Client(str(origin["url"])), None
+
+
+def _export(args: argparse.Namespace) -> int:
+    from educatalog import snapshot
+    from educatalog.errors import EducatalogError
+
+    try:
+        manifest = snapshot.read_manifest(args.snapshot)
+        files = snapshot.export(
+            args.snapshot, args.out, format=args.format, include_personal=args.include_personal
+        )
+    except (EducatalogError, OSError) as exc:
+        return _fail("export", str(exc))
+    for file in files:
+        print(f"  {file}")
+    print(f"Exported {len(files)} file(s) to {args.out}.")
+    held = bool(manifest.get("include_personal"))
+    if args.include_personal and not held:
+        print(
+            "Note: the snapshot was saved without the personal fields of contacts, so the "
+            "export has none either."
+        )
+    elif args.include_personal:
+        print("Personal fields of contacts are INCLUDED (as asked).")
+    elif "contacts" in manifest["tables"]:
+        print("Personal fields of contacts are left out (--include-personal keeps them).")
+    return 0
+
+
+def _snapshot_database(snapshot_path: str) -> tuple[Path, str] | None:
+    """The reference-server database of a snapshot (built once, cached) and its label."""
+    from educatalog import snapshot
+    from educatalog.errors import EducatalogError
+
+    print(f"Preparing the snapshot {snapshot_path} ...", flush=True)
+    try:
+        path = snapshot.database(snapshot_path)
+        manifest = snapshot.read_manifest(snapshot_path)
+    except (EducatalogError, OSError) as exc:
+        _fail("serve", str(exc), 2)
+        return None
+    source = manifest["source"]
+    what = "SYNTHETIC demo data" if source.get("demo") else (source.get("url") or "unknown")
+    label = f"the snapshot {snapshot_path} ({what}, fetched {source.get('fetched_at')})"
+    if manifest.get("personal_fields_omitted"):
+        print("The snapshot holds no personal fields of contacts: they are served as null.")
+    return path, label
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = build_parser().parse_args(argv)
@@ -171,6 +420,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _serve(args)
     if args.command == "report":
         return _report(args)
+    if args.command == "fetch":
+        return _fetch(args)
+    if args.command == "export":
+        return _export(args)
     raise AssertionError(args.command)  # pragma: no cover
 
 
