@@ -1,0 +1,431 @@
+"""The explorer dashboard on the demo catalogue: every control changed from code, and the
+table and chart checked against numbers computed independently with plain pandas."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from educatalog import plots, widgets
+from educatalog.errors import EducatalogError
+from educatalog.widgets import NONE, Explorer
+
+MISSING = plots.MISSING_LABEL
+
+
+@pytest.fixture(scope="module")
+def offers(demo_catalogue: Any) -> pd.DataFrame:
+    return demo_catalogue.offers()
+
+
+@pytest.fixture
+def explorer(offers: pd.DataFrame, tmp_path: Path) -> Explorer:
+    return widgets.explorer(offers, debounce=0, export_dir=tmp_path)
+
+
+def bars(explorer: Explorer) -> dict[str, float]:
+    """Label -> length of each horizontal bar of the chart."""
+    ax = explorer.figure.axes[0]
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    widths = [p.get_width() for p in ax.patches]
+    assert len(labels) == len(widths)
+    return dict(zip(labels, widths, strict=True))
+
+
+def column(explorer: Explorer, name: str) -> dict[str, float]:
+    """Label -> value of one column of the table, groups with a value only."""
+    values = explorer.table[name]
+    return {str(k): float(v) for k, v in values.items() if not pd.isna(k)}
+
+
+def nonzero(values: dict[str, float]) -> dict[str, float]:
+    return {k: v for k, v in values.items() if v}
+
+
+def assert_chart_follows(explorer: Explorer, measure: str) -> None:
+    """The bars are the table's values of ``measure`` (an empty "no value" group has none)."""
+    expected = column(explorer, measure)
+    missing = explorer.table[measure][explorer.table.index.isna()]
+    if len(missing) and missing.iloc[0]:
+        expected[MISSING] = float(missing.iloc[0])
+    assert bars(explorer) == pytest.approx(expected)
+
+
+def test_initial_view_counts_events_by_state(explorer: Explorer, offers: pd.DataFrame) -> None:
+    expected = offers["state"].value_counts(dropna=False)
+    table = explorer.table
+    assert list(table.columns) == ["events", "share"]
+    assert table["events"].sum() == len(offers)
+    for state in offers["state"].cat.categories:
+        assert table.loc[state, "events"] == (offers["state"] == state).sum()
+    assert table["share"].sum() == pytest.approx(1.0)
+    assert int(table["events"][table.index.isna()].sum()) == expected[np.nan]
+    assert_chart_follows(explorer, "events")
+    assert explorer.mask.all()
+    assert explorer.recomputes == 1
+    assert explorer.error is None
+    assert bytes(explorer.outputs["chart"].value).startswith(b"\x89PNG")
+
+
+def test_demo_mark_and_status(explorer: Explorer, offers: pd.DataFrame) -> None:
+    status = explorer.outputs["status"].value
+    assert "synthetic demo data" in status
+    assert f"{len(offers):,}</b> of {len(offers):,} events" in status
+    texts = [t.get_text() for t in explorer.figure.texts]
+    assert plots.DEMO_MARK in texts
+
+
+def test_state_filter(explorer: Explorer, offers: pd.DataFrame) -> None:
+    explorer.controls["states"].value = ("Bayern",)
+    bayern = offers[offers["state"] == "Bayern"]
+    assert explorer.table["events"].sum() == len(bayern)
+    assert explorer.table.loc["Bayern", "events"] == len(bayern)
+    assert explorer.table.loc["Bayern", "share"] == 1.0
+    assert explorer.table.drop("Bayern")["events"].sum() == 0
+    assert explorer.mask.sum() == len(bayern)
+    pd.testing.assert_frame_equal(explorer.filtered, bayern)
+    assert nonzero(bars(explorer)) == {"Bayern": len(bayern)}
+    assert f"{len(bayern):,}</b> of {len(offers):,} events" in explorer.outputs["status"].value
+    assert "Bayern" in explorer.outputs["status"].value
+
+    explorer.controls["states"].value = ("Bayern", "Berlin", MISSING)
+    chosen = offers["state"].isin(["Bayern", "Berlin"]) | offers["state"].isna()
+    assert explorer.table["events"].sum() == chosen.sum()
+    assert nonzero(bars(explorer)) == nonzero(
+        {
+            "Bayern": (offers["state"] == "Bayern").sum(),
+            "Berlin": (offers["state"] == "Berlin").sum(),
+            MISSING: offers["state"].isna().sum(),
+        }
+    )
+    explorer.controls["states"].value = ()
+    assert explorer.table["events"].sum() == len(offers)
+
+
+@pytest.mark.parametrize(
+    ("measure", "expected"),
+    [
+        ("courses", lambda rows: rows["course_id"].nunique()),
+        ("institutions", lambda rows: rows["institution"].nunique()),
+        ("capacity", lambda rows: int(rows["max_participants"].sum())),
+    ],
+)
+def test_measures(explorer: Explorer, offers: pd.DataFrame, measure: str, expected: Any) -> None:
+    explorer.controls["by"].value = "instruction_form_category"
+    explorer.controls["measure"].value = measure
+    table = explorer.table
+    assert list(table.columns) == ["events", measure, "share"]
+    for category in offers["instruction_form_category"].cat.categories:
+        rows = offers[offers["instruction_form_category"] == category]
+        assert table.loc[category, measure] == expected(rows), category
+        assert table.loc[category, "events"] == len(rows)
+    assert_chart_follows(explorer, measure)
+    assert f"<th>{measure}</th>" in explorer.outputs["table"].value
+    # The total row counts distinct courses and institutions, not a sum of the groups.
+    total = f"<th>Total</th><td>{len(offers):,}</td><td>{expected(offers):,}</td>"
+    assert total in explorer.outputs["table"].value
+
+
+def test_thousands_separators(explorer: Explorer, offers: pd.DataFrame) -> None:
+    explorer.controls["by"].value = "instruction_time"
+    explorer.controls["measure"].value = "capacity"
+    html = explorer.outputs["table"].value
+    full_time = offers["instruction_time"] == "Vollzeit"
+    places = int(offers.loc[full_time, "max_participants"].sum())
+    assert places >= 1000
+    assert f"<th>Vollzeit</th><td>{full_time.sum():,}</td><td>{places:,}</td>" in html
+
+
+def test_second_dimension_gives_the_crosstab(explorer: Explorer, offers: pd.DataFrame) -> None:
+    explorer.controls["by2"].value = "instruction_form_category"
+    table = explorer.table
+    states = offers["state"].cat.categories
+    categories = offers["instruction_form_category"].cat.categories
+    has_missing_state = offers["state"].isna().any()
+    has_missing_category = offers["instruction_form_category"].isna().any()
+    assert table.shape == (
+        len(states) + has_missing_state,
+        len(categories) + has_missing_category,
+    )
+    expected = pd.crosstab(offers["state"], offers["instruction_form_category"])
+    for state in states:
+        for category in categories:
+            assert table.loc[state, category] == expected.loc[state, category]
+    assert table.to_numpy().sum() == len(offers)
+    # The chart: stacked shares, one bar per state with its number of events.
+    ax = explorer.figure.axes[0]
+    ticks = [t.get_text() for t in ax.get_yticklabels()]
+    for state in states:
+        n = (offers["state"] == state).sum()
+        if n:
+            assert f"{state} (n = {n:,})" in ticks
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert set(legend) <= {*categories, MISSING}
+    assert {c for c in categories if expected[c].sum()} <= set(legend)
+
+    explorer.controls["measure"].value = "courses"
+    rows = offers[offers["state"] == "Bayern"]
+    per_category = rows.groupby("instruction_form_category", observed=True)["course_id"].nunique()
+    for category, n in per_category.items():
+        assert explorer.table.loc["Bayern", category] == n
+    assert "chart: shares of events" in explorer.outputs["status"].value
+
+    explorer.controls["by2"].value = "state"  # the same as the first: ignored
+    assert list(explorer.table.columns) == ["events", "courses", "share"]
+    assert "ignored" in explorer.outputs["status"].value
+    explorer.controls["by2"].value = NONE
+    assert list(explorer.table.columns) == ["events", "courses", "share"]
+
+
+def test_voucher_only(explorer: Explorer, offers: pd.DataFrame) -> None:
+    explorer.controls["voucher"].value = True
+    vouchers = offers[offers["education_voucher"].fillna(False)]
+    assert 0 < len(vouchers) < len(offers)
+    assert explorer.table["events"].sum() == len(vouchers)
+    for state in ("Bayern", "Berlin", "Hamburg"):
+        assert explorer.table.loc[state, "events"] == (vouchers["state"] == state).sum()
+    assert_chart_follows(explorer, "events")
+    assert "voucher only" in explorer.outputs["status"].value
+
+
+def test_category_and_duration_filters(explorer: Explorer, offers: pd.DataFrame) -> None:
+    explorer.controls["categories"].value = ("Digital",)
+    explorer.controls["durations"].value = ("bis 3 Tage", "mehr als 3 Tage bis 1 Woche")
+    explorer.controls["by"].value = "duration_class"
+    chosen = offers[
+        (offers["instruction_form_category"] == "Digital")
+        & offers["duration_class"].isin(["bis 3 Tage", "mehr als 3 Tage bis 1 Woche"])
+    ]
+    assert len(chosen) > 0
+    assert explorer.table["events"].sum() == len(chosen)
+    assert (
+        explorer.table.loc["bis 3 Tage", "events"]
+        == (chosen["duration_class"] == "bis 3 Tage").sum()
+    )
+    assert nonzero(bars(explorer)) == nonzero(
+        {str(k): float(v) for k, v in chosen["duration_class"].value_counts().items()}
+    )
+
+
+def test_start_date_range(explorer: Explorer, offers: pd.DataFrame) -> None:
+    slider = explorer.controls["start"]
+    months = [value for _label, value in slider.options]
+    start = offers["event_start_date"]
+    assert months[0] == start.min().to_period("M")
+    assert months[-1] == start.max().to_period("M")
+    slider.value = (pd.Period("2025-03", "M"), pd.Period("2025-05", "M"))
+    inside = (start >= "2025-03-01") & (start < "2025-06-01")
+    assert 0 < inside.sum() < len(offers)
+    assert explorer.table["events"].sum() == inside.sum()
+    assert explorer.mask.tolist() == inside.tolist()
+    assert "start 2025-03 to 2025-05" in explorer.outputs["status"].value
+
+    explorer.controls["by"].value = "month"  # a line over the three months
+    table = explorer.table
+    assert [str(p) for p in table.index] == ["2025-03", "2025-04", "2025-05"]
+    for month in table.index:
+        assert table.loc[month, "events"] == (start.dt.to_period("M")[inside] == month).sum()
+    line = explorer.figure.axes[0].lines[0]
+    assert list(line.get_ydata()) == table["events"].astype(float).tolist()
+
+
+def test_filters_combine(explorer: Explorer, offers: pd.DataFrame) -> None:
+    c = explorer.controls
+    c["states"].value = ("Bayern", "Nordrhein-Westfalen")
+    c["categories"].value = ("Präsenz",)
+    c["voucher"].value = True
+    c["start"].value = (pd.Period("2025-01", "M"), pd.Period("2025-12", "M"))
+    c["by"].value = "instruction_time"
+    c["measure"].value = "courses"
+    start = offers["event_start_date"]
+    rows = offers[
+        offers["state"].isin(["Bayern", "Nordrhein-Westfalen"])
+        & (offers["instruction_form_category"] == "Präsenz")
+        & offers["education_voucher"].fillna(False)
+        & (start >= "2025-01-01")
+        & (start < "2026-01-01")
+    ]
+    assert len(rows) > 0
+    pd.testing.assert_frame_equal(explorer.filtered, rows)
+    for time_ in ("Vollzeit", "Teilzeit"):
+        part = rows[rows["instruction_time"] == time_]
+        assert explorer.table.loc[time_, "courses"] == part["course_id"].nunique()
+        assert explorer.table.loc[time_, "events"] == len(part)
+    assert_chart_follows(explorer, "courses")
+
+    explorer.reset()
+    assert explorer.mask.all()
+    assert c["states"].value == ()
+    assert not c["voucher"].value
+    assert explorer.table["events"].sum() == len(offers)
+
+
+def test_nothing_matches(explorer: Explorer, offers: pd.DataFrame) -> None:
+    c = explorer.controls
+    c["states"].value = ("Bremen",)
+    c["durations"].value = ("mehr als 3 Jahre",)
+    c["categories"].value = ("Fernunterricht",)
+    c["start"].value = (c["start"].options[0][1], c["start"].options[0][1])
+    expected = (
+        (offers["state"] == "Bremen")
+        & (offers["duration_class"] == "mehr als 3 Jahre")
+        & (offers["instruction_form_category"] == "Fernunterricht")
+        & (offers["event_start_date"].dt.to_period("M") == c["start"].options[0][1])
+    ).sum()
+    assert expected == 0
+    assert explorer.table["events"].sum() == 0
+    assert explorer.error is None
+    assert "No offers match the filters." in [t.get_text() for t in explorer.figure.texts]
+    assert "<b>0</b> of" in explorer.outputs["status"].value
+
+
+def test_dimensions_offered(explorer: Explorer, offers: pd.DataFrame) -> None:
+    dims = explorer.dimensions
+    for name in ("state", "instruction_form_category", "duration_class", "education_voucher"):
+        assert name in dims
+    assert dims[-3:] == ["month", "quarter", "year"]
+    assert "state_code" not in dims
+    assert "event_id" not in dims
+    explorer.controls["by"].value = "education_voucher"
+    table = explorer.table
+    assert table.loc[True, "events"] == (offers["education_voucher"] == True).sum()  # noqa: E712
+    assert table["events"].sum() == len(offers)
+    explorer.controls["by"].value = "year"
+    years = offers["event_start_date"].dt.year.value_counts()
+    assert {int(k): int(v) for k, v in explorer.table["events"].items()} == years.to_dict()
+
+
+def test_export_csv_and_excel(explorer: Explorer, offers: pd.DataFrame, tmp_path: Path) -> None:
+    c = explorer.controls
+    c["states"].value = ("Bayern",)
+    c["measure"].value = "courses"
+    c["format"].value = "CSV"
+    c["export"].click()
+    csv = explorer.exported
+    assert csv is not None
+    assert csv.parent == tmp_path
+    assert csv.suffix == ".csv"
+    assert csv.name.startswith("educatalog-courses-by-state-")
+    assert str(csv) in explorer.outputs["export"].value
+    back = pd.read_csv(csv, index_col=0)
+    expected = widgets.export_frame(explorer.table)
+    assert back.index.tolist() == expected.index.tolist()
+    assert back.index.tolist()[: len(offers["state"].cat.categories)] == list(
+        offers["state"].cat.categories
+    )
+    assert back.columns.tolist() == ["events", "courses", "share"]
+    assert back["events"].tolist() == expected["events"].tolist()
+    assert (
+        back.loc["Bayern", "courses"]
+        == offers.loc[offers["state"] == "Bayern", "course_id"].nunique()
+    )
+    np.testing.assert_allclose(back["share"], expected["share"].astype(float))
+
+    c["by2"].value = "duration_class"
+    c["format"].value = "Excel"
+    c["export"].click()
+    xlsx = explorer.exported
+    assert xlsx is not None
+    assert xlsx.suffix == ".xlsx"
+    assert xlsx != csv
+    back = pd.read_excel(xlsx, sheet_name="table", index_col=0)
+    expected = widgets.export_frame(explorer.table)
+    assert back.index.tolist() == expected.index.tolist()
+    assert back.columns.tolist() == expected.columns.tolist()
+    assert back.to_numpy().tolist() == expected.to_numpy(dtype="int64").tolist()
+    about = pd.read_excel(xlsx, sheet_name="about", index_col=0)["value"]
+    assert "synthetic demo data" in about["source"]
+    assert about["filters"] == "Bayern"
+    assert about["measure"] == "courses"
+
+    again = explorer.export("csv")  # in the same second: a new name, never overwritten
+    assert again != csv
+    assert again.exists()
+    with pytest.raises(EducatalogError, match="csv or xlsx"):
+        explorer.export("json")
+
+
+def test_debounce_recomputes_once_after_the_pause(offers: pd.DataFrame, tmp_path: Path) -> None:
+    for attempt in range(5):  # a busy machine may pause longer than the debounce between lines
+        explorer = widgets.explorer(offers, debounce=0.05, export_dir=tmp_path)
+        assert explorer.recomputes == 1  # built at once
+        c = explorer.controls
+        began = time.monotonic()
+        c["states"].value = ("Bayern",)
+        c["measure"].value = "courses"
+        c["voucher"].value = True
+        c["by"].value = "instruction_time"
+        recomputes, pending = explorer.recomputes, explorer.pending
+        if time.monotonic() - began < 0.04 or attempt == 4:
+            break
+        explorer.close()
+    assert recomputes == 1  # nothing yet: waiting for the pause
+    assert pending
+    assert explorer.wait(timeout=30)
+    assert not explorer.pending
+    time.sleep(0.1)  # no second, late recompute follows
+    assert explorer.recomputes == 2
+    rows = offers[(offers["state"] == "Bayern") & offers["education_voucher"].fillna(False)]
+    assert explorer.table["events"].sum() == len(rows)
+    assert explorer.table.loc["Vollzeit", "courses"] == (
+        rows.loc[rows["instruction_time"] == "Vollzeit", "course_id"].nunique()
+    )
+
+    c["states"].value = ()
+    assert explorer.pending
+    explorer.flush()  # what export does: the pending change now, synchronously
+    assert not explorer.pending
+    assert explorer.recomputes == 3
+    assert explorer.table["events"].sum() == offers["education_voucher"].fillna(False).sum()
+    time.sleep(0.15)
+    assert explorer.recomputes == 3  # the cancelled timer never ran
+    explorer.close()
+
+
+def test_display(explorer: Explorer) -> None:
+    bundle = explorer._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    model = bundle["application/vnd.jupyter.widget-view+json"]["model_id"]
+    assert model == explorer.widget.model_id
+    assert bundle["text/plain"].startswith("<Explorer: events by state;")
+    assert callable(explorer._ipython_display_)
+    import ipywidgets
+
+    assert isinstance(explorer.widget, ipywidgets.VBox)
+    assert {"by", "by2", "measure", "states", "categories", "durations", "start", "voucher"} <= set(
+        explorer.controls
+    )
+    assert "format" in explorer.controls
+    assert "export" in explorer.controls
+
+
+def test_refuses_what_is_not_a_frame_of_offers() -> None:
+    with pytest.raises(EducatalogError, match="DataFrame"):
+        widgets.explorer([1, 2, 3])  # type: ignore[arg-type]
+    with pytest.raises(EducatalogError, match="event_id"):
+        widgets.explorer(pd.DataFrame({"state": ["Bayern"]}))
+    with pytest.raises(EducatalogError, match="debounce"):
+        widgets.explorer(pd.DataFrame({"event_id": [1]}), debounce=-1)
+
+
+def test_funding_frame_counts_distinct_events(demo_catalogue: Any, tmp_path: Path) -> None:
+    funded = demo_catalogue.offers(funding=True)
+    assert not funded["event_id"].is_unique
+    explorer = widgets.explorer(funded, debounce=0, export_dir=tmp_path)
+    explorer.controls["states"].value = ("Bayern",)
+    bayern = funded.loc[funded["state"] == "Bayern", "event_id"].nunique()
+    assert explorer.table["events"].sum() == bayern
+    explorer.controls["by"].value = "funding_level"
+    federal = funded.loc[
+        (funded["state"] == "Bayern") & (funded["funding_level"] == "federal"), "event_id"
+    ].nunique()
+    assert explorer.table.loc["federal", "events"] == federal
+    assert (
+        f"{bayern:,}</b> of {funded['event_id'].nunique():,} events"
+        in explorer.outputs["status"].value
+    )
