@@ -129,13 +129,13 @@ def transfer(url: str) -> dict[str, Any]:
 def decode(url: str) -> dict[str, Any]:
     import orjson
 
-    from educatalog.frames import to_frame
-    from educatalog.loaders import _concat
+    from educatalog.catalogue import CATALOGUE
+    from educatalog.loaders import _combine, _page
 
     bodies = _raw_pages(url)
+    coll = CATALOGUE[COLLECTION]
     t0 = time.perf_counter()
-    pages = [to_frame(orjson.loads(body)["data"], COLLECTION) for body in bodies]
-    frame = _concat(pages)
+    frame = _combine([_page(orjson.loads(body)["data"], coll) for body in bodies])
     return {"seconds": time.perf_counter() - t0, "rows": len(frame)}
 
 

@@ -57,8 +57,18 @@ def read_items_json(db: Database, bound: BoundQuery) -> tuple[bytes, dict[str, i
     pairs = ", ".join(
         f"'{name}', {json_value_sql(coll.field(name), f't0.{quote(name)}')}" for name in columns
     )
-    cursor = _page(db, db.connection(), bound, columns, select=f"json_object({pairs})")
-    return b"[" + ",".join(row[0] for row in cursor).encode() + b"]", meta
+    # One aggregate row: SQLite builds the whole array in a single step, without the GIL.
+    # The page query has a LIMIT, so it is never flattened: rows arrive in its ORDER BY.
+    rows = _page(
+        db,
+        db.connection(),
+        bound,
+        columns,
+        select=f"json_object({pairs}) AS item",
+        wrap="SELECT json_group_array(json(item)) FROM ({})",
+    )
+    (array,) = next(iter(rows))
+    return array.encode(), meta
 
 
 def _meta(db: Database, bound: BoundQuery) -> dict[str, int]:
@@ -131,6 +141,7 @@ def _page(
     columns: list[str],
     *,
     select: str | None = None,
+    wrap: str = "{}",
 ) -> Any:
     """The root rows of a page.
 
@@ -146,6 +157,7 @@ def _page(
         text, params = page_sql(
             bound, columns, db.catalogue, db.special_text, scan_in_id_order=True, select=select
         )
+        text = wrap.format(text)
         steps = 0
 
         def budget() -> int:
@@ -162,7 +174,7 @@ def _page(
         finally:
             conn.set_progress_handler(None, 0)
     text, params = page_sql(bound, columns, db.catalogue, db.special_text, select=select)
-    return conn.execute(text, params)
+    return conn.execute(wrap.format(text), params)
 
 
 def read_item(
