@@ -214,3 +214,38 @@ def test_wildcards_warn_only_against_a_real_service(url: str) -> None:
         pytest.warns(UserWarning, match="wildcards"),
     ):
         client.list("courses", query)
+
+
+def test_credentials_in_the_url_are_never_shown() -> None:
+    from educatalog.catalogue_data import Source
+
+    url = "http://reader:s3cret@127.0.0.1:9/api?access_token=s3cret"
+    client = Client(url, token="s3cret", retries=0)
+    assert "s3cret" not in repr(client)
+    with pytest.raises(ServiceUnavailable) as caught:
+        client.list("states")
+    assert "s3cret" not in str(caught.value)
+    assert "http://127.0.0.1:9/api" in str(caught.value)
+    source = Source(url=url, demo=False)
+    assert source.url == "http://127.0.0.1:9/api"
+    assert "s3cret" not in source.label
+    client.close()
+
+
+def test_a_failed_server_info_is_asked_again(small_url: str) -> None:
+    """One 503 must not hide what the service is (and the demo mark) for good."""
+    failures = [1]
+
+    class OnceUnavailable(httpx.BaseTransport):
+        def __init__(self) -> None:
+            self.inner = httpx.HTTPTransport()
+
+        def handle_request(self, request: httpx.Request) -> httpx.Response:
+            if request.url.path == "/server/info" and failures:
+                failures.pop()
+                return httpx.Response(503)
+            return self.inner.handle_request(request)
+
+    with Client(small_url, token="t", transport=OnceUnavailable()) as client:
+        assert client.server_info == {}
+        assert client.is_reference_server

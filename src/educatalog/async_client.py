@@ -238,10 +238,10 @@ class AsyncClient(ClientBase):
         """What ``GET /server/info`` says of the service (empty when it says nothing)."""
         if self._server_info is None:
             try:
-                content: bytes | None = (await self._http.get("/server/info")).content
+                response: httpx.Response | None = await self._http.get("/server/info")
             except httpx.HTTPError:
-                content = None
-            return self._remember_server_info(content)
+                response = None
+            return self._remember_server_info(response)
         return self._server_info
 
     async def is_reference_server(self) -> bool:

@@ -22,6 +22,7 @@ import pandas as pd
 
 from educatalog.catalogue import CATALOGUE, _did_you_mean
 from educatalog.errors import EducatalogError
+from educatalog.urls import public_url
 
 __all__ = ["COLLECTIONS", "LINK_TABLES", "Catalogue", "Source"]
 
@@ -47,6 +48,9 @@ class Source:
     url: str | None = None
     demo: bool = False
     fetched_at: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.UTC))
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "url", public_url(self.url))  # never a credential
 
     @property
     def label(self) -> str:

@@ -335,7 +335,7 @@ def _origin(args: argparse.Namespace) -> dict[str, object]:
     """Where to fetch from, as recorded in the manifest (never with a token)."""
     import os
 
-    from educatalog.snapshot import public_url
+    from educatalog.urls import public_url
 
     url = args.url or (None if args.demo else os.environ.get("EDUCATALOG_URL"))
     if url:

@@ -56,6 +56,7 @@ from educatalog.paging import (
     window_query,
 )
 from educatalog.query import Filter, Query, walk_conditions
+from educatalog.urls import public_url
 
 __all__ = ["Client", "ClientBase", "Page", "PassingFailure"]
 
@@ -123,7 +124,7 @@ class ClientBase:
 
     def __repr__(self) -> str:
         token = "set" if self._has_token else "none"
-        return f"{type(self).__name__}({self.base_url!r}, token={token})"
+        return f"{type(self).__name__}({public_url(self.base_url)!r}, token={token})"
 
     # -- answers and retries ------------------------------------------------------------
 
@@ -154,7 +155,7 @@ class ClientBase:
         else:  # connect, timeouts, resets, truncated bodies
             last = type(failure).__name__ if failure is not None else "no answer"
         return ServiceUnavailable(
-            f"{context}: the service at {self.base_url} kept failing ({last}) after "
+            f"{context}: the service at {public_url(self.base_url)} kept failing ({last}) after "
             f"{self.retries + 1} attempts."
         )
 
@@ -202,10 +203,14 @@ class ClientBase:
 
     # -- the service ----------------------------------------------------------------------
 
-    def _remember_server_info(self, content: bytes | None) -> dict[str, Any]:
-        """Keep what ``GET /server/info`` answered (``None``: no answer) and return it."""
+    def _remember_server_info(self, response: httpx.Response | None) -> dict[str, Any]:
+        """Keep what ``GET /server/info`` answered and return it. No answer, or a passing
+        failure (5xx, 429), is not remembered: the next call asks again, so that one
+        hiccup never hides, say, the demo mark for the rest of a session."""
+        if response is None or response.status_code >= 500 or response.status_code == 429:
+            return {}
         try:
-            data = orjson.loads(content)["data"] if content is not None else {}
+            data = orjson.loads(response.content)["data"] if response.is_success else {}
             self._server_info = data if isinstance(data, dict) else {}
         except (orjson.JSONDecodeError, KeyError, TypeError):
             self._server_info = {}
@@ -411,10 +416,10 @@ class Client(ClientBase):
         """What ``GET /server/info`` says of the service (empty when it says nothing)."""
         if self._server_info is None:
             try:
-                content: bytes | None = self._http.get("/server/info").content
+                response: httpx.Response | None = self._http.get("/server/info")
             except httpx.HTTPError:
-                content = None
-            return self._remember_server_info(content)
+                response = None
+            return self._remember_server_info(response)
         return self._server_info
 
     @property

@@ -25,6 +25,7 @@ from typing import Any
 import nbformat
 
 from educatalog.errors import EducatalogError
+from educatalog.urls import public_url
 
 __all__ = ["NOTEBOOKS", "execute_notebook", "notebook_path", "render_html", "write_report"]
 
@@ -165,7 +166,7 @@ def _write_manifest(folder: Path, *, url: str, demo: bool, parameters: Mapping[s
     files = [p for p in written if p.is_file()] + sorted((folder / "charts").glob("*.png"))
     manifest = {
         "generated_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-        "source": {"url": _without_credentials(url), "demo": demo},
+        "source": {"url": public_url(url), "demo": demo},
         "parameters": {k: v for k, v in parameters.items() if k != "out_dir"},
         "educatalog": __version__,
         "files": {
@@ -173,13 +174,3 @@ def _write_manifest(folder: Path, *, url: str, demo: bool, parameters: Mapping[s
         },
     }
     (folder / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-
-
-def _without_credentials(url: str) -> str:
-    """The URL without user info or query (where a token could hide)."""
-    from urllib.parse import urlsplit, urlunsplit
-
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    netloc = host + (f":{parts.port}" if parts.port else "")
-    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))

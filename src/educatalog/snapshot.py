@@ -36,7 +36,6 @@ import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
 import pandas as pd
@@ -46,6 +45,7 @@ import pyarrow.parquet as pq
 from educatalog.catalogue import CATALOGUE, Field, FieldType
 from educatalog.catalogue_data import COLLECTIONS, LINK_TABLES, Catalogue, Source
 from educatalog.errors import EducatalogError, SnapshotError
+from educatalog.urls import public_url
 
 __all__ = [
     "FORMAT_VERSION",
@@ -161,15 +161,6 @@ def save(
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return target
-
-
-def public_url(url: str | None) -> str | None:
-    """``url`` without user, password, query or fragment: never a token in a manifest."""
-    if not url:
-        return url
-    parts = urlsplit(url)
-    netloc = parts.netloc.rpartition("@")[2]
-    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
 def _write_table(folder: Path, name: str, frame: pd.DataFrame) -> dict[str, Any]:
