@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import sqlite3
 from pathlib import Path
@@ -9,6 +10,7 @@ from typing import Any
 
 import pandas as pd
 import pytest
+from dateutil.relativedelta import relativedelta
 
 import educatalog
 from educatalog.catalogue_data import LINK_TABLES, Catalogue, Source
@@ -181,20 +183,34 @@ def test_offer_costs_are_the_course_sums_in_one_currency(
 
 
 DURATION_SQL = """
-SELECT id,
-  CASE
-    WHEN event_end_date IS NOT NULL AND date(event_end_date) >= date(event_start_date)
-      THEN julianday(date(event_end_date)) - julianday(date(event_start_date)) + 1
-    WHEN duration_in_days > 0 AND duration_unit = 'calendar_days' THEN duration_in_days
-    WHEN duration_in_days > 0 AND duration_unit = 'week_days' THEN duration_in_days * 7.0 / 5
-    WHEN duration_in_days > 0 AND duration_unit = 'hours' THEN duration_in_days * 7.0 / 40
+SELECT id, date(event_start_date),
+  CASE WHEN date(event_end_date) >= date(event_start_date) THEN date(event_end_date) END,
+  CASE WHEN duration_in_days > 0 THEN
+    CASE duration_unit
+      WHEN 'calendar_days' THEN duration_in_days
+      WHEN 'week_days' THEN duration_in_days * 7.0 / 5
+      WHEN 'hours' THEN duration_in_days * 7.0 / 40
+    END
   END
 FROM events ORDER BY id
 """
 
+CALENDAR_LIMITS = [
+    relativedelta(days=3),
+    relativedelta(weeks=1),
+    relativedelta(months=1),
+    relativedelta(months=3),
+    relativedelta(months=6),
+    relativedelta(years=1),
+    relativedelta(years=2),
+    relativedelta(years=3),
+]
 
-def kursnet_class(days: float | None) -> int:
-    """The KURSNET duration class, written out from the class names."""
+
+def kursnet_class(start: dt.date | None, last: dt.date | None, days: int | None) -> int:
+    """The KURSNET duration class, written out from the class names with dateutil."""
+    if start is not None and last is not None:
+        return 1 + sum(last >= start + limit for limit in CALENDAR_LIMITS)
     if days is None:
         return 0  # Keine Angabe
     for limit, cls in ((3, 1), (7, 2), (30, 3), (91, 4), (182, 5), (365, 6), (730, 7), (1095, 8)):
@@ -203,14 +219,24 @@ def kursnet_class(days: float | None) -> int:
     return 9
 
 
-def test_duration_classes_follow_the_dates_or_the_stated_duration(
+def test_duration_classes_follow_the_calendar(
     demo_catalogue: Catalogue, catalogue_database: Path
 ) -> None:
     offers = demo_catalogue.offers()
-    rows = query(catalogue_database, DURATION_SQL)
-    want_days = [None if d is None else math.ceil(d - 1e-9) for _, d in rows]
+    want_days, want_class = [], []
+    for _, start, end, stated in query(catalogue_database, DURATION_SQL):
+        start = dt.date.fromisoformat(start) if start else None
+        end = dt.date.fromisoformat(end) if end else None
+        stated = None if stated is None else math.ceil(stated - 1e-9)
+        if end is not None:
+            days = (end - start).days + 1
+            last = end
+        else:
+            days = stated
+            last = start + dt.timedelta(days=stated - 1) if start and stated else None
+        want_days.append(days)
+        want_class.append(kursnet_class(start, last, days))
     assert [py(v) for v in offers["duration_days"]] == want_days
-    want_class = [kursnet_class(d) for d in want_days]
     assert [int(v) for v in offers["duration_class_id"]] == want_class
     names = dict(zip(demo_catalogue.durations["id"], demo_catalogue.durations["name"], strict=True))
     assert [str(v) for v in offers["duration_class"]] == [names[c] for c in want_class]
@@ -219,16 +245,31 @@ def test_duration_classes_follow_the_dates_or_the_stated_duration(
 
 
 @pytest.mark.parametrize("cls", sorted(DURATION_SPANS))
-def test_the_generators_spans_land_in_their_class(cls: int) -> None:
+def test_the_generators_spans_land_in_their_class_from_any_start(cls: int) -> None:
     low, high = DURATION_SPANS[cls]
-    start = pd.Timestamp("2025-03-03 08:00")
+    starts = pd.date_range("2024-01-01", "2026-12-31", freq="D")[::3] + pd.Timedelta(hours=8)
+    for span in (low, high):
+        events = pd.DataFrame(
+            {"event_start_date": starts, "event_end_date": starts + pd.Timedelta(days=span)}
+        )
+        assert set(duration_class_ids(events)) == {cls}, (cls, span)
+
+
+def test_duration_classes_are_calendar_months_and_years() -> None:
+    t = pd.Timestamp
     events = pd.DataFrame(
         {
-            "event_start_date": [start, start],
-            "event_end_date": [start + pd.Timedelta(days=low), start + pd.Timedelta(days=high)],
+            "event_start_date": [
+                t("2025-01-01"),
+                t("2025-07-01"),
+                t("2025-07-01"),
+                t("2024-01-01"),
+            ],
+            "event_end_date": [t("2025-01-31"), t("2025-09-30"), t("2025-12-31"), t("2024-12-31")],
         }
     )
-    assert duration_class_ids(duration_days(events)).tolist() == [cls, cls]
+    # January: up to a month; a quarter: up to three months; half a year; a leap year.
+    assert duration_class_ids(events).tolist() == [3, 4, 5, 6]
 
 
 def test_duration_fallbacks_on_hand_made_events() -> None:
@@ -250,7 +291,7 @@ def test_duration_fallbacks_on_hand_made_events() -> None:
     days = duration_days(events)
     # same day = 1 day; end before start -> 10 week days = 14 calendar days; 80 hours = 14.
     assert [py(d) for d in days] == [1, 14, 20, 14, None]
-    assert duration_class_ids(days).tolist() == [1, 3, 3, 3, 0]
+    assert duration_class_ids(events).tolist() == [1, 3, 3, 3, 0]
 
 
 FUNDING_SQL = """

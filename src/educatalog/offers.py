@@ -16,9 +16,10 @@ visible. Labels are categoricals whose categories follow the reference list's id
 charts and tables list every state or form, also those without offers.
 
 Duration classes follow the catalogue's ``durations`` list (KURSNET: "bis 3 Tage" ...
-"mehr als 3 Jahre"). The service gives no class per event, so it is derived from the
-calendar days between start and end date (both counted), or, where those are missing or
-impossible (end before start), from ``duration_in_days`` in its ``duration_unit``
+"mehr als 3 Jahre"). The service gives no class per event, so it is derived from its start
+and end date, in calendar terms: an event from 1 to 31 January lasts "bis 1 Monat", one from
+1 July to 30 September "bis 3 Monate". Where the end is missing or impossible (before the
+start), the end is estimated from ``duration_in_days`` in its ``duration_unit``
 (``calendar_days``; ``week_days`` of five per week; ``hours`` of eight per week day); an
 event with neither gets class 0 "Keine Angabe".
 
@@ -49,8 +50,21 @@ __all__ = [
     "labelled",
 ]
 
-DURATION_CLASS_LIMITS: tuple[int, ...] = (3, 7, 30, 91, 182, 365, 730, 1095)
-"""Upper limits in days (inclusive) of duration classes 1 to 8; longer is class 9."""
+DURATION_CLASS_LIMITS: tuple[pd.DateOffset, ...] = (
+    pd.DateOffset(days=3),
+    pd.DateOffset(weeks=1),
+    pd.DateOffset(months=1),
+    pd.DateOffset(months=3),
+    pd.DateOffset(months=6),
+    pd.DateOffset(years=1),
+    pd.DateOffset(years=2),
+    pd.DateOffset(years=3),
+)
+"""Longest duration of classes 1 to 8, in calendar terms; longer is class 9. An event
+lasts at most ``limit`` when its last day is before ``start + limit``."""
+
+_DAY_LIMITS = (3, 7, 30, 91, 182, 365, 730, 1095)
+"""The same limits in days, for a duration known without a start date."""
 
 NO_DURATION_CLASS = 0
 """The ``durations`` id "Keine Angabe", for events whose duration is unknown."""
@@ -140,7 +154,7 @@ def build_offers(catalogue: Catalogue, *, funding: bool = False) -> pd.DataFrame
     out["event_start_date"] = _column(ev, "event_start_date", "datetime64[ns]")
     out["event_end_date"] = _column(ev, "event_end_date", "datetime64[ns]")
     days = duration_days(ev)
-    class_ids = duration_class_ids(days)
+    class_ids = duration_class_ids(ev)
     out["duration_days"] = days
     out["duration_class"] = labelled(class_ids, catalogue.labels("durations"), duration=True)
 
@@ -197,26 +211,44 @@ def build_offers(catalogue: Catalogue, *, funding: bool = False) -> pd.DataFrame
 def duration_days(events: pd.DataFrame) -> pd.Series:
     """Calendar days of each event, both ends counted: from its dates where they make
     sense, else from ``duration_in_days`` in its ``duration_unit`` (rounded up)."""
+    start, end, stated = _dates_and_stated_days(events)
+    from_dates = ((end - start).dt.days + 1).astype("Float64")
+    return from_dates.fillna(stated).round().astype("Int64").rename("duration_days")
+
+
+def duration_class_ids(events: pd.DataFrame) -> pd.Series:
+    """The ``durations`` id of each event (0 "Keine Angabe" where its duration is unknown).
+
+    By calendar: the last day (the end date, or the start plus the stated duration) is
+    compared with ``start + limit`` for each limit of :data:`DURATION_CLASS_LIMITS`. A
+    stated duration without a start date is compared with the limits in days.
+    """
+    start, end, stated = _dates_and_stated_days(events)
+    estimated = start + pd.to_timedelta(stated.astype("float64") - 1, unit="D")
+    last = end.fillna(estimated)
+    classes = np.ones(len(events), dtype="int64")
+    for limit in DURATION_CLASS_LIMITS:
+        classes += (last >= start + limit).to_numpy(dtype=bool, na_value=False)
+    known = last.notna().to_numpy()
+    days = stated.to_numpy(dtype="float64", na_value=np.nan)
+    by_days = np.searchsorted(np.asarray(_DAY_LIMITS), days, side="left") + 1
+    classes = np.where(known, classes, np.where(np.isnan(days), NO_DURATION_CLASS, by_days))
+    return pd.Series(classes, index=events.index, dtype="Int64", name="duration_class_id")
+
+
+def _dates_and_stated_days(events: pd.DataFrame) -> tuple[pd.Series, pd.Series, pd.Series]:
+    """Start and end days (the end missing where it precedes the start) and the stated
+    duration in calendar days."""
     start = _column(events, "event_start_date", "datetime64[ns]").dt.normalize()
     end = _column(events, "event_end_date", "datetime64[ns]").dt.normalize()
-    from_dates = (end - start).dt.days + 1
-    from_dates = from_dates.where(from_dates >= 1).astype("Float64")
+    end = end.where(end >= start)
     amount = _column(events, "duration_in_days", "Float64")
     unit = _column(events, "duration_unit", "string")
     per_unit = pd.Series(np.nan, index=events.index)
     for name, days in _UNIT_DAYS.items():
         per_unit[(unit == name).fillna(False).to_numpy()] = days
-    per_unit = per_unit.astype("Float64")
-    from_unit = np.ceil(amount * per_unit).where(amount > 0)
-    return from_dates.fillna(from_unit).round().astype("Int64").rename("duration_days")
-
-
-def duration_class_ids(days: pd.Series) -> pd.Series:
-    """The ``durations`` id of each number of days (0 "Keine Angabe" where unknown)."""
-    values = days.to_numpy(dtype="float64", na_value=np.nan)
-    classes = np.searchsorted(np.asarray(DURATION_CLASS_LIMITS), values, side="left") + 1
-    classes = np.where(np.isnan(values), NO_DURATION_CLASS, classes)
-    return pd.Series(classes, index=days.index, dtype="Int64", name="duration_class_id")
+    stated = np.ceil(amount * per_unit.astype("Float64")).where(amount > 0)
+    return start, end, stated.astype("Float64")
 
 
 def _require_columns(frame: pd.DataFrame, table: str, columns: tuple[str, ...]) -> None:

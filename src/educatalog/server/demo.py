@@ -73,7 +73,7 @@ __all__ = [
 DEMO_TOKEN: str = "educatalog-demo-token"
 """The fixed bearer token of the demo server."""
 
-GENERATOR_VERSION: int = 1
+GENERATOR_VERSION: int = 2
 """Bumped whenever the rows generated for a given ``(seed, scale)`` change."""
 
 DEFAULT_SEED: int = 0

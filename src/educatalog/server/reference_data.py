@@ -103,15 +103,17 @@ DURATIONS: tuple[tuple[int, str], ...] = (
 DURATION_SPANS: dict[int, tuple[int, int]] = {
     1: (0, 2),
     2: (3, 6),
-    3: (7, 29),
-    4: (30, 90),
-    5: (91, 181),
-    6: (182, 364),
-    7: (365, 729),
-    8: (730, 1094),
-    9: (1095, 1460),
+    3: (7, 27),
+    4: (31, 88),
+    5: (92, 180),
+    6: (184, 364),
+    7: (366, 729),
+    8: (731, 1094),
+    9: (1096, 1460),
 }
-"""Duration class -> (min, max) days from the first to the last day of an event."""
+"""Duration class -> (min, max) days from the first to the last day of an event: spans
+that fall into the class by calendar months and years whatever the start date (a month
+has 28 to 31 days, three months 89 to 92, a year 365 or 366)."""
 
 EDUCATION_TYPES: tuple[tuple[int, str], ...] = (
     (0, "Keine Zuordnung möglich"),
