@@ -429,3 +429,16 @@ def test_funding_frame_counts_distinct_events(demo_catalogue: Any, tmp_path: Pat
         f"{bayern:,}</b> of {funded['event_id'].nunique():,} events"
         in explorer.outputs["status"].value
     )
+
+
+def test_funding_frame_total_capacity_counts_each_event_once(
+    demo_catalogue: Any, tmp_path: Path
+) -> None:
+    funded = demo_catalogue.offers(funding=True)
+    explorer = widgets.explorer(funded, debounce=0, export_dir=tmp_path)
+    explorer.controls["measure"].value = "capacity"
+    places = int(funded.drop_duplicates("event_id")["max_participants"].sum())
+    assert places < int(funded["max_participants"].sum())  # the frame repeats events
+    assert f"<th>Total</th><td>{funded['event_id'].nunique():,}</td><td>{places:,}</td>" in (
+        explorer.outputs["table"].value
+    )

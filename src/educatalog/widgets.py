@@ -605,7 +605,9 @@ class Explorer:
         if measure in ("courses", "institutions") and column in frame:
             totals[measure] = int(frame[column].nunique())
         elif measure == "capacity" and column in frame:
-            totals[measure] = int(frame[column].sum())
+            # Each event once, also on a frame that repeats events (offers(funding=True)).
+            events = frame.drop_duplicates("event_id") if "event_id" in frame else frame
+            totals[measure] = int(events[column].sum())
         return totals
 
     def _draw(self, frame: pd.DataFrame, dims: Sequence[str], measure: str) -> Figure:
