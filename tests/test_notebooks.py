@@ -142,6 +142,7 @@ def test_report_command_writes_html_charts_tables_and_manifest(
         assert (out / "charts" / chart).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
     html = (out / "report.html").read_text(encoding="utf-8")
+    assert "demo catalogue, not the real course supply" in html  # text left as written
     assert len(re.findall(r"<img [^>]*src=\"data:image/png;base64,", html)) == 6
     assert "def show(" not in html  # code hidden
     assert "import educatalog" not in html
@@ -178,13 +179,24 @@ def test_report_renders_in_headless_chromium(report: Path, tmp_path: Path) -> No
         assert len(np.unique(part.reshape(-1, 3), axis=0)) > 50
 
 
-def test_report_refuses_a_bad_date(server: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--start", "1.4.2025"], "start must be a date as YYYY-MM-DD, got '1.4.2025'"),
+        (["--start", "2026-01-01", "--end", "2025-01-01"], "start 2026-01-01 is after end"),
+        (["--state", "Bayren"], 'No state "Bayren". Did you mean "Bayern"?'),
+    ],
+)
+def test_report_refuses_bad_options_before_running(
+    server: str, tmp_path: Path, options: list[str], message: str
+) -> None:
     env = {**os.environ, "EDUCATALOG_TOKEN": TOKEN}
     command = [sys.executable, "-m", "educatalog.cli", "report", "--url", server]
-    command += ["--out", str(tmp_path), "--start", "1.4.2025"]
+    command += ["--out", str(tmp_path), *options]
     done = subprocess.run(
         command, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 1
-    assert "start must be a date as YYYY-MM-DD, got '1.4.2025'" in done.stderr
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr
     assert not (tmp_path / "report.html").exists()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from educatalog.server.demo import DEFAULT_SEED
 
@@ -119,6 +119,8 @@ def _report(args: argparse.Namespace) -> int:
             token = os.environ.get("EDUCATALOG_TOKEN") or None
         with Client(url, token=token) as client:
             demo = client.is_demo
+            if args.state:
+                _check_states(client, args.state)
         print("Running the report notebook...", flush=True)
         page = write_report(
             args.out,
@@ -140,6 +142,21 @@ def _report(args: argparse.Namespace) -> int:
     if demo:
         print("(built on SYNTHETIC demo data)")
     return 0
+
+
+def _check_states(client: Any, states: Sequence[str]) -> None:
+    """Fail before the kernel starts when a --state is not a state of the service."""
+    import difflib
+
+    from educatalog.errors import EducatalogError
+    from educatalog.query import Query
+
+    names = [row["name"] for row in client.fetch_all("states", Query(fields=("name",)))]
+    for state in states:
+        if state not in names:
+            close = difflib.get_close_matches(state, names, n=1)
+            hint = f' Did you mean "{close[0]}"?' if close else f" States: {', '.join(names)}."
+            raise EducatalogError(f'No state "{state}".{hint}')
 
 
 def _serve(args: argparse.Namespace) -> int:

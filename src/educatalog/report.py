@@ -64,8 +64,9 @@ def execute_notebook(
     the kernel's environment. A failing cell raises :class:`ReportError` naming the notebook
     and the error.
     """
+    from jupyter_client.kernelspec import NoSuchKernel
     from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError
+    from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
     path = Path(path)
     nb = nbformat.read(path, as_version=4)
@@ -81,6 +82,16 @@ def execute_notebook(
         client.execute(env=environment)
     except CellExecutionError as exc:
         raise ReportError(f"The notebook {path.name} failed: {_first_line(exc)}") from None
+    except CellTimeoutError:
+        raise ReportError(
+            f"The notebook {path.name} took more than {timeout} s for one cell."
+        ) from None
+    except DeadKernelError:
+        raise ReportError(f"The kernel running {path.name} died (out of memory?).") from None
+    except NoSuchKernel:
+        raise ReportError(
+            "No 'python3' Jupyter kernel is installed: pip install ipykernel."
+        ) from None
     return nb
 
 
@@ -138,8 +149,14 @@ def write_report(
     for name, value in (("start", start), ("end", end)):
         if value is not None and not _DATE.fullmatch(value):
             raise ReportError(f"{name} must be a date as YYYY-MM-DD, got {value!r}")
+    if start and end and start > end:
+        raise ReportError(f"start {start} is after end {end}.")
     folder = Path(out).resolve()
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        _remove_earlier_report(folder)
+    except OSError as exc:
+        raise ReportError(f"Cannot write the report into {folder}: {exc.strerror}.") from None
     parameters = {
         "states": list(states) if states else None,
         "start": start,
@@ -157,6 +174,15 @@ def write_report(
     page.write_text(render_html(nb, title="Course supply report"), encoding="utf-8")
     _write_manifest(folder, url=url, demo=demo, parameters=parameters)
     return page
+
+
+def _remove_earlier_report(folder: Path) -> None:
+    """Remove the files an earlier report left in ``folder`` (only those), so that a new
+    report, or a failed one, never mixes with an old one."""
+    for name in ("report.html", "report.ipynb", "tables.xlsx", "manifest.json"):
+        (folder / name).unlink(missing_ok=True)
+    for chart in (folder / "charts").glob("*.png"):
+        chart.unlink()
 
 
 def _write_manifest(folder: Path, *, url: str, demo: bool, parameters: Mapping[str, Any]) -> None:
