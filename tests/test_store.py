@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -77,3 +78,22 @@ def test_database_is_opened_read_only(tmp_path: Path) -> None:
 def test_missing_database_file_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match="no database at"):
         Database(tmp_path / "nope.sqlite")
+
+
+def test_decimals_read_the_same_on_every_path(tmp_path: Path) -> None:
+    """A page of plain columns (serialized by SQLite) and an item (by Python) agree."""
+    from educatalog.query import Query, bind
+    from educatalog.server.items import read_item, read_items_json
+
+    values = ["0.015", "19.995", "2.675", "1.005", "100", "0.1", None]
+    costs = [{"id": i + 1, "value": v, "currency": "EUR"} for i, v in enumerate(values)]
+    path = build_database(tmp_path / "money.sqlite", [("event_costs", costs)])
+    db = Database(path)
+    bound = bind(Query(fields=("id", "value"), limit=-1), "event_costs")
+    page, _ = read_items_json(db, bound)  # type: ignore[misc]
+    listed = [row["value"] for row in json.loads(page)]
+    coll = bound.collection
+    single = [read_item(db, coll, i + 1, bound.fields, {})["value"] for i in range(len(values))]
+    assert listed == single
+    assert listed[4:] == ["100.00", "0.10", None]
+    db.close()

@@ -62,7 +62,10 @@ def _to_sql(f: Field) -> Callable[[Any], Any] | None:
     if f.type is FieldType.BOOLEAN:
         return lambda v: None if v is None else int(v)
     if f.type is FieldType.DECIMAL:
-        return lambda v: None if v is None else float(v)
+        # Stored rounded to the field's scale, so that every way of writing it out (Python
+        # here, SQLite's printf for whole pages) gives the same digits.
+        scale = f.scale or 2
+        return lambda v: None if v is None else round(float(v), scale)
     return None
 
 
