@@ -418,3 +418,16 @@ def test_labels_turn_reference_ids_into_names() -> None:
         events.edu.labels(cat, columns=["course"])
     with pytest.raises(EducatalogError, match="reference lists certifiers"):
         pd.DataFrame({"certifier": [1]}).edu.labels(cat)
+
+
+def test_per_capita_matches_states_by_iso_code(offers: pd.DataFrame) -> None:
+    """A service spelling a state differently still finds its population by code."""
+    renamed = offers.assign(
+        state=offers["state"].cat.rename_categories({"Bayern": "Freistaat Bayern"})
+    )
+    table = stats.per_capita(renamed)
+    bayern = STATE_POPULATION.loc["DE-BY", "population"]
+    assert table.loc["Freistaat Bayern", "population"] == bayern
+    assert table.loc["Freistaat Bayern", "events_per_100k"] == pytest.approx(
+        (offers["state"] == "Bayern").sum() * 100_000 / bayern
+    )

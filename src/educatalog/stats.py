@@ -148,13 +148,21 @@ def per_capita(
     ``population`` and ``events_per_<per>`` (e.g. ``events_per_100k``).
 
     ``population`` maps state names to inhabitants; by default the shipped table
-    (:mod:`educatalog.population`). A state with no or zero population gets no rate.
+    (:mod:`educatalog.population`), matched on the ISO code where the frame has
+    ``state_code`` (so a differently spelled state name still finds its population), else
+    on the name. A state with no or zero population gets no rate.
     """
     if per <= 0:
         raise EducatalogError(f"per must be a positive number of inhabitants, got {per}")
     table = supply(offers, "state", normalize=False, dropna=True)
     if population is None:
         pop = STATE_POPULATION.set_index("state")["population"]
+        by_code = STATE_POPULATION["population"]
+        if "state_code" in offers:
+            pairs = offers[["state", "state_code"]].dropna().drop_duplicates()
+            for name, code in pairs.astype(str).itertuples(index=False):
+                if code in by_code.index:
+                    pop[name] = by_code[code]
     else:
         pop = pd.Series(population, dtype="Int64")
     inhabitants = pd.Series(
