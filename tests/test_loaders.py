@@ -179,3 +179,13 @@ def test_connect_shares_one_client_until_it_is_closed(
     assert educatalog.connect(page_size=10) is not second  # options: a client of its own
     assert "states" in educatalog.CATALOGUE
     assert "no such collection" not in educatalog.CATALOGUE
+
+
+def test_connect_without_a_url_ignores_a_token_for_the_demo(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("EDUCATALOG_URL", raising=False)
+    client = educatalog.connect(token="mine", scale=0.05, page_size=50)
+    assert client.is_demo
+    assert client.page_size == 50
+    client.close()

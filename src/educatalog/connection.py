@@ -49,8 +49,11 @@ def demo(scale: float = 1.0, seed: int | None = None, **client_options: Any) -> 
     """A client of the embedded reference server on the synthetic demo catalogue.
 
     ``scale`` 1 is about 5,000 events, 200 about one million (built once, then cached).
+    ``base_url`` and ``token`` are the demo server's own; other options go to the client.
     """
     from educatalog.server.demo import DEFAULT_SEED, DEMO_TOKEN
+
+    client_options = {k: v for k, v in client_options.items() if k not in ("base_url", "token")}
     from educatalog.server.embedded import start_demo_server
 
     seed = DEFAULT_SEED if seed is None else seed
