@@ -115,6 +115,10 @@ def _check_size(rows: list[Row]) -> None:
 ID_SCAN_BUDGET = 1_000_000
 """SQLite VM steps (about 35 ms) allowed to the walk in id order before the planner's plan."""
 
+_BUDGET_STEP = 50_000
+"""VM steps between two calls of the budget check: each call takes the GIL back from the
+other requests' threads, so it must be rare for SQLite to work on several pages at once."""
+
 SELECTIVE_ROWS = 5_000
 """An equality on an indexed column expected to match fewer rows goes straight to its index."""
 
@@ -163,9 +167,9 @@ def _page(
         def budget() -> int:
             nonlocal steps
             steps += 1
-            return steps > ID_SCAN_BUDGET // 1000
+            return steps > ID_SCAN_BUDGET // _BUDGET_STEP
 
-        conn.set_progress_handler(budget, 1000)
+        conn.set_progress_handler(budget, _BUDGET_STEP)
         try:
             return conn.execute(text, params).fetchall()
         except sqlite3.OperationalError as exc:
