@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
 from typing import Any, TypeVar
 
 import httpx
+import orjson
 
 from educatalog.catalogue import CATALOGUE
 from educatalog.client import ClientBase, PassingFailure, wildcard_warnings
@@ -36,7 +37,7 @@ from educatalog.paging import (
     first_query,
     identity,
     incomplete_download,
-    page_of,
+    last_id,
     top_query,
     window_query,
 )
@@ -96,13 +97,19 @@ class AsyncClient(ClientBase):
 
     # -- single requests ----------------------------------------------------------------
 
-    async def request(self, path: str, params: dict[str, str] | None = None) -> Any:
+    async def request(
+        self,
+        path: str,
+        params: dict[str, str] | None = None,
+        *,
+        decode: Callable[[bytes], Any] = orjson.loads,
+    ) -> Any:
         """GET ``path`` and decode the JSON body, retrying passing failures."""
         context = f"GET {path}"
         failure: Exception | None = None
         for attempt in range(self.retries + 1):
             try:
-                return self._answer(await self._http.get(path, params=params), context)
+                return self._answer(await self._http.get(path, params=params), context, decode)
             except (httpx.TransportError, PassingFailure) as exc:
                 failure = exc
             if attempt < self.retries:
@@ -121,7 +128,8 @@ class AsyncClient(ClientBase):
         CATALOGUE[collection]
         query = query or Query()
         await self._warn_wildcards(query.filter)
-        return page_of(await self.request(f"/items/{collection}", query.to_params()))
+        decode = self._page_decoder(collection, query)
+        return await self.request(f"/items/{collection}", query.to_params(), decode=decode)  # type: ignore[no-any-return]
 
     async def count(self, collection: str, query: Query | None = None) -> int:
         """Rows matching the query's filter and search (``meta=filter_count``)."""
@@ -210,7 +218,7 @@ class AsyncClient(ClientBase):
             while True:
                 page = await self._page(collection, window_query(base, last, high))
                 if page.data:
-                    last = page.data[-1]["id"]
+                    last = last_id(page.data)
                     bar.update(len(page.data))
                     out.append(converted(page.data, convert))
                 if self._slice_done(page):

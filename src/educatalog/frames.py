@@ -105,8 +105,8 @@ _ARROW_TYPES = {
     FieldType.STRING: pa.string(),
     FieldType.UUID: pa.string(),
     FieldType.BOOLEAN: pa.bool_(),
-    FieldType.DATETIME: pa.string(),  # parsed below
-    FieldType.DECIMAL: pa.string(),  # money arrives as text: cast below
+    FieldType.DATETIME: pa.string(),  # parsed by _typed
+    FieldType.DECIMAL: pa.string(),  # money arrives as text: cast by _typed
 }
 _PANDAS_TYPES = {
     pa.int64(): pd.Int64Dtype(),
@@ -137,21 +137,100 @@ def arrow_table(rows: Sequence[dict[str, Any]], coll: Collection) -> pa.Table | 
         return None
     if any(len(row) != len(names) for row in rows):
         return None  # rows with other keys: keep "absent" apart from null
-    arrays = []
     try:
-        for name in names:
-            f = coll.field(name)
-            column = pa.array([row[name] for row in rows], type=_ARROW_TYPES[f.type])
-            if f.type is FieldType.DATETIME:
-                column = pc.strptime(column, "%Y-%m-%dT%H:%M:%S", "us")
-            elif f.type is FieldType.DECIMAL:
-                column = column.cast(pa.float64())
-            arrays.append(column)
+        columns = [
+            pa.array([row[name] for row in rows], type=_ARROW_TYPES[coll.field(name).type])
+            for name in names
+        ]
+        return _typed(pa.Table.from_arrays(columns, names=names), coll)
     except (KeyError, pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError):
         return None
-    return pa.Table.from_arrays(arrays, names=names)
 
 
 def arrow_to_frame(table: pa.Table) -> pd.DataFrame:
     """An Arrow table of :func:`arrow_table` as a DataFrame with the catalogue's dtypes."""
     return table.to_pandas(types_mapper=_PANDAS_TYPES.get)
+
+
+class ArrowRows(Sequence[dict[str, Any]]):
+    """The rows of a list answer decoded straight into an Arrow table by pyarrow's JSON
+    reader (in C++, without the GIL), still in their JSON representation: a sequence of
+    row dicts to whoever iterates it, a table to :func:`typed_table`."""
+
+    def __init__(self, table: pa.Table) -> None:
+        self.table = table
+        self._rows: list[dict[str, Any]] | None = None
+
+    def __len__(self) -> int:
+        return self.table.num_rows
+
+    def __getitem__(self, index: Any) -> Any:
+        if self._rows is None:
+            self._rows = self.table.to_pylist()
+        return self._rows[index]
+
+    @property
+    def ids(self) -> list[Any]:
+        return self.table.column("id").to_pylist()  # type: ignore[no-any-return]
+
+
+_META = pa.struct([("filter_count", pa.int64()), ("total_count", pa.int64())])
+
+
+def decode_rows(
+    content: bytes, coll: Collection, names: Sequence[str]
+) -> tuple[ArrowRows, dict[str, int]] | None:
+    """A list answer (``{"data": [...], "meta": {...}}``) of plain fields ``names`` of
+    ``coll``, parsed by pyarrow; None when the answer is not that simple case (other or
+    nested fields, values of other types, a pretty-printed body, a field left out), which
+    the caller then decodes the general way."""
+    import io
+
+    import pyarrow.json as pj
+
+    if b"\n" in content or not names:
+        return None
+    fields = [coll.field(n) for n in names if n in coll]
+    if len(fields) != len(names) or any(not f.is_stored for f in fields):
+        return None
+    item = pa.struct([(f.name, _ARROW_TYPES[f.type]) for f in fields])
+    schema = pa.schema([("data", pa.list_(item)), ("meta", _META)])
+    options = pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error")
+    try:
+        table = pj.read_json(
+            io.BytesIO(content),
+            read_options=pj.ReadOptions(use_threads=False, block_size=max(1 << 20, len(content))),
+            parse_options=options,
+        )
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    if table.num_rows != 1:
+        return None
+    data = table.column("data").combine_chunks()
+    if data.null_count:
+        return None
+    rows = data.flatten()
+    if len(rows) and any(f'"{f.name}":'.encode() not in content for f in fields):
+        return None  # a requested field the service left out: absent, not null
+    columns = rows.flatten() if len(rows) else [pa.array([], f.type) for f in item]
+    meta_value = table.column("meta")[0].as_py() or {}
+    meta = {k: int(v) for k, v in meta_value.items() if v is not None}
+    return ArrowRows(pa.Table.from_arrays(columns, names=[f.name for f in fields])), meta
+
+
+def typed_table(rows: ArrowRows, coll: Collection) -> pa.Table:
+    """The table of :class:`ArrowRows` with datetimes parsed and decimals as numbers."""
+    return _typed(rows.table, coll)
+
+
+def _typed(table: pa.Table, coll: Collection) -> pa.Table:
+    """Columns in their JSON representation made typed: datetimes parsed (a malformed one
+    raises ``ArrowInvalid``), decimals, which arrive as text, cast to numbers."""
+    for i, name in enumerate(table.column_names):
+        f = coll.field(name)
+        if f.type is FieldType.DATETIME:
+            parsed = pc.strptime(table.column(i), "%Y-%m-%dT%H:%M:%S", "us")
+            table = table.set_column(i, name, parsed)
+        elif f.type is FieldType.DECIMAL:
+            table = table.set_column(i, name, table.column(i).cast(pa.float64()))
+    return table

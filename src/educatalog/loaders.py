@@ -19,7 +19,14 @@ from educatalog.catalogue_data import COLLECTIONS, LINK_TABLES, SOURCE_ATTR, Cat
 from educatalog.client import Client
 from educatalog.connection import connect
 from educatalog.errors import InvalidQuery
-from educatalog.frames import arrow_table, arrow_to_frame, to_frame, typed_column
+from educatalog.frames import (
+    ArrowRows,
+    arrow_table,
+    arrow_to_frame,
+    to_frame,
+    typed_column,
+    typed_table,
+)
 from educatalog.query import Filter, Query, filter_from_json
 
 __all__ = ["load", "load_catalogue", "load_links"]
@@ -72,6 +79,11 @@ def _source(client: Client) -> Source:
 
 def _page(rows: list[dict[str, Any]], coll: Collection) -> pa.Table | pd.DataFrame:
     """A page as an Arrow table (the common, flat case) or, failing that, a typed frame."""
+    if isinstance(rows, ArrowRows):  # decoded by pyarrow already
+        try:
+            return typed_table(rows, coll)
+        except pa.ArrowInvalid:  # a malformed datetime: the general path warns and says which
+            return to_frame(list(rows), coll)
     table = arrow_table(rows, coll)
     return table if table is not None else to_frame(rows, coll)
 

@@ -14,12 +14,13 @@ is here:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from educatalog.catalogue import CATALOGUE
 from educatalog.errors import IncompleteDownload, InvalidQuery
+from educatalog.frames import ArrowRows
 from educatalog.query import F, Query, bind_fields, list_relations
 
 __all__ = [
@@ -34,8 +35,10 @@ __all__ = [
     "first_query",
     "identity",
     "incomplete_download",
+    "last_id",
     "merge_deep",
     "page_of",
+    "row_ids",
     "slices",
     "top_query",
     "walk_slices",
@@ -53,7 +56,7 @@ DOWNLOAD_ATTEMPTS = 3
 class Page:
     """One answer of a list request: its rows and the meta counts asked for."""
 
-    data: list[Row]
+    data: Sequence[Row]
     meta: dict[str, int] = field(default_factory=dict)
 
 
@@ -73,7 +76,19 @@ def identity(rows: list[Row]) -> list[Row]:
 
 def converted(rows: list[Row], convert: Callable[[list[Row]], T]) -> tuple[list[Any], T]:
     """The ids of a page (kept for the final check) and the page passed through ``convert``."""
-    return [row["id"] for row in rows], convert(rows)
+    return row_ids(rows), convert(rows)
+
+
+def row_ids(rows: Sequence[Row]) -> list[Any]:
+    """The ids of a page's rows (read from the column of a page decoded by pyarrow)."""
+    if isinstance(rows, ArrowRows):
+        return rows.ids
+    return [row["id"] for row in rows]
+
+
+def last_id(rows: Sequence[Row]) -> Any:
+    """The id of a page's last row."""
+    return rows.ids[-1] if isinstance(rows, ArrowRows) else rows[-1]["id"]
 
 
 # -- planning -------------------------------------------------------------------------------
@@ -131,8 +146,8 @@ def walk_slices(
     first: Page, top: Page, expected: int, page_size: int, workers: int
 ) -> list[tuple[int, int]]:
     """The id slices left after the first page, given the answer of :func:`top_query`."""
-    last = first.data[-1]["id"]
-    high = top.data[0]["id"] if top.data else last
+    last = last_id(first.data)
+    high = row_ids(top.data)[0] if top.data else last
     return slices(last, high, expected - len(first.data), page_size, workers)
 
 

@@ -1,0 +1,111 @@
+"""Decoding list answers: pyarrow's JSON reader where it applies, the general path where not,
+and the same rows and dtypes either way."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import orjson
+import pandas as pd
+import pytest
+
+import educatalog
+from educatalog import Client
+from educatalog.catalogue import CATALOGUE
+from educatalog.frames import ArrowRows, decode_rows, to_frame, typed_table
+from educatalog.server.app import create_app
+from educatalog.server.demo import collect
+from educatalog.server.run import ServerThread
+from educatalog.server.store import build_database
+
+EVENTS = CATALOGUE["events"]
+FIELDS = tuple(f.name for f in EVENTS.stored_fields)
+TOKEN = "frames-token"
+
+
+@pytest.fixture(scope="module")
+def rows() -> list[dict]:
+    return collect(scale=0.05)["events"][:300]
+
+
+def body(rows: list[dict], **extra: object) -> bytes:
+    return orjson.dumps({"data": rows, **extra})
+
+
+def test_pyarrow_reads_the_rows_exactly(rows: list[dict]) -> None:
+    decoded = decode_rows(body(rows, meta={"filter_count": 7}), EVENTS, FIELDS)
+    assert decoded is not None
+    arrow_rows, meta = decoded
+    assert isinstance(arrow_rows, ArrowRows)
+    assert meta == {"filter_count": 7}
+    assert list(arrow_rows) == rows  # the JSON representation, row by row
+    assert arrow_rows.ids == [r["id"] for r in rows]
+    frame = typed_table(arrow_rows, EVENTS).to_pandas()
+    pd.testing.assert_frame_equal(
+        educatalog.loaders._combine([typed_table(arrow_rows, EVENTS)]), to_frame(rows, EVENTS)
+    )
+    assert len(frame) == len(rows)
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["pretty", "unknown field", "nested object", "missing field", "wrong type", "not a list"],
+)
+def test_anything_unusual_is_left_to_the_general_path(rows: list[dict], case: str) -> None:
+    sample = [dict(r) for r in rows[:5]]
+    content = body(sample)
+    if case == "pretty":
+        content = orjson.dumps({"data": sample}, option=orjson.OPT_INDENT_2)
+    elif case == "unknown field":
+        sample[0]["colour"] = "blue"
+        content = body(sample)
+    elif case == "nested object":
+        sample[0]["address"] = {"id": 1, "state": 3}
+        content = body(sample)
+    elif case == "missing field":
+        content = body([{k: v for k, v in r.items() if k != "remarks"} for r in sample])
+    elif case == "wrong type":
+        sample[0]["max_participants"] = "twelve"
+        content = body(sample)
+    elif case == "not a list":
+        content = orjson.dumps({"data": {"id": 1}})
+    assert decode_rows(content, EVENTS, FIELDS) is None
+
+
+@pytest.fixture(scope="module")
+def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    path = build_database(
+        tmp_path_factory.mktemp("frames") / "demo.sqlite", collect(scale=0.05).items()
+    )
+    with ServerThread(create_app(path, tokens=[TOKEN])) as server:
+        yield server.url
+
+
+class MalformedDates(httpx.BaseTransport):
+    """Rewrites one start date of every events page into something that is no datetime."""
+
+    def __init__(self) -> None:
+        self.inner = httpx.HTTPTransport()
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = self.inner.handle_request(request)
+        content = response.read()
+        if request.url.path == "/items/events" and b"event_start_date" in content:
+            page = orjson.loads(content)
+            if page["data"]:
+                page["data"][0]["event_start_date"] = "soon"
+            content = orjson.dumps(page)
+        return httpx.Response(response.status_code, headers=response.headers, content=content)
+
+
+def test_a_malformed_datetime_becomes_nat_with_a_warning(url: str, tmp_path: Path) -> None:
+    with Client(url, token=TOKEN, transport=MalformedDates(), page_size=200) as client:
+        with pytest.warns(UserWarning, match="not datetimes and became NaT"):
+            frame = educatalog.load("events", client=client)
+        reference = educatalog.load("events", client=Client(url, token=TOKEN))
+    assert len(frame) == len(reference)
+    assert frame["event_start_date"].isna().sum() >= 1
+    assert str(frame["event_start_date"].dtype).startswith("datetime64")
+    assert frame["id"].equals(reference["id"])
