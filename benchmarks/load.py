@@ -127,15 +127,17 @@ def transfer(url: str) -> dict[str, Any]:
 
 
 def decode(url: str) -> dict[str, Any]:
-    import orjson
 
+    from educatalog import Client, Query
     from educatalog.catalogue import CATALOGUE
     from educatalog.loaders import _combine, _page
 
     bodies = _raw_pages(url)
     coll = CATALOGUE[COLLECTION]
+    fields = tuple(f.name for f in coll.stored_fields)
+    decode = Client._page_decoder(COLLECTION, Query(fields=(*fields,)))  # as load() decodes
     t0 = time.perf_counter()
-    frame = _combine([_page(orjson.loads(body)["data"], coll) for body in bodies])
+    frame = _combine([_page(decode(body).data, coll) for body in bodies])
     return {"seconds": time.perf_counter() - t0, "rows": len(frame)}
 
 
