@@ -6,13 +6,8 @@ from __future__ import annotations
 import copy
 import json
 import os
-import signal
-import socket
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +23,7 @@ from educatalog.errors import EducatalogError, SnapshotError
 from educatalog.server.app import create_app
 from educatalog.server.run import ServerThread
 from educatalog.server.store import build_database, read_rows
+from processes import free_port, serving
 
 PERSONAL = snapshot.PERSONAL_FIELDS["contacts"]
 TOKEN = "snapshot-test-token"
@@ -391,12 +387,6 @@ def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedP
     )
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _modified(records: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
     """The records with 3 events removed, 2 added, 4 changed; one contact's personal e-mail
     and another's role changed; 2 links removed and 1 added."""
@@ -454,7 +444,7 @@ def test_fetch_then_update_writes_a_new_snapshot_with_the_changes(tmp_path: Path
     old_db = build_database(tmp_path / "old.sqlite", records.items())
     new_db = build_database(tmp_path / "new.sqlite", _modified(records).items())
     env = {"EDUCATALOG_TOKEN": TOKEN, "EDUCATALOG_CACHE": str(tmp_path / "cache")}
-    port = _free_port()
+    port = free_port()
     out = tmp_path / "snaps" / "catalogue"
     with ServerThread(create_app(old_db, tokens=[TOKEN]), port=port) as server:
         done = _cli("fetch", "--url", server.url, "--out", str(out), env=env)
@@ -509,45 +499,10 @@ def _as_frame(changes: dict[str, dict[str, int]]) -> pd.DataFrame:
     return frame
 
 
-@contextmanager
-def _serving(*args: str, env: dict[str, str]) -> Iterator[str]:
-    port = _free_port()
-    cmd = [sys.executable, "-m", "educatalog.cli", "serve", *args, "--port", str(port)]
-    proc = subprocess.Popen(
-        cmd,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        stdin=subprocess.DEVNULL,
-        env={**os.environ, **env},
-        text=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            if proc.poll() is not None:
-                raise AssertionError(f"serve exited: {proc.stdout.read() if proc.stdout else ''}")
-            try:
-                if httpx.get(url + "/server/ping", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "serve did not answer in time"
-            time.sleep(0.1)
-        yield url
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.communicate(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
-
-
 def test_serve_snapshot_and_export_as_commands(small: Catalogue, tmp_path: Path) -> None:
     path = snapshot.save(small, tmp_path / "snap")
     env = {"EDUCATALOG_CACHE": str(tmp_path / "cache")}
-    with _serving("--snapshot", str(path), "--token", TOKEN, env=env) as url:
+    with serving("--snapshot", str(path), "--token", TOKEN, env=env) as (url, _):
         info = httpx.get(url + "/server/info").json()["data"]["educatalog"]
         assert info["demo"] is True
         assert info["snapshot"]["name"] == "snap"
@@ -586,7 +541,7 @@ def test_serve_snapshot_and_export_as_commands(small: Catalogue, tmp_path: Path)
 def test_commands_name_a_damaged_snapshot_file(saved: Path, tmp_path: Path) -> None:
     (saved / "events.parquet").write_bytes(b"PAR1 not really")
     env = {"EDUCATALOG_CACHE": str(tmp_path / "cache")}
-    done = _cli("serve", "--snapshot", str(saved), "--port", str(_free_port()), env=env)
+    done = _cli("serve", "--snapshot", str(saved), "--port", str(free_port()), env=env)
     assert done.returncode == 2
     assert str(saved / "events.parquet") in done.stderr
     done = _cli("export", "--snapshot", str(saved), "--format", "csv", "--out", str(tmp_path))
