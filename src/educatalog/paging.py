@@ -54,7 +54,11 @@ DOWNLOAD_ATTEMPTS = 3
 
 @dataclass
 class Page:
-    """One answer of a list request: its rows and the meta counts asked for."""
+    """One answer of a list request: its rows and the meta counts asked for.
+
+    ``data`` is a sequence of row dicts: a list, or, for a page of plain fields parsed by
+    pyarrow, :class:`~educatalog.frames.ArrowRows` (the same dicts, made on first access).
+    """
 
     data: Sequence[Row]
     meta: dict[str, int] = field(default_factory=dict)
