@@ -200,3 +200,16 @@ def test_report_refuses_bad_options_before_running(
     assert message in done.stderr
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "report.html").exists()
+
+
+def test_report_never_touches_files_it_did_not_write(server: str, tmp_path: Path) -> None:
+    (tmp_path / "report.html").write_text("my own page")
+    env = {**os.environ, "EDUCATALOG_TOKEN": TOKEN}
+    command = [sys.executable, "-m", "educatalog.cli", "report", "--url", server]
+    command += ["--out", str(tmp_path)]
+    done = subprocess.run(
+        command, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1
+    assert "holds files that no educatalog report wrote" in done.stderr
+    assert (tmp_path / "report.html").read_text() == "my own page"

@@ -155,6 +155,7 @@ def write_report(
     try:
         folder.mkdir(parents=True, exist_ok=True)
         _remove_earlier_report(folder)
+        foreign = set((folder / "charts").glob("*.png"))  # someone else's: never listed
     except OSError as exc:
         raise ReportError(f"Cannot write the report into {folder}: {exc.strerror}.") from None
     parameters = {
@@ -172,24 +173,48 @@ def write_report(
     nbformat.write(nb, folder / "report.ipynb")
     page = folder / "report.html"
     page.write_text(render_html(nb, title="Course supply report"), encoding="utf-8")
-    _write_manifest(folder, url=url, demo=demo, parameters=parameters)
+    charts = sorted(set((folder / "charts").glob("*.png")) - foreign)
+    _write_manifest(folder, charts, url=url, demo=demo, parameters=parameters)
     return page
 
 
 def _remove_earlier_report(folder: Path) -> None:
-    """Remove the files an earlier report left in ``folder`` (only those), so that a new
-    report, or a failed one, never mixes with an old one."""
-    for name in ("report.html", "report.ipynb", "tables.xlsx", "manifest.json"):
-        (folder / name).unlink(missing_ok=True)
-    for chart in (folder / "charts").glob("*.png"):
-        chart.unlink()
+    """Remove the files an earlier report listed in its manifest (only those), so that a
+    new report, or a failed one, never mixes with an old one. Files of the same names that
+    no report of ours wrote are never touched: the folder is refused instead."""
+    manifest = folder / "manifest.json"
+    try:
+        earlier = json.loads(manifest.read_text(encoding="utf-8"))
+        files = list(earlier["files"]) if "educatalog" in earlier else None
+    except FileNotFoundError:
+        files = []
+    except (OSError, ValueError, KeyError, TypeError):
+        files = None
+    ours = ("report.html", "report.ipynb", "tables.xlsx")
+    if files is None or any((folder / n).exists() and n not in files for n in ours):
+        raise ReportError(
+            f"{folder} holds files that no educatalog report wrote (report.html, "
+            "tables.xlsx ...); choose an empty folder with --out."
+        )
+    for name in files:
+        path = (folder / name).resolve()
+        if path.parent in (folder, folder / "charts"):
+            path.unlink(missing_ok=True)
+    manifest.unlink(missing_ok=True)
 
 
-def _write_manifest(folder: Path, *, url: str, demo: bool, parameters: Mapping[str, Any]) -> None:
+def _write_manifest(
+    folder: Path,
+    charts: Sequence[Path],
+    *,
+    url: str,
+    demo: bool,
+    parameters: Mapping[str, Any],
+) -> None:
     from educatalog import __version__
 
     written = [folder / n for n in ("report.html", "report.ipynb", "tables.xlsx")]
-    files = [p for p in written if p.is_file()] + sorted((folder / "charts").glob("*.png"))
+    files = [p for p in written if p.is_file()] + list(charts)
     manifest = {
         "generated_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "source": {"url": public_url(url), "demo": demo},
