@@ -5,7 +5,6 @@ asyncio transport between client and server. Coroutines run under ``asyncio.run`
 from __future__ import annotations
 
 import asyncio
-import random
 import time
 from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
@@ -27,11 +26,10 @@ from educatalog.errors import (
 from educatalog.server.app import create_app
 from educatalog.server.run import ServerThread
 from educatalog.server.store import build_database, read_rows
+from faults import Fault, random_faults
 
 TOKEN = "async-client-test-token"
 T = TypeVar("T")
-
-Fault = Callable[[httpx.Request, int], httpx.Response | None]
 
 
 @pytest.fixture(scope="module")
@@ -335,29 +333,9 @@ def test_passing_failures_are_retried(url: str, database: Path, fault: Fault) ->
     assert transport.paths.count("/items/courses") >= 3 + 3  # 3 faults, then the download
 
 
-def _random_faults(seed: int) -> Fault:
-    rng = random.Random(seed)
-
-    def fault(request: httpx.Request, call: int) -> httpx.Response | None:
-        roll = rng.random()
-        if roll < 0.08:
-            return httpx.Response(429, headers={"Retry-After": "0"}, request=request)
-        if roll < 0.16:
-            return httpx.Response(rng.choice([500, 502, 503]), request=request)
-        if roll < 0.22:
-            raise httpx.ConnectError("connection reset by fault injection", request=request)
-        if roll < 0.26:
-            raise httpx.ReadTimeout("timed out by fault injection", request=request)
-        if roll < 0.30:
-            return httpx.Response(200, content=b'{"data": [{"id": 1', request=request)
-        return None
-
-    return fault
-
-
 @pytest.mark.parametrize("seed", range(3))
 def test_random_faults_never_lose_or_duplicate_rows(url: str, database: Path, seed: int) -> None:
-    transport = Faulty(_random_faults(seed))
+    transport = Faulty(random_faults(seed))
 
     async def main() -> list[Any]:
         async with _client(url, transport, retries=8, page_size=23) as client:

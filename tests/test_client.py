@@ -3,7 +3,6 @@ page-size adaptation and clear errors, with faults injected between client and s
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from educatalog.server.app import create_app
 from educatalog.server.demo import collect
 from educatalog.server.run import ServerThread
 from educatalog.server.store import build_database, read_rows
+from faults import random_faults
 
 TOKEN = "client-test-token"
 
@@ -115,29 +115,9 @@ def test_page_size_adapts_to_the_service_maximum(capped_url: str, database: Path
     assert [r["id"] for r in rows] == [e["id"] for e in read_rows(database, "events")]
 
 
-def _faults(seed: int) -> Callable[[httpx.Request, int], httpx.Response | None]:
-    rng = random.Random(seed)
-
-    def fault(request: httpx.Request, call: int) -> httpx.Response | None:
-        roll = rng.random()
-        if roll < 0.08:
-            return httpx.Response(429, headers={"Retry-After": "0"}, request=request)
-        if roll < 0.16:
-            return httpx.Response(rng.choice([500, 502, 503]), request=request)
-        if roll < 0.22:
-            raise httpx.ConnectError("connection reset by fault injection", request=request)
-        if roll < 0.26:
-            raise httpx.ReadTimeout("timed out by fault injection", request=request)
-        if roll < 0.30:
-            return httpx.Response(200, content=b'{"data": [{"id": 1', request=request)
-        return None
-
-    return fault
-
-
 @pytest.mark.parametrize("seed", range(8))
 def test_random_faults_never_lose_or_duplicate_rows(url: str, database: Path, seed: int) -> None:
-    transport = Faulty(_faults(seed))
+    transport = Faulty(random_faults(seed))
     with _client(url, transport, retries=8, page_size=61) as client:
         rows = client.fetch_all("events", Query(fields=("id", "course")))
     assert rows == [{"id": e["id"], "course": e["course"]} for e in read_rows(database, "events")]
