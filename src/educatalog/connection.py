@@ -37,12 +37,7 @@ def connect(**client_options: Any) -> Client:
         return demo(**client_options)
     if client_options:
         return Client(**client_options)
-    key = (url, os.environ.get("EDUCATALOG_TOKEN"))
-    with _lock:
-        client = _default_clients.get(key)
-        if client is None or client.closed:
-            client = _default_clients[key] = Client()
-    return client
+    return _shared_client(url, os.environ.get("EDUCATALOG_TOKEN") or None)
 
 
 def demo(scale: float = 1.0, seed: int | None = None, **client_options: Any) -> Client:
@@ -52,9 +47,9 @@ def demo(scale: float = 1.0, seed: int | None = None, **client_options: Any) -> 
     ``base_url`` and ``token`` are the demo server's own; other options go to the client.
     """
     from educatalog.server.demo import DEFAULT_SEED, DEMO_TOKEN
+    from educatalog.server.embedded import start_demo_server
 
     client_options = {k: v for k, v in client_options.items() if k not in ("base_url", "token")}
-    from educatalog.server.embedded import start_demo_server
 
     seed = DEFAULT_SEED if seed is None else seed
     with _lock:
@@ -68,9 +63,13 @@ def demo(scale: float = 1.0, seed: int | None = None, **client_options: Any) -> 
             )
     if client_options:
         return Client(server.url, token=DEMO_TOKEN, **client_options)
+    return _shared_client(server.url, DEMO_TOKEN)
+
+
+def _shared_client(url: str, token: str | None) -> Client:
+    """The one client without options of ``url`` and ``token`` (a new one once closed)."""
     with _lock:
-        client = _default_clients.get((server.url, DEMO_TOKEN))
+        client = _default_clients.get((url, token))
         if client is None or client.closed:
-            client = Client(server.url, token=DEMO_TOKEN)
-            _default_clients[(server.url, DEMO_TOKEN)] = client
+            client = _default_clients[(url, token)] = Client(url, token=token)
     return client
