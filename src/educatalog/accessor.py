@@ -8,7 +8,8 @@
 >>> events.edu.labels(catalogue)  # reference ids -> names  # doctest: +SKIP
 
 Importing :mod:`educatalog` registers it. Every method is thin over :mod:`educatalog.stats`
-and :mod:`educatalog.plots`, where the arguments are documented.
+and :mod:`educatalog.plots`, where the arguments are documented; matplotlib is imported on
+the first chart only.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from educatalog import stats
 from educatalog.catalogue import CATALOGUE
 from educatalog.errors import EducatalogError
 
@@ -56,40 +58,28 @@ class EduAccessor:
     ) -> pd.DataFrame:
         """Events, courses, institutions, capacity and share by ``by``
         (:func:`educatalog.stats.supply`)."""
-        from educatalog import stats
-
         return stats.supply(self._frame, by, normalize=normalize, dropna=dropna)
 
     def crosstab(self, rows: str, columns: str, **options: Any) -> pd.DataFrame:
         """One measure as a wide table (:func:`educatalog.stats.crosstab`)."""
-        from educatalog import stats
-
         return stats.crosstab(self._frame, rows, columns, **options)
 
     def per_capita(self, **options: Any) -> pd.DataFrame:
         """Offers per 100,000 inhabitants by state (:func:`educatalog.stats.per_capita`)."""
-        from educatalog import stats
-
         return stats.per_capita(self._frame, **options)
 
     def capacity(self, by: str | Sequence[str] = "state") -> pd.DataFrame:
         """Places on offer by ``by`` (:func:`educatalog.stats.capacity`)."""
-        from educatalog import stats
-
         return stats.capacity(self._frame, by)
 
     def costs(
         self, by: str | Sequence[str] | None = None, *, currency: str | None = None
     ) -> pd.DataFrame:
         """Cost quartiles per currency and ``by`` (:func:`educatalog.stats.costs`)."""
-        from educatalog import stats
-
         return stats.costs(self._frame, by, currency=currency)
 
     def quality(self, catalogue: Catalogue | None = None) -> pd.DataFrame:
         """The data-quality summary (:func:`educatalog.stats.quality`)."""
-        from educatalog import stats
-
         return stats.quality(self._frame, catalogue)
 
     def labels(self, catalogue: Catalogue, *, columns: Sequence[str] | None = None) -> pd.DataFrame:
