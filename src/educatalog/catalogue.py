@@ -3,7 +3,7 @@
 Everything else reads this module: the query grammar validates against it, the reference
 server builds its tables and serializes rows from it, and the toolkit types its DataFrames
 from it. Field names that the service spec gives exactly (events, contacts) are kept as they
-are; the others follow ``shared/reference/catalogue-schema.md``.
+are; the others follow ``docs/catalogue-schema.md``.
 
 Relations follow the Directus model:
 

@@ -11,7 +11,7 @@ Scale 1.0 gives about 300 institutions, 1,500 courses and 5,000 events; everythi
 reference lists grows linearly with ``scale`` (scale 200 is about one million events), and
 :func:`iter_rows` streams the rows in chunks, so memory stays flat.
 
-What the data looks like (see ``shared/reference/catalogue-schema.md``):
+What the data looks like (see ``docs/catalogue-schema.md``):
 
 * institutions (not a collection; their UUID is the ``institution`` field) of a few kinds
   (commercial providers, adult-education centres, chambers, language schools, vocational

@@ -1,6 +1,6 @@
 """Static data behind the demo catalogue: the real reference lists and the generator's word lists.
 
-The reference lists follow ``shared/reference/catalogue-schema.md`` (KURSNET code lists renamed
+The reference lists follow ``docs/catalogue-schema.md`` (KURSNET code lists renamed
 into English). Postcodes are real postcodes of the cities they are listed with; each city also
 carries its telephone area code (without the leading 0), used for believable phone numbers.
 Certifier ids other than 24, 25, 31, 34 and 504 are illustrative, as are the systematics codes
