@@ -21,6 +21,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
+import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeAlias
@@ -60,7 +61,6 @@ TEXT_OPERATORS = frozenset(
         "_contains",
         "_icontains",
         "_ncontains",
-        "_nicontains",
         "_starts_with",
         "_istarts_with",
         "_nstarts_with",
@@ -87,7 +87,8 @@ OPERATORS = (
     | ORDER_OPERATORS
     | FLAG_OPERATORS
 )
-"""Every field operator the grammar knows (the spec's 25 plus Directus's ``_nicontains``)."""
+"""The spec's 25 field operators: exactly those Directus 12.4 accepts on this catalogue's
+field types (``_nicontains``, for one, is not among them)."""
 
 LOGICAL = frozenset({"_and", "_or"})
 QUANTIFIERS = frozenset({"_some", "_none"})
@@ -105,7 +106,8 @@ _ALLOWED: dict[FieldType, frozenset[str]] = {
     | NULL_OPERATORS,
     FieldType.BOOLEAN: EQUALITY_OPERATORS | NULL_OPERATORS,
 }
-_ALLOWED[FieldType.UUID] = _ALLOWED[FieldType.STRING]
+# PostgreSQL's uuid type: no text operators and no _empty (Directus answers 400 to them).
+_ALLOWED[FieldType.UUID] = EQUALITY_OPERATORS | LIST_OPERATORS | NULL_OPERATORS
 _ALLOWED[FieldType.DECIMAL] = _ALLOWED[FieldType.INTEGER]
 _ALLOWED[FieldType.DATETIME] = _ALLOWED[FieldType.INTEGER]
 
@@ -334,16 +336,18 @@ def _parse_key(key: str, value: Any, where: str) -> Filter:
         raise InvalidQuery(f'Invalid {where}: field "{key}" has an empty condition.')
     operators = [k for k in value if k.startswith("_") and k not in LOGICAL | QUANTIFIERS]
     if operators:
-        if len(operators) != len(value):
-            raise InvalidQuery(
-                f'Invalid {where}: field "{key}" mixes operators with other keys: '
-                f"{', '.join(value)}."
-            )
-        conditions = []
-        for op, operand in value.items():
+        conditions: list[Filter] = []
+        for op in operators:
             if op not in OPERATORS:
                 raise InvalidQuery(f'Unknown filter operator "{op}" on field "{key}".')
-            conditions.append(Condition(key, op, _parse_value(operand, f"{where}.{key}.{op}")))
+            conditions.append(Condition(key, op, _parse_value(value[op], f"{where}.{key}.{op}")))
+        rest = {k: v for k, v in value.items() if k not in operators}
+        if rest:  # `{"course": {"_eq": 1, "title": "x"}}`: both hold (as Directus reads it)
+            if any(k in QUANTIFIERS for k in rest):
+                raise InvalidQuery(
+                    f'Invalid {where}: field "{key}" mixes operators with _some/_none.'
+                )
+            conditions.append(Related(key, filter_from_json(rest, f"{where}.{key}")))
         return conditions[0] if len(conditions) == 1 else And(tuple(conditions))
     quantifiers = [k for k in value if k in QUANTIFIERS]
     if quantifiers:
@@ -450,15 +454,25 @@ def _json_or_brackets(items: list[tuple[str, str]], name: str) -> Any:
 
 
 def _split_list(items: list[tuple[str, str]], name: str) -> tuple[str, ...] | None:
-    """A comma list, from ``name=a,b``, ``name[]=a`` or ``name[0]=a`` entries."""
+    """A comma list, from ``name=a,b``, ``name[]=a`` or ``name[0]=a`` entries.
+
+    An empty ``name=`` is not given; an empty entry in a list (``fields=id,``) is a 400,
+    as Directus answers.
+    """
     values = [
         v
         for k, v in items
-        if k in (name, f"{name}[]") or ((m := _INDEXED.fullmatch(k)) is not None and m[1] == name)
+        if (k == name and v != "")
+        or k == f"{name}[]"
+        or ((m := _INDEXED.fullmatch(k)) is not None and m[1] == name)
     ]
     if not values:
         return None
-    return tuple(part.strip() for v in values for part in v.split(",") if part.strip())
+    parts = tuple(part.strip() for v in values for part in v.split(","))
+    for i, part in enumerate(parts):
+        if not part:
+            raise InvalidQuery(f'"{name}[{i}]" is not allowed to be empty.')
+    return parts
 
 
 def _single(items: list[tuple[str, str]], name: str) -> str | None:
@@ -674,11 +688,13 @@ def bind(
     *,
     catalogue: Schema = CATALOGUE,
     limit_max: int | None = None,
+    now: dt.datetime | None = None,
 ) -> BoundQuery:
     """Validate ``query`` against ``collection`` and apply the service's defaults.
 
     ``limit_max`` is the service's configured maximum page size: it replaces ``limit=-1``
-    and rejects larger limits.
+    and rejects larger limits. ``now`` is the server's clock for ``$NOW`` in filters
+    (default: the current local time, as Directus takes it).
     """
     coll = catalogue[collection]
     limit: int | None
@@ -703,7 +719,9 @@ def bind(
     return BoundQuery(
         collection=coll,
         fields=bind_fields(query.fields or ("*",), coll, catalogue),
-        filter=None if query.filter is None else bind_filter(query.filter, coll, catalogue),
+        filter=None
+        if query.filter is None
+        else bind_filter(query.filter, coll, catalogue, now=now),
         sort=sort,
         random=random,
         search=query.search,
@@ -848,29 +866,55 @@ def _bind_deep(
     return out
 
 
-def bind_filter(f: Filter, coll: Collection, catalogue: Schema = CATALOGUE) -> Filter:
+def bind_filter(
+    f: Filter,
+    coll: Collection,
+    catalogue: Schema = CATALOGUE,
+    *,
+    now: dt.datetime | None = None,
+) -> Filter:
     """Validate a filter against ``coll`` and coerce its values to the fields' types.
 
     Filters are bounded: at most ``MAX_FILTER_NODES`` conditions and groups,
     ``MAX_LOGICAL_DEPTH`` nested ``_and``/``_or`` and ``MAX_RELATIONAL_DEPTH`` relations.
+    ``$NOW`` and ``$NOW(<offset>)`` on datetime fields become ``now`` (default: the
+    current local time) moved by the offset.
     """
-    return _bind_filter(f, coll, catalogue, [MAX_FILTER_NODES], 0, 0)
+    binder = _Binder(catalogue, now or dt.datetime.now())
+    return binder.bind(f, coll, 0, 0)
 
 
-def _bind_filter(
-    f: Filter, coll: Collection, catalogue: Schema, budget: list[int], logic: int, hops: int
-) -> Filter:
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise InvalidQuery(f"The filter has more than {MAX_FILTER_NODES} conditions and groups.")
+class _Binder:
+    """One filter's binding: the catalogue, the clock and the remaining node budget."""
+
+    def __init__(self, catalogue: Schema, now: dt.datetime) -> None:
+        self.catalogue = catalogue
+        self.now = now
+        self.budget = MAX_FILTER_NODES
+
+    def bind(self, f: Filter, coll: Collection, logic: int, hops: int) -> Filter:
+        self.budget -= 1
+        if self.budget < 0:
+            raise InvalidQuery(
+                f"The filter has more than {MAX_FILTER_NODES} conditions and groups."
+            )
+        return _bind_filter(self, f, coll, logic, hops)
+
+
+def _bind_filter(b: _Binder, f: Filter, coll: Collection, logic: int, hops: int) -> Filter:
+    catalogue = b.catalogue
     if isinstance(f, And | Or):
         if logic >= MAX_LOGICAL_DEPTH:
             raise InvalidQuery(
                 f"The filter nests _and/_or more than {MAX_LOGICAL_DEPTH} levels deep."
             )
-        items = tuple(_bind_filter(i, coll, catalogue, budget, logic + 1, hops) for i in f.items)
+        items = tuple(b.bind(i, coll, logic + 1, hops) for i in f.items)
         return And(items) if isinstance(f, And) else Or(items)
     fld = coll.field(f.field)
+    if isinstance(f, Condition) and fld.relation is not None and fld.relation.is_list:
+        # An operator on a one-to-many or many-to-many field applies to the related items'
+        # ids (the junction's for many-to-many), as in Directus.
+        f = Related(f.field, Condition("id", f.operator, f.value))
     if isinstance(f, Related):
         if fld.relation is None:
             raise InvalidQuery(
@@ -888,20 +932,15 @@ def _bind_filter(
                 f"{MAX_RELATIONAL_DEPTH} relations."
             )
         target = catalogue.expansion_target(fld)
-        sub = _bind_filter(f.filter, target, catalogue, budget, logic, hops + 1)
+        sub = b.bind(f.filter, target, logic, hops + 1)
         return Related(f.field, sub, f.quantifier)
-    if not fld.is_stored:
-        raise InvalidQuery(
-            f'Operator "{f.operator}" cannot be used on "{f.field}" of "{coll.name}", a '
-            f'one-to-many relation: filter on its items (e.g. {{"{f.field}": {{"id": ...}}}}) '
-            "or use _some/_none."
-        )
     if f.operator not in allowed_operators(fld.type):
         raise InvalidQuery(
             f'Operator "{f.operator}" is not allowed on field "{f.field}" of collection '
             f'"{coll.name}" (type {fld.type}).'
         )
-    return Condition(f.field, f.operator, _coerce(f.operator, f.value, fld.type, coll, f.field))
+    value = _coerce(f.operator, f.value, fld.type, coll, f.field, b.now)
+    return Condition(f.field, f.operator, value)
 
 
 _KEYWORDS: dict[str, Scalar] = {"true": True, "false": False, "null": None, "NULL": None}
@@ -911,7 +950,9 @@ def _keyword(value: Scalar) -> Scalar:
     return _KEYWORDS.get(value, value) if isinstance(value, str) else value
 
 
-def _coerce(op: str, value: Value, ftype: FieldType, coll: Collection, name: str) -> Value:
+def _coerce(
+    op: str, value: Value, ftype: FieldType, coll: Collection, name: str, now: dt.datetime
+) -> Value:
     where = f'field "{name}" of collection "{coll.name}"'
     if op in FLAG_OPERATORS:
         flag = _keyword(value) if not isinstance(value, tuple) else value
@@ -928,10 +969,10 @@ def _coerce(op: str, value: Value, ftype: FieldType, coll: Collection, name: str
             raise InvalidQuery(
                 f'"{op}" on {where} needs exactly two values, got {len(items)}: {_show(items)}.'
             )
-        return tuple(_coerce_scalar(op, _keyword(item), ftype, where) for item in items)
+        return tuple(_coerce_scalar(op, _keyword(item), ftype, where, now) for item in items)
     if isinstance(value, tuple):
         raise InvalidQuery(f'"{op}" on {where} needs a single value, got a list {_show(value)}.')
-    return _coerce_scalar(op, _keyword(value), ftype, where)
+    return _coerce_scalar(op, _keyword(value), ftype, where, now)
 
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
@@ -940,7 +981,9 @@ _INTEGER = re.compile(r"-?\d+", re.ASCII)
 _ZERO = re.compile(r"-?(0+\.?0*|\.0+)([eE][-+]?\d+)?", re.ASCII)
 
 
-def _coerce_scalar(op: str, value: Scalar, ftype: FieldType, where: str) -> Scalar:
+def _coerce_scalar(
+    op: str, value: Scalar, ftype: FieldType, where: str, now: dt.datetime
+) -> Scalar:
     if value == "":
         raise InvalidQuery(f'Empty value for "{op}" on {where}: use _empty or _nempty.')
     if isinstance(value, str) and "\x00" in value:
@@ -955,6 +998,8 @@ def _coerce_scalar(op: str, value: Scalar, ftype: FieldType, where: str) -> Scal
         if op in EQUALITY_OPERATORS:
             return None
         raise InvalidQuery(f'"{op}" on {where} cannot compare with null; use _null.')
+    if ftype is FieldType.UUID:
+        return _uuid(value, op, where)
     if ftype.is_text:
         if isinstance(value, bool):
             return "true" if value else "false"
@@ -981,12 +1026,28 @@ def _coerce_scalar(op: str, value: Scalar, ftype: FieldType, where: str) -> Scal
             return value in (1, "1")
         raise InvalidQuery(f'"{op}" on {where} needs true or false, got {_show(value)}.')
     if ftype is FieldType.DATETIME:
+        if isinstance(value, str) and value.startswith(NOW):
+            return _datetime_text(resolve_now(value, now))
         return _datetime(value, op, where)
     raise InvalidQuery(f'"{op}" cannot be used on {where}.')  # pragma: no cover
 
 
 def _number_text(value: float) -> str:
     return str(int(value)) if value.is_integer() else repr(value)
+
+
+def _uuid(value: Scalar, op: str, where: str) -> str:
+    """A UUID in any form PostgreSQL reads (case, braces, no hyphens), canonical."""
+    try:
+        if not isinstance(value, str) or value.startswith("urn:"):
+            raise ValueError
+        return str(uuid.UUID(value.strip()))
+    except ValueError:
+        raise InvalidQuery(f'"{op}" on {where} needs a UUID, got {_show(value)}.') from None
+
+
+def _datetime_text(value: dt.datetime) -> str:
+    return value.isoformat(timespec="seconds" if not value.microsecond else "milliseconds")
 
 
 def _datetime(value: Scalar, op: str, where: str) -> str:
@@ -1010,3 +1071,80 @@ def _datetime(value: Scalar, op: str, where: str) -> str:
                 f'"{op}" on {where}: {_show(value)} is outside the years 1 to 9999 in UTC.'
             ) from None
     return parsed.isoformat(timespec="seconds" if not parsed.microsecond else "microseconds")
+
+
+# ---------------------------------------------------------------------------------------
+# $NOW: Directus's dynamic date value
+
+NOW = "$NOW"
+_NOW_OFFSET = re.compile(r"\(([^()]+)\)")
+_ADJUSTMENT = re.compile(
+    r"(-?(?:\d+)?\.?\d+) *(milliseconds?|msecs?|ms|seconds?|secs?|s|minutes?|mins?|m|hours?|"
+    r"hrs?|h|days?|d|weeks?|w|months?|mth|mo|years?|yrs?|y)?",
+    re.IGNORECASE | re.ASCII,
+)
+_MILLISECONDS = {"ms": 1, "s": 1_000, "m": 60_000, "h": 3_600_000}
+
+
+def resolve_now(value: str, now: dt.datetime) -> dt.datetime:
+    """The moment a ``$NOW`` value stands for, computed as Directus 12 does.
+
+    ``$NOW`` is ``now``; ``$NOW(<offset>)`` moves it by ``[+|-]<number> [unit]`` with units
+    from milliseconds to years (default: days). Days, weeks, months and years move the
+    calendar (a month from 31 January is the end of February); fractions of them are cut
+    as JavaScript's ``Date`` does. An offset Directus cannot read leaves ``now`` unchanged,
+    and so does any other text that starts with ``$NOW``.
+
+    >>> resolve_now("$NOW(-1 year)", dt.datetime(2024, 2, 29, 12))
+    datetime.datetime(2023, 2, 28, 12, 0)
+    """
+    now = now.replace(microsecond=now.microsecond // 1000 * 1000)  # a JavaScript Date: ms
+    found = _NOW_OFFSET.search(value) if "(" in value and ")" in value else None
+    if found is None:
+        return now
+    adjustment = found[1]
+    subtract = adjustment.startswith("-")
+    if subtract or adjustment.startswith("+"):
+        adjustment = adjustment[1:]
+    match = _ADJUSTMENT.fullmatch(adjustment)
+    if match is None:
+        return now
+    amount = float(match[1]) * (-1 if subtract else 1)
+    unit = (match[2] or "days").lower()
+    try:
+        if unit.startswith(("y",)):
+            return _add_months(now, amount * 12)
+        if unit.startswith("mo") or unit == "mth":
+            return _add_months(now, amount)
+        if unit.startswith("w"):
+            return _add_days(now, amount * 7)
+        if unit.startswith("d"):
+            return _add_days(now, amount)
+        key = "ms" if unit.startswith(("ms", "msec", "milli")) else unit[0]
+        return now + dt.timedelta(milliseconds=math.trunc(amount * _MILLISECONDS[key]))
+    except OverflowError:
+        raise InvalidQuery(f'"{value}" is outside the years 1 to 9999.') from None
+
+
+def _add_days(moment: dt.datetime, amount: float) -> dt.datetime:
+    # date-fns: date.setDate(date.getDate() + amount); setDate truncates toward zero
+    if not amount:
+        return moment
+    return moment + dt.timedelta(days=math.trunc(moment.day + amount) - moment.day)
+
+
+def _add_months(moment: dt.datetime, amount: float) -> dt.datetime:
+    # date-fns addMonths: the same day of the desired month, or that month's last day
+    if not amount:
+        return moment
+    index = moment.year * 12 + math.trunc(moment.month - 1 + amount + 1) - 1
+    year, month = divmod(index, 12)
+    if not 1 <= year <= 9999:
+        raise OverflowError
+    days = _days_in_month(year, month + 1)
+    return moment.replace(year=year, month=month + 1, day=min(moment.day, days))
+
+
+def _days_in_month(year: int, month: int) -> int:
+    following = dt.date(year + month // 12, month % 12 + 1, 1)
+    return (following - dt.timedelta(days=1)).day

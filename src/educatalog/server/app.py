@@ -7,7 +7,9 @@ catalogue). Every answer is JSON, errors included, in Directus's shape and statu
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
+import math
 import os
 import re
 import secrets
@@ -44,7 +46,14 @@ log = logging.getLogger("educatalog.server")
 DEMO_HEADER = "X-Educatalog-Data"
 """Response header that says ``synthetic-demo`` when the server serves the demo catalogue."""
 
-_ID = re.compile(r"-?[0-9]{1,18}")
+# An item id as JavaScript's Number() reads it (Directus does): " 01", "+1", "1e0", "1.0"
+# and "0x1" all mean item 1.
+_JS_SPACE = (
+    " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+_JS_DECIMAL = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", re.ASCII)
+_JS_RADIX = re.compile(r"0([xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)", re.ASCII)
 _UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 T = TypeVar("T")
 
@@ -61,11 +70,13 @@ def create_app(
     *,
     tokens: Iterable[str] = (),
     limit_max: int | None = None,
+    clock: Callable[[], dt.datetime] = dt.datetime.now,
 ) -> Starlette:
     """The service's application over a database file built by :mod:`~.store`.
 
     ``tokens`` are the accepted bearer tokens (at least one: the service has no public
-    access); ``limit_max`` caps ``limit`` (``-1`` then means that maximum).
+    access); ``limit_max`` caps ``limit`` (``-1`` then means that maximum); ``clock`` gives
+    the time that ``$NOW`` in filters stands for (the server's local time, as in Directus).
     """
     token_list = [t.encode() for t in tokens]
     if not token_list:
@@ -106,7 +117,7 @@ def create_app(
         collection = request.path_params["collection"]
         db.catalogue[collection]  # unknown collection: 403 before the query is looked at
         query = Query.from_params(request.query_params.multi_items())
-        bound = bind(query, collection, catalogue=db.catalogue, limit_max=limit_max)
+        bound = bind(query, collection, catalogue=db.catalogue, limit_max=limit_max, now=clock())
         flat = await run_in_threadpool(_guarded, read_items_json, db, bound)
         if flat is not None:  # rows serialized by SQLite: splice them into the body
             data, meta = flat
@@ -124,9 +135,10 @@ def create_app(
         collection = request.path_params["collection"]
         coll = db.catalogue[collection]
         raw_id = request.path_params["id"]
-        if not _ID.fullmatch(raw_id):
+        item_id = _item_id(raw_id)
+        if item_id is None:
             raise NotFoundOrForbidden(
-                f'You don\'t have permission to access item "{raw_id}" of collection '
+                f'You don\'t have permission to access item "{raw_id[:80]}" of collection '
                 f'"{collection}" or it does not exist (ids are integers).'
             )
         query = Query.from_params(request.query_params.multi_items())
@@ -134,7 +146,7 @@ def create_app(
             Query(fields=query.fields, deep=query.deep), collection, catalogue=db.catalogue
         )
         row = await run_in_threadpool(
-            _guarded, read_item, db, coll, int(raw_id), bound.fields, bound.deep
+            _guarded, read_item, db, coll, item_id, bound.fields, bound.deep
         )
         return respond({"data": row})
 
@@ -205,6 +217,24 @@ def create_app(
     app.router.redirect_slashes = False
     app.state.database = db
     return app
+
+
+def _item_id(raw: str) -> int | None:
+    """The integer an item id in the path stands for, read as JavaScript's ``Number()``
+    reads it; None when that is not a whole number (no item has such an id)."""
+    text = raw.strip(_JS_SPACE)
+    if len(text) > 400:
+        return None
+    if _JS_RADIX.fullmatch(text):
+        value: float = int(text[2:], {"x": 16, "o": 8, "b": 2}[text[1].lower()])
+    elif _JS_DECIMAL.fullmatch(text):
+        value = float(text)
+    else:
+        return None
+    if not math.isfinite(value) or value != int(value):
+        return None
+    number = int(value)
+    return number if -(2**63) <= number < 2**63 else None
 
 
 def _guarded(read: Callable[..., T], *args: Any) -> T:

@@ -1,12 +1,16 @@
 """Compile bound queries (:mod:`educatalog.query`) into parameterised SQLite SQL.
 
 Every value travels as a parameter; identifiers come only from the catalogue and are
-quoted. The semantics are those of ``shared/reference/query-semantics.md``:
+quoted. The semantics are those of ``docs/query-semantics.md``:
 
 * three-valued logic: negated operators never match null fields;
-* many-to-one filters are semi-joins (a null reference never matches);
-* one-to-many / many-to-many filters mean "some related row matches" (``_none``: no related
-  row matches); conditions on the same relation within one ``_and`` hold on the same row;
+* relational filters read the related item through an outer join, as Directus does: where a
+  many-to-one reference is null or points to no item, the path's fields are null (so
+  ``{"address": {"state": {"_null": true}}}`` matches events without an address); a
+  one-to-many / many-to-many condition means "some related row matches", and an item
+  without related rows matches where the condition holds on a row of nulls. ``_some`` and
+  ``_none`` are plain (non-)existence: no row of nulls. Implicit conditions on the same
+  relation within one ``_and`` hold on the same row;
 * case-insensitive operators compare Unicode-lower-cased text (``edu_lower``), literally:
   ``%`` and ``_`` are not wildcards.
 """
@@ -92,14 +96,14 @@ def _merge_same_relation(f: And, coll: Collection) -> list[Filter]:
     out: list[Filter] = []
     merged: dict[str, int] = {}
     for item in f.items:
-        if isinstance(item, Related) and item.quantifier != "_none":
+        if isinstance(item, Related) and item.quantifier is None:
             relation = coll.field(item.field).relation
             if relation is not None and relation.is_list:
                 if item.field in merged:
                     i = merged[item.field]
                     prev = out[i]
                     assert isinstance(prev, Related)
-                    out[i] = Related(item.field, And((prev.filter, item.filter)), "_some")
+                    out[i] = Related(item.field, And((prev.filter, item.filter)))
                     continue
                 merged[item.field] = len(out)
         out.append(item)
@@ -111,19 +115,79 @@ def _related(f: Related, coll: Collection, alias: str, sql: Sql, catalogue: Sche
     assert fld.relation is not None
     target = catalogue.expansion_target(fld)
     inner = sql.alias()
+    # Parameters are registered in the order they appear in the SQL text: the matching
+    # rows first, then the row of nulls.
     if fld.relation.kind == "m2o":
         sub = where_sql(f.filter, target, inner, sql, catalogue)
-        return (
+        test = (
             f"{alias}.{quote(fld.name)} IN (SELECT {inner}.id FROM {quote(target.name)} "
             f"AS {inner} WHERE {sub})"
         )
-    fk = quote(fld.relation.foreign_key or "")
-    sub = where_sql(f.filter, target, inner, sql, catalogue)
-    negate = "NOT " if f.quantifier == "_none" else ""
-    return (
-        f"{alias}.id {negate}IN (SELECT {inner}.{fk} FROM {quote(target.name)} AS {inner} "
-        f"WHERE {inner}.{fk} IS NOT NULL AND {sub})"
-    )
+        missing = (
+            f"NOT EXISTS (SELECT 1 FROM {quote(target.name)} AS {inner}x "
+            f"WHERE {inner}x.id = {alias}.{quote(fld.name)})"
+        )
+    else:
+        fk = quote(fld.relation.foreign_key or "")
+        sub = where_sql(f.filter, target, inner, sql, catalogue)
+        negate = "NOT " if f.quantifier == "_none" else ""
+        test = (
+            f"{alias}.id {negate}IN (SELECT {inner}.{fk} FROM {quote(target.name)} AS {inner} "
+            f"WHERE {inner}.{fk} IS NOT NULL AND {sub})"
+        )
+        if f.quantifier is not None:
+            return test
+        missing = (
+            f"NOT EXISTS (SELECT 1 FROM {quote(target.name)} AS {inner}x "
+            f"WHERE {inner}x.{fk} = {alias}.id)"
+        )
+    on_nulls = null_row_sql(f.filter, target, sql, catalogue)
+    if on_nulls == "0":
+        return test
+    if on_nulls == "1":
+        return f"({test} OR {missing})"
+    return f"({test} OR ({missing} AND {on_nulls}))"
+
+
+def null_row_sql(f: Filter, coll: Collection, sql: Sql, catalogue: Schema = CATALOGUE) -> str:
+    """Whether ``f`` holds on a row of nulls of ``coll`` (what an outer join gives where
+    there is no related item): ``"1"``, ``"0"`` or, rarely, an SQL condition."""
+    if isinstance(f, And | Or):
+        parts = [null_row_sql(i, coll, sql, catalogue) for i in f.items]
+        absorbing, neutral = ("0", "1") if isinstance(f, And) else ("1", "0")
+        if isinstance(f, Or) and not f.items:
+            return "1"  # an empty _or is no condition
+        if absorbing in parts:
+            return absorbing
+        rest = [p for p in parts if p != neutral]
+        if not rest:
+            return neutral
+        return "(" + f" {'AND' if isinstance(f, And) else 'OR'} ".join(rest) + ")"
+    if isinstance(f, Condition):
+        return "1" if _matches_null(f) else "0"
+    fld = coll.field(f.field)
+    assert fld.relation is not None
+    target = catalogue.expansion_target(fld)
+    if f.quantifier == "_some":
+        return "0"
+    if f.quantifier == "_none":  # Directus: NULL NOT IN (subquery) holds only when it is empty
+        inner = sql.alias()
+        fk = quote(fld.relation.foreign_key or "")
+        sub = where_sql(f.filter, target, inner, sql, catalogue)
+        return (
+            f"NOT EXISTS (SELECT 1 FROM {quote(target.name)} AS {inner} "
+            f"WHERE {inner}.{fk} IS NOT NULL AND {sub})"
+        )
+    return null_row_sql(f.filter, target, sql, catalogue)
+
+
+def _matches_null(c: Condition) -> bool:
+    """Whether a condition holds on a null field (SQL's unknown counts as false)."""
+    if c.operator in ("_null", "_empty"):
+        return bool(c.value)
+    if c.operator in ("_nnull", "_nempty"):
+        return not c.value
+    return c.operator == "_eq" and c.value is None
 
 
 def _condition(c: Condition, ftype: FieldType, col: str, sql: Sql, special: bool) -> str:
@@ -204,10 +268,19 @@ def _like_char(ch: str) -> str:
 
 
 _CANONICAL_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]*[1-9])?")
+# What Directus's search takes for a UUID (the `uuid` package's validate): the hyphenated
+# form, version 1-8 and the RFC variant, or the nil and max UUIDs; any case.
+_SEARCH_UUID = re.compile(
+    r"[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"
+    r"|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff",
+    re.IGNORECASE | re.ASCII,
+)
 
 
 def search_sql(text: str, coll: Collection, alias: str, sql: Sql) -> str:
-    """Full-text ``search`` over the root item's own fields."""
+    """Full-text ``search`` over the root item's own fields: text fields by substring,
+    numeric fields by equality with a canonical number, uuid fields by equality with a
+    whole valid UUID (never a part of one)."""
     if not text.strip():
         return "0"
     parts = []
@@ -218,7 +291,10 @@ def search_sql(text: str, coll: Collection, alias: str, sql: Sql) -> str:
             number = None  # no stored integer is that large
     for f in coll.stored_fields:
         col = f"{alias}.{quote(f.name)}"
-        if f.type.is_text:
+        if f.type is FieldType.UUID:
+            if _SEARCH_UUID.fullmatch(text):
+                parts.append(f"{col} = {sql.param(text.lower())}")
+        elif f.type.is_text:
             parts.append(contains_ci(col, text, sql, sql.is_special(coll.name, f.name)))
         elif f.type.is_numeric and number is not None:
             parts.append(f"{col} = {sql.param(number)}")
