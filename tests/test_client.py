@@ -194,6 +194,12 @@ def test_wildcards_warn_only_against_a_real_service(url: str) -> None:
         pytest.warns(UserWarning, match="wildcards"),
     ):
         client.list("courses", query)
+    # `search` goes through LIKE on Directus too (the deviation `literal-wildcards`)
+    with (
+        _client(url, Faulty(not_reference)) as client,
+        pytest.warns(UserWarning, match="The search '50%' contains % or _"),
+    ):
+        client.list("courses", Query(search="50%"))
 
 
 def test_credentials_in_the_url_are_never_shown() -> None:

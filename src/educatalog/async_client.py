@@ -41,7 +41,7 @@ from educatalog.paging import (
     top_query,
     window_query,
 )
-from educatalog.query import Filter, Query
+from educatalog.query import Query
 
 __all__ = ["AsyncClient"]
 
@@ -127,7 +127,7 @@ class AsyncClient(ClientBase):
         """One page of ``collection`` as the service answers ``query``."""
         CATALOGUE[collection]
         query = query or Query()
-        await self._warn_wildcards(query.filter)
+        await self._warn_wildcards(query)
         decode = self._page_decoder(collection, query)
         return await self.request(f"/items/{collection}", query.to_params(), decode=decode)  # type: ignore[no-any-return]
 
@@ -234,10 +234,10 @@ class AsyncClient(ClientBase):
                 if not self._shrink_page(query, size, exc):
                     raise
 
-    async def _warn_wildcards(self, f: Filter | None) -> None:
-        if f is None or await self.is_reference_server():
+    async def _warn_wildcards(self, query: Query) -> None:
+        if (query.filter is None and query.search is None) or await self.is_reference_server():
             return
-        for message in wildcard_warnings(f):
+        for message in wildcard_warnings(query.filter, query.search):
             warnings.warn(message, stacklevel=4)
 
     # -- the service ----------------------------------------------------------------------

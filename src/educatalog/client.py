@@ -333,7 +333,7 @@ class Client(ClientBase):
         """One page of ``collection`` as the service answers ``query``."""
         CATALOGUE[collection]
         query = query or Query()
-        self._warn_wildcards(query.filter)
+        self._warn_wildcards(query)
         decode = self._page_decoder(collection, query)
         return self.request(f"/items/{collection}", query.to_params(), decode=decode)  # type: ignore[no-any-return]
 
@@ -433,10 +433,10 @@ class Client(ClientBase):
                 if not self._shrink_page(query, size, exc):
                     raise
 
-    def _warn_wildcards(self, f: Filter | None) -> None:
-        if f is None or self.is_reference_server:
+    def _warn_wildcards(self, query: Query) -> None:
+        if (query.filter is None and query.search is None) or self.is_reference_server:
             return
-        for message in wildcard_warnings(f):
+        for message in wildcard_warnings(query.filter, query.search):
             warnings.warn(message, stacklevel=4)
 
     # -- the service ----------------------------------------------------------------------
@@ -463,10 +463,16 @@ class Client(ClientBase):
         return self._is_demo(self.server_info)
 
 
-def wildcard_warnings(f: Filter) -> list[str]:
-    """Warnings for text filter values with ``%`` or ``_``, wildcards on a Directus service."""
+def wildcard_warnings(f: Filter | None, search: str | None = None) -> list[str]:
+    """Warnings for text filter values and a search with ``%`` or ``_``: a Directus service
+    reads them as wildcards (``LIKE``), the reference server as literal text."""
     out = []
-    for condition in walk_conditions(f):
+    if search is not None and ("%" in search or "_" in search):
+        out.append(
+            f"The search {search!r} contains % or _, which a Directus service treats as "
+            "wildcards, not as literal text."
+        )
+    for condition in walk_conditions(f) if f is not None else ():
         value = condition.value
         if condition.operator.endswith(("contains", "starts_with", "ends_with")) and (
             isinstance(value, str) and ("%" in value or "_" in value)
