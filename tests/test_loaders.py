@@ -359,3 +359,36 @@ def test_limit_edge_cases(counting: tuple[Counting, Client]) -> None:
             "events", fields="id,address.city", sort="adress.city", limit=3, client=client
         )
     assert app.requests == []  # refused before any download
+
+
+def test_one_datetime_unit_everywhere(client: Client, tmp_path: Path) -> None:
+    """load, load_catalogue, offers, snapshots and the general path all give one dtype."""
+    from educatalog import snapshot
+    from educatalog.frames import DATETIME_DTYPE
+
+    def dates(frame: pd.DataFrame) -> set[str]:
+        return {str(t) for t in frame.dtypes if pd.api.types.is_datetime64_any_dtype(t)} or {"none"}
+
+    assert DATETIME_DTYPE == "datetime64[us]"
+    loaded = educatalog.load("events", client=client)
+    cat = educatalog.load_catalogue(client)
+    offers = cat.offers()
+    saved = snapshot.load(snapshot.save(cat, tmp_path / "snap"))
+    nested = educatalog.load(
+        "events", fields="id,event_start_date,course.*", limit=3, client=client
+    )
+    general = to_frame([{"id": 1, "event_start_date": "2025-01-01T00:00:00", "x": 1}], "events")
+    empty = to_frame([], "events")
+    for frame in (loaded, cat.events, offers, saved.events, saved.offers(), nested, general, empty):
+        assert dates(frame) == {DATETIME_DTYPE}
+    # A snapshot written by an older version, in nanoseconds, loads in the one unit too.
+    old = {name: frame.copy() for name, frame in cat.items()}
+    for frame in old.values():
+        for column in frame.columns:
+            if pd.api.types.is_datetime64_any_dtype(frame[column].dtype):
+                frame[column] = frame[column].astype("datetime64[ns]")
+    from educatalog.catalogue_data import Catalogue
+
+    older = snapshot.load(snapshot.save(Catalogue(old), tmp_path / "old"))
+    assert dates(older.events) == {DATETIME_DTYPE}
+    assert older.events.equals(cat.events)
