@@ -843,6 +843,25 @@ def test_costs_and_quality_over_the_gappy_catalogue() -> None:
         assert table.loc[currency, "events"] == len(values)
         assert table.loc[currency, "median"] == pytest.approx(statistics.median(values))
     assert 11 not in course_cost  # EUR next to a missing currency: no cost
+    # By state: every state with every currency, 0 events and no median where none.
+    facts = {f["event"]: f for f in gappy_facts()}
+    states = gappy_levels("state", list(facts.values()))
+    per_state = stats.costs(offers, by="state")
+    assert [(plain(s), c) for s, c in per_state.index] == [
+        (s, c) for s in states for c in sorted(by_currency)
+    ]
+    for (state, currency), row in per_state.iterrows():
+        values = [
+            course_cost[e["course"]][0]
+            for e in records["events"]
+            if facts[e["id"]]["state"] == plain(state)
+            and course_cost.get(e["course"], (None, None))[1] == currency
+        ]
+        assert row["events"] == len(values)
+        if values:
+            assert row["median"] == pytest.approx(statistics.median(values))
+        else:
+            assert pd.isna(row["median"])
     report = stats.quality(offers)["count"]
     events = records["events"]
     with_state = {a["id"] for a in records["addresses"] if a["state"] is not None}

@@ -376,7 +376,9 @@ def costs(
 
     Each event counts once, with its course's cost; costs are never mixed across
     currencies (``currency`` keeps one). Events without a cost or currency are left out
-    (:func:`quality` counts them).
+    (:func:`quality` counts them). Every level of ``by`` is listed for every currency,
+    with 0 events and no quartiles where there are none. Definitions:
+    ``docs/definitions.md``.
     """
     keys = _keys(by) if by is not None else []
     _require(offers, ["event_id", "cost", "cost_currency"], "costs()")
@@ -384,9 +386,13 @@ def costs(
     data = data[data["cost"].notna() & data["cost_currency"].notna()]
     if currency is not None:
         data = data[data["cost_currency"] == currency]
-    data = data.assign(cost=data["cost"].astype("float64"))
+    currencies = pd.Index(sorted(data["cost_currency"].unique()), dtype="string")
+    data = data.assign(
+        cost=data["cost"].astype("float64"),
+        cost_currency=pd.Categorical(data["cost_currency"], categories=currencies),
+    )
     group_keys = [*keys, "cost_currency"]
-    groups = data.groupby(group_keys, observed=True, dropna=False, sort=True)
+    groups = data.groupby(group_keys, observed=False, dropna=False, sort=True)
     cost = groups["cost"]
     out = pd.DataFrame(
         {
@@ -402,6 +408,7 @@ def costs(
     )
     for column in ("min", "q1", "median", "q3", "max", "mean"):
         out[column] = out[column].astype("Float64")
+    out = _restore_levels(out, data, keys, plain=("cost_currency",))
     out.index.names = [*keys, "currency"]
     return _finish(out, offers)
 
@@ -545,9 +552,12 @@ def _levelled(values: pd.Series) -> pd.Series:
     )
 
 
-def _restore_levels(table: pd.DataFrame, data: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
-    """The index of a table grouped by :func:`_levelled` time dimensions back in their own
-    dtype (a ``PeriodIndex`` of months, ``Int64`` years), missing values as NaT or NA."""
+def _restore_levels(
+    table: pd.DataFrame, data: pd.DataFrame, keys: Sequence[str], plain: Sequence[str] = ()
+) -> pd.DataFrame:
+    """The index of a table grouped by :func:`_levelled` time dimensions (and the ``plain``
+    categorical keys) back in their own dtype (a ``PeriodIndex`` of months, ``Int64``
+    years), missing values as NaT or NA."""
     levelled = [
         k
         for k in keys
@@ -556,7 +566,7 @@ def _restore_levels(table: pd.DataFrame, data: pd.DataFrame, keys: Sequence[str]
             isinstance(data[k].dtype.categories.dtype, pd.PeriodDtype)
             or (k == "year" and pd.api.types.is_integer_dtype(data[k].dtype.categories.dtype))
         )
-    ]
+    ] + list(plain)
     if not levelled:
         return table
     index = table.index
