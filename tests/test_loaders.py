@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl
 
 import pandas as pd
 import pytest
@@ -189,3 +192,203 @@ def test_connect_without_a_url_ignores_a_token_for_the_demo(
     assert client.is_demo
     assert client.page_size == 50
     client.close()
+
+
+# -- limit and sort asked of the service -----------------------------------------------------
+
+
+class Counting:
+    """An ASGI wrapper that records every request to /items and the bytes of its answer."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.requests: list[tuple[str, dict[str, str], int]] = []
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or not scope["path"].startswith("/items/"):
+            await self.app(scope, receive, send)
+            return
+        size = 0
+
+        async def counted(message: Any) -> None:
+            nonlocal size
+            if message["type"] == "http.response.body":
+                size += len(message.get("body", b""))
+            await send(message)
+
+        await self.app(scope, receive, counted)
+        params = dict(parse_qsl(scope["query_string"].decode()))
+        self.requests.append((scope["path"], params, size))
+
+    def of(self, path: str) -> list[tuple[str, dict[str, str], int]]:
+        return [r for r in self.requests if r[0] == path]
+
+
+@pytest.fixture(scope="module")
+def counting(database: Path) -> Iterator[tuple[Counting, Client]]:
+    app = Counting(create_app(database, tokens=[TOKEN]))
+    with ServerThread(app) as server, Client(server.url, token=TOKEN, page_size=150) as c:
+        yield app, c
+
+
+def test_limit_asks_the_service_for_one_page_only(
+    counting: tuple[Counting, Client], database: Path
+) -> None:
+    app, client = counting
+    everything = educatalog.load("events", client=client)
+    whole = app.of("/items/events")
+    assert len(whole) > 1  # the collection is larger than a page
+    app.requests.clear()
+    five = educatalog.load("events", limit=5, client=client)
+    asked = app.of("/items/events")
+    assert len(asked) == 1, asked
+    assert asked[0][1]["limit"] == "5"
+    assert sum(size for *_, size in asked) * 20 < sum(size for *_, size in whole)
+    assert five.equals(everything.head(5))
+    assert five["id"].tolist() == sorted(r["id"] for r in read_rows(database, "events"))[:5]
+
+
+def _service_order(rows: list[dict[str, Any]], keys: list[str]) -> list[dict[str, Any]]:
+    """Rows in the service's order, in plain Python: each key ascending with nulls last or
+    descending (``-``) with nulls first, then by id."""
+
+    def compare(a: dict[str, Any], b: dict[str, Any]) -> int:
+        for key in [*keys, "id"]:
+            name = key.lstrip("-")
+            x, y = a[name], b[name]
+            if x == y:
+                continue
+            # null is the largest value
+            bigger = 1 if (y is not None and (x is None or x > y)) else -1
+            return -bigger if key.startswith("-") else bigger
+        return 0
+
+    return sorted(rows, key=functools.cmp_to_key(compare))
+
+
+SORTS = [
+    ["-event_start_date"],
+    ["max_participants"],
+    ["-max_participants", "event_start_date"],
+    ["education_voucher", "-id"],
+    ["remarks"],  # text: the reference server's binary collation is pandas' order
+    ["-remarks"],
+    ["address.city", "-min_participants"],
+]
+
+
+@pytest.mark.parametrize("sort", SORTS, ids=[",".join(s) for s in SORTS])
+@pytest.mark.parametrize("limit", [7, 150, 400])
+def test_sorted_limit_equals_sorting_everything(
+    counting: tuple[Counting, Client], database: Path, sort: list[str], limit: int
+) -> None:
+    app, client = counting
+    fields = None
+    rows = read_rows(database, "events")
+    if any("." in key for key in sort):
+        fields = ["id", "min_participants", "address.city"]
+        cities = {a["id"]: a["city"] for a in read_rows(database, "addresses")}
+        rows = [{**r, "address.city": cities.get(r["address"])} for r in rows]
+    app.requests.clear()
+    got = educatalog.load("events", fields=fields, sort=sort, limit=limit, client=client)
+    asked = app.of("/items/events")
+    expected_ids = [r["id"] for r in _service_order(rows, sort)[:limit]]
+    assert got["id"].tolist() == expected_ids
+    # Pages of 150: never more rows than asked for, and no more requests than pages.
+    assert len(asked) == -(-limit // 150)
+    assert sum(int(params["limit"]) for _, params, _ in asked) == limit
+    everything = educatalog.load("events", fields=fields, client=client)
+    by_id = everything.set_index("id", drop=False).loc[expected_ids].reset_index(drop=True)
+    pd.testing.assert_frame_equal(got, by_id)
+    if len(sort) == 1:  # pandas, with the service's place for nulls
+        key = sort[0].lstrip("-").replace(".", "_")
+        ascending = not sort[0].startswith("-")
+        plain = everything.sort_values(
+            key, ascending=ascending, na_position="last" if ascending else "first", kind="stable"
+        ).head(limit)
+        pd.testing.assert_frame_equal(got, plain.reset_index(drop=True))
+
+
+def test_limit_shows_the_real_size_in_the_progress_bar(
+    counting: tuple[Counting, Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, client = counting
+    totals: list[int] = []
+    original = client._progress
+
+    def progress(collection: str, total: int, show: bool | None) -> Any:
+        totals.append(total)
+        return original(collection, total, False)
+
+    monkeypatch.setattr(client, "_progress", progress)
+    educatalog.load("events", sort="-event_start_date", limit=400, client=client)
+    assert totals == [400]
+
+
+def test_text_sorts_are_done_here_on_another_service(
+    counting: tuple[Counting, Client], monkeypatch: pytest.MonkeyPatch, database: Path
+) -> None:
+    """Another service's collation may order text differently: then the toolkit downloads
+    every matching row and sorts here; numbers and dates are still asked sorted."""
+    app, client = counting
+    reference = educatalog.load("events", sort="-remarks", limit=9, client=client)
+    monkeypatch.setattr(Client, "is_reference_server", property(lambda self: False))
+    app.requests.clear()
+    here = educatalog.load("events", sort="-remarks", limit=9, client=client)
+    assert len(app.of("/items/events")) > 1
+    pd.testing.assert_frame_equal(here, reference)
+    app.requests.clear()
+    educatalog.load("events", sort="-event_start_date", limit=9, client=client)
+    assert len(app.of("/items/events")) == 1
+
+
+def test_limit_edge_cases(counting: tuple[Counting, Client]) -> None:
+    app, client = counting
+    app.requests.clear()
+    none = educatalog.load("events", fields="id,remarks", sort="remarks", limit=0, client=client)
+    assert list(none.columns) == ["id", "remarks"]
+    assert none.empty
+    assert len(app.of("/items/events")) == 1
+    few = educatalog.load("states", sort="-code", limit=1000, client=client)
+    assert len(few) == 16
+    with pytest.raises(InvalidQuery, match="limit must be a whole number"):
+        educatalog.load("events", limit=-1, client=client)
+    app.requests.clear()
+    with pytest.raises(InvalidQuery, match=r'Cannot sort by "adress.city".*Did you mean'):
+        educatalog.load(
+            "events", fields="id,address.city", sort="adress.city", limit=3, client=client
+        )
+    assert app.requests == []  # refused before any download
+
+
+def test_one_datetime_unit_everywhere(client: Client, tmp_path: Path) -> None:
+    """load, load_catalogue, offers, snapshots and the general path all give one dtype."""
+    from educatalog import snapshot
+    from educatalog.frames import DATETIME_DTYPE
+
+    def dates(frame: pd.DataFrame) -> set[str]:
+        return {str(t) for t in frame.dtypes if pd.api.types.is_datetime64_any_dtype(t)} or {"none"}
+
+    assert DATETIME_DTYPE == "datetime64[us]"
+    loaded = educatalog.load("events", client=client)
+    cat = educatalog.load_catalogue(client)
+    offers = cat.offers()
+    saved = snapshot.load(snapshot.save(cat, tmp_path / "snap"))
+    nested = educatalog.load(
+        "events", fields="id,event_start_date,course.*", limit=3, client=client
+    )
+    general = to_frame([{"id": 1, "event_start_date": "2025-01-01T00:00:00", "x": 1}], "events")
+    empty = to_frame([], "events")
+    for frame in (loaded, cat.events, offers, saved.events, saved.offers(), nested, general, empty):
+        assert dates(frame) == {DATETIME_DTYPE}
+    # A snapshot written by an older version, in nanoseconds, loads in the one unit too.
+    old = {name: frame.copy() for name, frame in cat.items()}
+    for frame in old.values():
+        for column in frame.columns:
+            if pd.api.types.is_datetime64_any_dtype(frame[column].dtype):
+                frame[column] = frame[column].astype("datetime64[ns]")
+    from educatalog.catalogue_data import Catalogue
+
+    older = snapshot.load(snapshot.save(Catalogue(old), tmp_path / "old"))
+    assert dates(older.events) == {DATETIME_DTYPE}
+    assert older.events.equals(cat.events)

@@ -4,12 +4,14 @@
 >>> offers.edu.supply(by="state")                           # doctest: +SKIP
 >>> offers.edu.supply(by=["state", "instruction_form"], normalize="index")  # doctest: +SKIP
 >>> offers.edu.per_capita()                                 # doctest: +SKIP
+>>> offers.edu.share("education_voucher", by="state")       # doctest: +SKIP
 >>> offers.edu.plot.supply(by="state")                      # doctest: +SKIP
 >>> events.edu.labels(catalogue)  # reference ids -> names  # doctest: +SKIP
 
 Importing :mod:`educatalog` registers it. Every method is thin over :mod:`educatalog.stats`
-and :mod:`educatalog.plots`, where the arguments are documented; matplotlib is imported on
-the first chart only.
+and :mod:`educatalog.plots`, where the arguments are documented; what each number means is
+defined in ``docs/definitions.md``. A wrong dimension, measure or option fails with the
+valid choices and the nearest one. matplotlib is imported on the first chart only.
 """
 
 from __future__ import annotations
@@ -78,6 +80,24 @@ class EduAccessor:
         """Cost quartiles per currency and ``by`` (:func:`educatalog.stats.costs`)."""
         return stats.costs(self._frame, by, currency=currency)
 
+    def share(
+        self,
+        column: str,
+        by: str | Sequence[str] | None = None,
+        *,
+        unknown: stats.Unknown = "exclude",
+        value: Any = True,
+        dropna: bool = False,
+    ) -> pd.DataFrame:
+        """The share of events whose ``column`` is ``value`` (a yes/no column: True), by
+        ``by``; ``unknown`` is ``"exclude"`` (default: out of the base, as ``mean()``),
+        ``"as_false"`` or ``"separate"`` (:func:`educatalog.stats.share`)."""
+        return stats.share(self._frame, column, by, unknown=unknown, value=value, dropna=dropna)
+
+    def dimensions(self) -> list[str]:
+        """The dimensions the frame is usually grouped by (:func:`educatalog.stats.dimensions`)."""
+        return stats.dimensions(self._frame)
+
     def quality(self, catalogue: Catalogue | None = None) -> pd.DataFrame:
         """The data-quality summary (:func:`educatalog.stats.quality`)."""
         return stats.quality(self._frame, catalogue)
@@ -97,7 +117,10 @@ class EduAccessor:
         targets = {}
         for column in columns if columns is not None else frame.columns:
             if column not in frame:
-                raise EducatalogError(f'The frame has no column "{column}" to label.')
+                raise EducatalogError(
+                    f'The frame has no column "{column}" to label.'
+                    f"{stats._suggest(str(column), [str(c) for c in frame.columns])}"
+                )
             reference = _reference_of(str(column))
             if reference is None:
                 if columns is not None:
@@ -136,10 +159,17 @@ class PlotAccessor:
     def __init__(self, frame: pd.DataFrame) -> None:
         self._frame = frame
 
+    def _check(self, *names: str | None) -> None:
+        """Fail on a dimension the frame does not have, naming the ones it has."""
+        for name in names:
+            if isinstance(name, str) and name:
+                stats.dimension(self._frame, name)
+
     def supply(self, by: str = "state", **options: Any) -> Figure:
         """Horizontal bars of a measure by ``by`` (:func:`educatalog.plots.supply_bars`)."""
         from educatalog import plots
 
+        self._check(by)
         return plots.supply_bars(self._frame, by, **options)
 
     def shares(
@@ -148,6 +178,7 @@ class PlotAccessor:
         """100 % stacked bars (:func:`educatalog.plots.stacked_shares`)."""
         from educatalog import plots
 
+        self._check(rows, columns)
         return plots.stacked_shares(self._frame, rows, columns, **options)
 
     def heatmap(
@@ -156,18 +187,21 @@ class PlotAccessor:
         """An annotated heatmap (:func:`educatalog.plots.heatmap`)."""
         from educatalog import plots
 
+        self._check(rows, columns)
         return plots.heatmap(self._frame, rows, columns, **options)
 
     def starts(self, **options: Any) -> Figure:
         """Events starting per period (:func:`educatalog.plots.starts_over_time`)."""
         from educatalog import plots
 
+        self._check(options.get("by"))
         return plots.starts_over_time(self._frame, **options)
 
     def costs(self, by: str = "instruction_form_category", **options: Any) -> Figure:
         """Cost boxplots per group (:func:`educatalog.plots.cost_boxplot`)."""
         from educatalog import plots
 
+        self._check(by)
         return plots.cost_boxplot(self._frame, by, **options)
 
     def tile_map(self, **options: Any) -> Figure:

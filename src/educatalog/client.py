@@ -23,7 +23,7 @@ import random
 import sys
 import time
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -53,6 +53,8 @@ from educatalog.paging import (
     incomplete_download,
     last_id,
     page_of,
+    sorted_pages,
+    sorted_query,
     top_query,
     walk_slices,
     window_query,
@@ -378,6 +380,71 @@ class Client(ClientBase):
             if problem is None:
                 return [page for _, page in parts]
         raise incomplete_download(collection, problem)
+
+    def fetch_sorted(
+        self,
+        collection: str,
+        query: Query | None,
+        sort: Sequence[str],
+        limit: int,
+        convert: Callable[[list[Row]], T] = identity,  # type: ignore[assignment]
+        *,
+        progress: bool | None = None,
+    ) -> list[T]:
+        """The first ``limit`` rows matching ``query`` in the order ``sort`` (then by id),
+        each page passed through ``convert``; the service sorts and limits, so no more rows
+        than that are downloaded.
+
+        The first page asks for the ``filter_count`` as well; the rest (only when ``limit``
+        is above the page size) are fetched concurrently by offset. The result is checked
+        as :meth:`fetch_pages` checks its own: exactly ``min(limit, filter_count)`` rows,
+        no duplicate, else fetched again, then :class:`IncompleteDownload`.
+        """
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+            raise InvalidQuery(f"limit must be a whole number of rows, 0 or more: {limit!r}")
+        base = sorted_query(collection, query, sort)
+        problem = None
+        for _ in range(DOWNLOAD_ATTEMPTS):
+            expected, parts = self._download_sorted(collection, base, limit, convert, progress)
+            problem = download_problem(expected, parts)
+            if problem is None:
+                return [page for _, page in parts]
+        raise incomplete_download(collection, problem)
+
+    def _download_sorted(
+        self,
+        collection: str,
+        base: Query,
+        limit: int,
+        convert: Callable[[list[Row]], T],
+        progress: bool | None,
+    ) -> tuple[int, list[tuple[list[Any], T]]]:
+        size = min(limit, self._effective_page_size)
+        while True:
+            try:
+                first = self.list(collection, base.replace(limit=size, meta="filter_count"))
+                break
+            except InvalidQuery as exc:
+                if "limit" not in exc.message or size <= 1:
+                    raise
+                size = max(1, size // 2)
+                self._effective_page_size = min(self._effective_page_size, size)
+        expected = min(limit, int(first.meta["filter_count"]))
+        pages = [converted(first.data, convert)]
+        rest = sorted_pages(expected, size) if size and len(first.data) == size else []
+        if not rest:
+            return expected, pages
+
+        def fetch(offset: int, rows: int) -> tuple[list[Any], T]:
+            page = self.list(collection, base.replace(limit=rows, offset=offset))
+            bar.update(len(page.data))
+            return converted(page.data, convert)
+
+        with self._progress(collection, expected, progress) as bar:
+            bar.update(len(first.data))
+            with ThreadPoolExecutor(self.max_concurrency) as pool:
+                pages += list(pool.map(lambda part: fetch(*part), rest))
+        return expected, pages
 
     def _download(
         self,

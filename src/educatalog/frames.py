@@ -1,7 +1,8 @@
 """Records of the service to typed pandas DataFrames, with dtypes from the catalogue.
 
 * integers and reference ids: nullable ``Int64``; booleans: nullable ``boolean``;
-  text: ``string``; datetimes: ``datetime64``; decimals (which arrive as strings): ``Float64``;
+  text: ``string``; datetimes: ``datetime64[us]`` (:data:`DATETIME_DTYPE`, naive, as the
+  service writes them); decimals (which arrive as strings): ``Float64``;
 * an expanded many-to-one object becomes prefixed columns: ``address: {state: 9}`` gives
   ``address_state``, typed from the target collection (nested objects recurse);
 * list relations stay lists (object columns): use :func:`educatalog.load_links` for tables;
@@ -21,7 +22,24 @@ import pyarrow.compute as pc
 
 from educatalog.catalogue import CATALOGUE, Collection, Field, FieldType, Schema
 
-__all__ = ["DTYPES", "arrow_table", "arrow_to_frame", "to_frame", "typed_column"]
+__all__ = [
+    "DATETIME_DTYPE",
+    "DATETIME_UNIT",
+    "DTYPES",
+    "arrow_table",
+    "arrow_to_frame",
+    "to_frame",
+    "typed_column",
+]
+
+DATETIME_UNIT = "us"
+"""The one resolution of every datetime column educatalog makes: ``load``,
+``load_catalogue``, ``offers`` and ``snapshot.load``. Microseconds are what pyarrow parses
+(no conversion of a million dates), what Parquet keeps, what pandas 3 infers from text, and
+they hold any date a service may send (nanoseconds end in the year 2262)."""
+
+DATETIME_DTYPE = f"datetime64[{DATETIME_UNIT}]"
+"""The dtype of every datetime column (:data:`DATETIME_UNIT`)."""
 
 DTYPES: dict[FieldType, str] = {
     FieldType.INTEGER: "Int64",
@@ -30,7 +48,7 @@ DTYPES: dict[FieldType, str] = {
     FieldType.BOOLEAN: "boolean",
     FieldType.DECIMAL: "Float64",
 }
-"""The pandas dtype of each field type (datetimes: ``datetime64``)."""
+"""The pandas dtype of each field type (datetimes: :data:`DATETIME_DTYPE`)."""
 
 
 def typed_column(values: Sequence[Any], f: Field, name: str | None = None) -> pd.Series:
@@ -38,7 +56,7 @@ def typed_column(values: Sequence[Any], f: Field, name: str | None = None) -> pd
     name = name or f.name
     if f.type is FieldType.DATETIME:
         raw = pd.Series(values, dtype="string", name=name)
-        parsed = pd.to_datetime(raw, format="ISO8601", errors="coerce")
+        parsed = pd.to_datetime(raw, format="ISO8601", errors="coerce").astype(DATETIME_DTYPE)
         bad = int((raw.notna() & parsed.isna()).sum())
         if bad:
             warnings.warn(
@@ -229,7 +247,7 @@ def _typed(table: pa.Table, coll: Collection) -> pa.Table:
     for i, name in enumerate(table.column_names):
         f = coll.field(name)
         if f.type is FieldType.DATETIME:
-            parsed = pc.strptime(table.column(i), "%Y-%m-%dT%H:%M:%S", "us")
+            parsed = pc.strptime(table.column(i), "%Y-%m-%dT%H:%M:%S", DATETIME_UNIT)
             table = table.set_column(i, name, parsed)
         elif f.type is FieldType.DECIMAL:
             table = table.set_column(i, name, table.column(i).cast(pa.float64()))

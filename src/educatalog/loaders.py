@@ -14,11 +14,11 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
-from educatalog.catalogue import CATALOGUE, Collection
+from educatalog.catalogue import CATALOGUE, Collection, Field, FieldType, _did_you_mean
 from educatalog.catalogue_data import COLLECTIONS, LINK_TABLES, SOURCE_ATTR, Catalogue, Source
 from educatalog.client import Client
 from educatalog.connection import connect
-from educatalog.errors import InvalidQuery
+from educatalog.errors import EducatalogError, InvalidQuery
 from educatalog.frames import (
     ArrowRows,
     arrow_table,
@@ -47,25 +47,41 @@ def load(
 
     ``fields`` defaults to the collection's own columns (list relations are left out: use
     :func:`load_links`); dotted paths such as ``"address.state"`` become prefixed columns
-    (``address_state``). ``sort`` orders the result (``-`` descending; nulls last), ``limit``
-    keeps the first rows of that order. Without ``client``, :func:`educatalog.connect`.
+    (``address_state``). ``sort`` orders the result as the service does (``-`` descending;
+    nulls last ascending and first descending; ties by ``id``), ``limit`` keeps the first
+    rows of that order. With ``limit``, the service is asked for just those rows, sorted
+    (:meth:`Client.fetch_sorted`), wherever its order is the same as this one: always on the
+    reference server; elsewhere unless a sort key is text, whose order depends on the
+    service's collation (then every matching row is downloaded and sorted here, in Unicode
+    code point order). Without ``client``, :func:`educatalog.connect`.
     """
     coll = CATALOGUE[collection]
     client = client or connect()
     if isinstance(filter, Mapping):
         filter = filter_from_json(dict(filter))
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
+        raise InvalidQuery(f"limit must be a whole number of rows, 0 or more: {limit!r}")
     field_list = tuple(p.strip() for p in fields.split(",")) if isinstance(fields, str) else fields
+    keys = _sort_keys(sort)
+    _check_sort(keys, field_list, coll)
     query = Query(
         fields=tuple(field_list) if field_list else tuple(f.name for f in coll.stored_fields),
         filter=filter,
         search=search,
     )
-    pages = client.fetch_pages(collection, query, lambda rows: _page(rows, coll), progress=progress)
+
+    def convert(rows: list[dict[str, Any]]) -> pa.Table | pd.DataFrame:
+        return _page(rows, coll)
+
+    if limit is not None and _service_sorts_alike(client, coll, keys):
+        pages = client.fetch_sorted(collection, query, keys, limit, convert, progress=progress)
+    else:
+        pages = client.fetch_pages(collection, query, convert, progress=progress)
     frame = _combine(pages)
     if field_list and not any("*" in path for path in field_list):
         frame = frame[_requested_order(frame.columns, field_list)]
-    if sort:
-        frame = _sort(frame, sort)
+    if keys:
+        frame = _sort(frame, keys)  # the service's order again, on a page it sorted
     if limit is not None:
         frame = frame.head(limit)
     frame = frame.reset_index(drop=True)
@@ -126,8 +142,61 @@ def _requested_order(columns: pd.Index, paths: Sequence[str]) -> list[str]:
     return order
 
 
+def _sort_keys(sort: str | Sequence[str] | None) -> list[str]:
+    if not sort:
+        return []
+    keys = sort.split(",") if isinstance(sort, str) else list(sort)
+    return [k.strip() for k in keys if k.strip()]
+
+
+def _check_sort(keys: Sequence[str], fields: Sequence[str] | None, coll: Collection) -> None:
+    """Fail before any download on a sort key that will not be a column of the frame."""
+    if fields is not None and any("*" in path for path in fields):
+        return  # known only once the rows are there (checked by _sort)
+    paths = list(fields) if fields else [f.name for f in coll.stored_fields]
+    labels = {path.replace(".", "_") for path in paths}
+    for key in keys:
+        if key.lstrip("-").replace(".", "_") not in labels:
+            raise InvalidQuery(
+                f'Cannot sort by "{key}": it is not among the loaded fields.'
+                f"{_did_you_mean(key.lstrip('-'), dict.fromkeys(paths))}"
+            )
+
+
+def _sort_field(coll: Collection, path: str) -> Field | None:
+    """The field a sort path ends on, through many-to-one relations; None if there is none."""
+    *relations, last = path.split(".")
+    try:
+        for name in relations:
+            f = coll.field(name)
+            if not f.is_many_to_one:
+                return None
+            coll = CATALOGUE.expansion_target(f)
+        return coll.field(last)
+    except EducatalogError:
+        return None
+
+
+_TEXT = (FieldType.STRING, FieldType.UUID)
+
+
+def _service_sorts_alike(client: Client, coll: Collection, keys: Sequence[str]) -> bool:
+    """Whether the service's order of ``keys`` (then id) is the one :func:`_sort` gives.
+
+    Numbers, dates and booleans order alike everywhere, and so do nulls (last ascending,
+    first descending, as on PostgreSQL). Text depends on the service's collation: the
+    reference server's (SQLite, binary) is pandas' code point order; another's may not be.
+    """
+    fields = [_sort_field(coll, key.lstrip("-")) for key in keys]
+    if any(f is None or not f.is_stored for f in fields):
+        return False
+    if any(f is not None and f.type in _TEXT for f in fields):
+        return client.is_reference_server
+    return True
+
+
 def _sort(frame: pd.DataFrame, sort: str | Sequence[str]) -> pd.DataFrame:
-    keys = [k.strip() for k in sort.split(",")] if isinstance(sort, str) else list(sort)
+    keys = _sort_keys(sort)
     columns, ascending = [], []
     for key in keys:
         name = key.lstrip("-").replace(".", "_")

@@ -19,16 +19,23 @@ Duration classes follow the catalogue's ``durations`` list (KURSNET: "bis 3 Tage
 "mehr als 3 Jahre"). The service gives no class per event, so it is derived from its start
 and end date, in calendar terms: an event from 1 to 31 January lasts "bis 1 Monat", one from
 1 July to 30 September "bis 3 Monate". Where the end is missing or impossible (before the
-start), the end is estimated from ``duration_in_days`` in its ``duration_unit``
-(``calendar_days``; ``week_days`` of five per week; ``hours`` of eight per week day); an
-event with neither gets class 0 "Keine Angabe".
+start, to the second: :func:`ends_before_start`, which ``quality()`` counts too), the end is
+estimated from ``duration_in_days`` in its ``duration_unit`` (``calendar_days``;
+``week_days`` of five per week; ``hours`` of eight per week day); a stated duration without
+a start date is classed by :data:`DURATION_CLASS_DAY_LIMITS`; an event with neither gets
+class 0 "Keine Angabe".
 
-A course's ``cost`` is the sum of its priced ``event_costs`` rows when they share one
-currency; courses whose costs mix currencies get no cost (:func:`educatalog.stats.quality`
-counts them). With ``funding=True`` the frame has one row per event and funding type
+A course's ``cost`` is the sum of its priced ``event_costs`` rows (rows with a value) when
+they share one currency; where they mix currencies, a missing currency counting as one of
+its own (EUR next to none), the course gets no cost (:func:`educatalog.stats.quality` counts
+them). With ``funding=True`` the frame has one row per event and funding type
 (``funding_type``, ``funding_level`` "federal" or "regional"; events of unfunded courses
 keep one row with both missing): statistics count distinct events, so an event funded in
 two ways counts once in each of the two groups.
+
+Dates are ``datetime64[us]`` (:data:`educatalog.frames.DATETIME_DTYPE`), as everywhere in
+educatalog. Every rule is defined in ``docs/definitions.md`` ("How the numbers are
+defined").
 """
 
 from __future__ import annotations
@@ -40,13 +47,17 @@ import pandas as pd
 
 from educatalog.catalogue_data import SOURCE_ATTR, Catalogue
 from educatalog.errors import EducatalogError
+from educatalog.frames import DATETIME_DTYPE
 
 __all__ = [
+    "DURATION_CLASS_DAY_LIMITS",
     "DURATION_CLASS_LIMITS",
     "OFFER_COLUMNS",
+    "UNIT_DAYS",
     "build_offers",
     "duration_class_ids",
     "duration_days",
+    "ends_before_start",
     "labelled",
 ]
 
@@ -63,14 +74,18 @@ DURATION_CLASS_LIMITS: tuple[pd.DateOffset, ...] = (
 """Longest duration of classes 1 to 8, in calendar terms; longer is class 9. An event
 lasts at most ``limit`` when its last day is before ``start + limit``."""
 
-_DAY_LIMITS = (3, 7, 30, 91, 182, 365, 730, 1095)
-"""The same limits in days, for a duration known without a start date."""
+DURATION_CLASS_DAY_LIMITS: tuple[int, ...] = (3, 7, 30, 91, 182, 365, 730, 1095)
+"""The same limits in days, for a duration stated without a start date: a duration of at
+most ``limit`` calendar days is in the class of that limit (a month counts 30 days, three
+months 91, six months 182, a year 365 and so on; the calendar rule, used wherever the start
+is known, gives 28 to 31 days for a month)."""
 
 NO_DURATION_CLASS = 0
 """The ``durations`` id "Keine Angabe", for events whose duration is unknown."""
 
-_UNIT_DAYS: dict[str, float] = {"calendar_days": 1.0, "week_days": 7 / 5, "hours": 7 / 5 / 8}
-"""Calendar days per unit of ``duration_in_days``."""
+UNIT_DAYS: dict[str, float] = {"calendar_days": 1.0, "week_days": 7 / 5, "hours": 7 / 5 / 8}
+"""Calendar days per unit of ``duration_in_days`` (five week days a week, eight hours a
+week day); a stated duration is rounded up to whole calendar days."""
 
 _REQUIRED = (
     "events",
@@ -151,8 +166,8 @@ def build_offers(catalogue: Catalogue, *, funding: bool = False) -> pd.DataFrame
     )
     courses = catalogue["courses"].drop_duplicates("id").set_index("id")
     out["course_title"] = _lookup(out["course_id"], courses, "title", "string")
-    out["event_start_date"] = _column(ev, "event_start_date", "datetime64[ns]")
-    out["event_end_date"] = _column(ev, "event_end_date", "datetime64[ns]")
+    out["event_start_date"] = _column(ev, "event_start_date", DATETIME_DTYPE)
+    out["event_end_date"] = _column(ev, "event_end_date", DATETIME_DTYPE)
     days = duration_days(ev)
     class_ids = duration_class_ids(ev)
     out["duration_days"] = days
@@ -231,21 +246,29 @@ def duration_class_ids(events: pd.DataFrame) -> pd.Series:
         classes += (last >= start + limit).to_numpy(dtype=bool, na_value=False)
     known = last.notna().to_numpy()
     days = stated.to_numpy(dtype="float64", na_value=np.nan)
-    by_days = np.searchsorted(np.asarray(_DAY_LIMITS), days, side="left") + 1
+    by_days = np.searchsorted(np.asarray(DURATION_CLASS_DAY_LIMITS), days, side="left") + 1
     classes = np.where(known, classes, np.where(np.isnan(days), NO_DURATION_CLASS, by_days))
     return pd.Series(classes, index=events.index, dtype="Int64", name="duration_class_id")
+
+
+def ends_before_start(start: pd.Series, end: pd.Series) -> pd.Series:
+    """Impossible dates: the end is before the start, to the second (an event ending an hour
+    before it starts counts). Such an end is not used for the duration (class and days come
+    from ``duration_in_days``), and ``quality()`` counts it as ``end_before_start``."""
+    return (end < start).fillna(False).astype(bool)
 
 
 def _dates_and_stated_days(events: pd.DataFrame) -> tuple[pd.Series, pd.Series, pd.Series]:
     """Start and end days (the end missing where it precedes the start) and the stated
     duration in calendar days."""
-    start = _column(events, "event_start_date", "datetime64[ns]").dt.normalize()
-    end = _column(events, "event_end_date", "datetime64[ns]").dt.normalize()
-    end = end.where(end >= start)
+    start = _column(events, "event_start_date", DATETIME_DTYPE)
+    end = _column(events, "event_end_date", DATETIME_DTYPE)
+    end = end.mask(ends_before_start(start, end)).dt.normalize()
+    start = start.dt.normalize()
     amount = _column(events, "duration_in_days", "Float64")
     unit = _column(events, "duration_unit", "string")
     per_unit = pd.Series(np.nan, index=events.index)
-    for name, days in _UNIT_DAYS.items():
+    for name, days in UNIT_DAYS.items():
         per_unit[(unit == name).fillna(False).to_numpy()] = days
     stated = np.ceil(amount * per_unit.astype("Float64")).where(amount > 0)
     return start, end, stated.astype("Float64")
@@ -264,9 +287,8 @@ def _column(frame: pd.DataFrame, name: str, dtype: str) -> pd.Series:
     """A column in ``dtype``, or an all-missing one when the service omitted the field."""
     if name in frame:
         return frame[name].astype(dtype)
-    return pd.Series(pd.NA if dtype != "datetime64[ns]" else pd.NaT, index=frame.index).astype(
-        dtype
-    )
+    missing = pd.NaT if dtype.startswith("datetime64") else pd.NA
+    return pd.Series(missing, index=frame.index).astype(dtype)
 
 
 def _lookup(keys: pd.Series, table: pd.DataFrame, column: str, dtype: str) -> pd.Series:
@@ -307,7 +329,9 @@ def labelled(ids: pd.Series, labels: pd.Series | None, *, duration: bool = False
 
 
 def _course_costs(costs: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
-    """Per course: the summed priced costs and their currency, where the currency is one."""
+    """Per course: the summed priced costs (rows with a value) and their currency, where
+    the currency is one; a missing currency is one of its own, so EUR next to a row without
+    a currency leaves the course without a cost (docs/definitions.md, "Costs")."""
     if costs.empty or "course" not in costs or "value" not in costs:
         empty = pd.Series(dtype="Float64")
         return empty, pd.Series(dtype="string")

@@ -9,6 +9,8 @@ is here:
 * :func:`first_query`, :func:`top_query`, :func:`window_query`: the first page with its
   ``filter_count``, the highest matching id, and the keyset page ``last < id <= high``;
 * :func:`walk_slices`: the id slices fetched concurrently after the first page;
+* :func:`sorted_query`, :func:`sorted_pages`: the first rows in another order, asked of the
+  service sorted and limited (``load(sort=..., limit=...)``), page by page;
 * :func:`download_problem` / :func:`incomplete_download`: the end-of-download check.
 """
 
@@ -40,6 +42,8 @@ __all__ = [
     "page_of",
     "row_ids",
     "slices",
+    "sorted_pages",
+    "sorted_query",
     "top_query",
     "walk_slices",
     "window_query",
@@ -139,6 +143,26 @@ def window_query(base: Query, last: Any, high: Any) -> Query:
     window = (F("id") > last) & (F("id") <= high)
     f = window if base.filter is None else base.filter & window
     return base.replace(filter=f, sort=("id",))
+
+
+def sorted_query(collection: str, query: Query | None, sort: Sequence[str]) -> Query:
+    """The query of every page of the first rows of ``query`` in the order ``sort``.
+
+    As :func:`download_query` (``id`` among the fields, nested lists whole), sorted by
+    ``sort`` and then by ``id``, so that ties come in id order on any service (the
+    reference server ends every sort with ``id``; the client does not rely on it).
+    """
+    keys = tuple(sort)
+    if not any(key.lstrip("-") == "id" for key in keys):
+        keys = (*keys, "id")
+    base = download_query(collection, (query or Query()).replace(sort=None))
+    return base.replace(sort=keys)
+
+
+def sorted_pages(total: int, size: int) -> list[tuple[int, int]]:
+    """``(offset, limit)`` of the pages after a first page of ``size`` rows that together
+    hold the first ``total`` rows: the last is only as long as needed."""
+    return [(offset, min(size, total - offset)) for offset in range(size, total, size)]
 
 
 def first_is_all(first: Page, expected: int) -> bool:

@@ -45,6 +45,7 @@ import pyarrow.parquet as pq
 from educatalog.catalogue import CATALOGUE, Field, FieldType
 from educatalog.catalogue_data import COLLECTIONS, LINK_TABLES, Catalogue, Source
 from educatalog.errors import EducatalogError, SnapshotError
+from educatalog.frames import DATETIME_DTYPE
 from educatalog.urls import public_url
 
 __all__ = [
@@ -366,6 +367,8 @@ def _restore_dtype(column: pd.Series, spec: Mapping[str, Any], file: Path) -> pd
                 f'{file}: column "{spec["name"]}" has dtype {column.dtype}, the manifest says '
                 f"{wanted}."
             ) from exc
+    if pd.api.types.is_datetime64_dtype(column.dtype) and str(column.dtype) != DATETIME_DTYPE:
+        column = column.astype(DATETIME_DTYPE)  # a snapshot of an older version: one unit
     return column
 
 
