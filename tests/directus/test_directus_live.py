@@ -105,6 +105,17 @@ def test_loaders_download_every_row(service: str, directus: State) -> None:
         offers = cat.offers()
         assert len(offers) == len(cat.events)
         assert not cat.source.demo  # a real Directus is no demo
+        # sorted and limited by the service: the same rows as sorting everything here
+        for keys, ascending in ((["event_start_date"], [True]), (["max_participants"], [False])):
+            sort = [("" if up else "-") + key for key, up in zip(keys, ascending, strict=True)]
+            top = educatalog.load("events", sort=sort, limit=30, client=client)
+            expected = events.sort_values(
+                [*keys, "id"],
+                ascending=[*ascending, True],
+                na_position="last" if ascending[0] else "first",
+                kind="stable",
+            ).head(30)
+            assert top["id"].tolist() == expected["id"].tolist(), sort
 
 
 def test_rate_limiter_answers_429_and_nothing_is_lost(directus: State) -> None:
