@@ -6,23 +6,29 @@ stored fields only) and a query as *raw parameters* (the filter as a decoded JSO
 :class:`Oracle` computes the exact response body the service must send, or the error
 (status and code) it must answer with.
 
-It follows ``shared/reference/query-semantics.md`` line by line and shares no code with the
-server or the query grammar (``educatalog.query``): only the catalogue's schema is read from
-``educatalog.catalogue``. Where the document leaves room, it takes the reference server's
-announced decisions:
+It follows ``docs/query-semantics.md`` line by line and shares no code with the server or the
+query grammar (``educatalog.query``): only the catalogue's schema is read from
+``educatalog.catalogue``. Relational filters are evaluated as outer joins: a filter is a
+predicate on a row, and where a relation leads nowhere (a null or dangling reference, an item
+without related rows) it is evaluated on a *row of nulls* (``{}``), as the document says.
+Where the document leaves room, it takes the reference server's announced decisions:
 
 * datetimes compare as normalized ``YYYY-MM-DDTHH:MM:SS`` strings (a bare date is midnight,
-  an offset is converted to UTC);
+  an offset is converted to UTC; ``$NOW`` carries its milliseconds);
 * ``_null``/``_nnull``/``_empty``/``_nempty`` take true or false (false inverts);
-  ``_empty``/``_nempty`` exist on text fields only;
 * ``_eq`` on a text field with true/false compares with the text "true"/"false";
 * text operators treat any value as text (numbers as ``str()``, true/false/null as words);
 * an empty ``_or`` (or ``_and``) is no condition, also nested;
 * ``_in``/``_nin``/``_between``/``_nbetween`` items that are null: 400;
-* conditions on the same one-to-many / many-to-many relation that are *direct* items of one
-  ``_and`` (or keys of one object) hold on the same related row; ``_none`` never merges;
+* conditions without quantifier on the same one-to-many / many-to-many relation that are
+  *direct* items of one ``_and`` (or keys of one object) hold on the same related row: they
+  are joined pairwise, in order, into one condition (``_some``/``_none`` never merge);
+* inside a row of nulls, a ``_none`` holds only when no row of its collection that points
+  anywhere matches (``NULL NOT IN (subquery)``), a ``_some`` never holds;
 * a number in a filter is ``-?(digits[.digits]|.digits)([eE][+-]?digits)?``, spaces around
   allowed; comma lists are split on every comma, items not trimmed;
+* ``$NOW(<offset>)``: the offsets the document lists, computed as JavaScript's ``Date`` and
+  date-fns do; anything else after ``$NOW`` is the current time;
 * the nested cap (100, or ``deep[rel][_limit]``) applies to unexpanded id lists too.
 """
 
@@ -30,6 +36,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
@@ -82,7 +89,8 @@ TEXT_OPS = frozenset(
     for n in ("", "n")
     for i in ("", "i")
     for kind in ("contains", "starts_with", "ends_with")
-)
+) - {"_nicontains"}  # Directus 12.4 has no _nicontains
+INSENSITIVE_OPS = frozenset(op for op in TEXT_OPS if op.startswith(("_i", "_ni")))
 FLAG_OPS = frozenset({"_null", "_nnull", "_empty", "_nempty"})
 LIST_OPS = frozenset({"_in", "_nin"})
 RANGE_OPS = frozenset({"_between", "_nbetween"})
@@ -95,7 +103,7 @@ _ORDERED_OPS = frozenset(
 )
 ALLOWED_OPS: dict[FieldType, frozenset[str]] = {
     FieldType.STRING: _STRING_OPS,
-    FieldType.UUID: _STRING_OPS,
+    FieldType.UUID: frozenset({"_eq", "_neq", "_in", "_nin", "_null", "_nnull"}),
     FieldType.INTEGER: _ORDERED_OPS,
     FieldType.DECIMAL: _ORDERED_OPS,
     FieldType.DATETIME: _ORDERED_OPS,
@@ -154,13 +162,17 @@ def _parse_key(key: str, value: Any) -> tuple[Any, ...]:
         raise _invalid(f"empty condition on {key}")
     ops = [k for k in value if k.startswith("_") and k not in ("_and", "_or", "_some", "_none")]
     if ops:
-        if len(ops) != len(value):
-            raise _invalid(f"{key} mixes operators with other keys")
-        conds = []
-        for op, operand in value.items():
+        conds: list[tuple[Any, ...]] = []
+        for op in ops:
             if op not in ALL_OPS:
                 raise _invalid(f"unknown operator {op}")
-            conds.append(("cond", key, op, _operand(operand)))
+            conds.append(("cond", key, op, _operand(value[op])))
+        # `{"course": {"_eq": 5, "title": "x"}}`: the operators and the related item's filter
+        rest = {k: v for k, v in value.items() if k not in ops}
+        if rest:
+            if "_some" in rest or "_none" in rest:
+                raise _invalid(f"{key} mixes operators with _some/_none")
+            conds.append(("rel", key, _parse(rest), None))
         return conds[0] if len(conds) == 1 else ("and", conds)
     quantifiers = [k for k in value if k in ("_some", "_none")]
     if quantifiers:
@@ -186,7 +198,7 @@ def _field(coll: Collection, name: str) -> Field:
     return coll.field(name)
 
 
-def _coerce(op: str, value: Any, ftype: FieldType) -> Any:
+def _coerce(op: str, value: Any, ftype: FieldType, now: dt.datetime) -> Any:
     if op in FLAG_OPS:
         flag = _keyword(value)
         if not isinstance(flag, bool):
@@ -202,17 +214,17 @@ def _coerce(op: str, value: Any, ftype: FieldType) -> Any:
             raise _invalid(f"{op} needs two values")
         out = []
         for item in items:
-            typed = _scalar(op, _keyword(item), ftype)
+            typed = _scalar(op, _keyword(item), ftype, now)
             if typed is None:
                 raise _invalid(f"{op} cannot hold null")
             out.append(typed)
         return tuple(out)
     if isinstance(value, tuple):
         raise _invalid(f"{op} needs a single value")
-    return _scalar(op, _keyword(value), ftype)
+    return _scalar(op, _keyword(value), ftype, now)
 
 
-def _scalar(op: str, value: Any, ftype: FieldType) -> Any:
+def _scalar(op: str, value: Any, ftype: FieldType, now: dt.datetime) -> Any:
     if value == "":
         raise _invalid("empty value: use _empty/_nempty")
     if op in TEXT_OPS:
@@ -221,7 +233,12 @@ def _scalar(op: str, value: Any, ftype: FieldType) -> Any:
         if op in ("_eq", "_neq"):
             return None
         raise _invalid(f"{op} cannot compare with null")
-    if ftype in (FieldType.STRING, FieldType.UUID):
+    if ftype is FieldType.UUID:
+        canonical = pg_uuid(value) if isinstance(value, str) else None
+        if canonical is None:
+            raise _invalid(f"needs a UUID, got {value!r}")
+        return canonical
+    if ftype is FieldType.STRING:
         if isinstance(value, bool):
             return "true" if value else "false"
         if isinstance(value, float):
@@ -244,8 +261,84 @@ def _scalar(op: str, value: Any, ftype: FieldType) -> Any:
             return value in (1, "1")
         raise _invalid(f"needs true or false, got {value!r}")
     if ftype is FieldType.DATETIME:
+        if isinstance(value, str) and value.startswith("$NOW"):
+            moment = dynamic_now(value, now)
+            return moment.isoformat(timespec="microseconds" if moment.microsecond else "seconds")
         return normalize_datetime(value)
     raise AssertionError(ftype)  # pragma: no cover
+
+
+# PostgreSQL's uuid_in: 32 hex digits, a hyphen allowed after each group of four (not after
+# the last), the whole optionally in braces; nothing else (no spaces, no prefixes).
+_PG_UUID = re.compile(r"(\{)?(?:[0-9a-fA-F]{4}-?){7}[0-9a-fA-F]{4}(?(1)\})", re.ASCII)
+
+
+def pg_uuid(text: str) -> str | None:
+    """A UUID as PostgreSQL reads it, in canonical lower-case form; None if it is none."""
+    if not _PG_UUID.fullmatch(text):
+        return None
+    digits = "".join(c for c in text if c not in "{}-").lower()
+    return "-".join((digits[:8], digits[8:12], digits[12:16], digits[16:20], digits[20:]))
+
+
+# What search takes for a UUID: the hyphenated form, version 1-8 and variant 8/9/a/b, or the
+# nil and max UUIDs, in any case.
+_SEARCH_UUID = re.compile(
+    r"[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"
+    r"|0{8}-0{4}-0{4}-0{4}-0{12}|f{8}-f{4}-f{4}-f{4}-f{12}",
+    re.ASCII | re.IGNORECASE,
+)
+
+
+# ---------------------------------------------------------------------------------------
+# $NOW and $NOW(<offset>)
+
+_OFFSET = re.compile(r"([+-]?)(\d+(?:\.\d+)?|\.\d+) *([A-Za-z]*)", re.ASCII)
+_UNITS: dict[str, tuple[str, int]] = {}
+for _names, _unit in (
+    (("ms", "msec", "msecs", "millisecond", "milliseconds"), ("ms", 1)),
+    (("s", "sec", "secs", "second", "seconds"), ("ms", 1_000)),
+    (("m", "min", "mins", "minute", "minutes"), ("ms", 60_000)),
+    (("h", "hr", "hrs", "hour", "hours"), ("ms", 3_600_000)),
+    (("", "d", "day", "days"), ("day", 1)),
+    (("w", "week", "weeks"), ("day", 7)),
+    (("mo", "mth", "month", "months"), ("month", 1)),
+    (("y", "yr", "yrs", "year", "years"), ("month", 12)),
+):
+    for _name in _names:
+        _UNITS[_name] = _unit
+_EPOCH = dt.datetime(1970, 1, 1)
+
+
+def dynamic_now(value: str, now: dt.datetime) -> dt.datetime:
+    """The moment ``$NOW`` or ``$NOW(<offset>)`` stands for when the clock says ``now``.
+
+    The clock is read as a JavaScript ``Date`` (milliseconds). Offsets of milliseconds up to
+    hours move the time value (``new Date(t + amount)``, which cuts toward zero); days and
+    weeks move the day of the month (``setDate``), months and years the month
+    (date-fns ``addMonths``: the same day, or the last day of a shorter month), fractions
+    cut as ``Date``'s setters cut them. An offset that is not ``[+|-]<number> [unit]`` with
+    a known unit leaves the time as it is.
+    """
+    base = now.replace(microsecond=now.microsecond // 1000 * 1000)
+    found = re.search(r"\(([^)]+)\)", value) if "(" in value and ")" in value else None
+    match = _OFFSET.fullmatch(found[1]) if found else None
+    if match is None or match[3].lower() not in _UNITS:
+        return base
+    amount = float(match[2]) * (-1 if match[1] == "-" else 1)
+    kind, factor = _UNITS[match[3].lower()]
+    amount *= factor
+    if kind == "ms":
+        millis = (base - _EPOCH) // dt.timedelta(milliseconds=1)
+        return _EPOCH + dt.timedelta(milliseconds=math.trunc(millis + amount))
+    if kind == "day":
+        return base + dt.timedelta(days=math.trunc(base.day + amount) - base.day)
+    # setMonth(month + amount + 1, 0): the last day of the month before, then the day
+    index = base.year * 12 + math.trunc(base.month - 1 + amount + 1) - 1
+    year, month0 = divmod(index, 12)
+    following = dt.date(year + (month0 + 1) // 12, (month0 + 1) % 12 + 1, 1)
+    last_day = (following - dt.timedelta(days=1)).day
+    return base.replace(year=year, month=month0 + 1, day=min(base.day, last_day))
 
 
 def normalize_datetime(value: Any) -> str:
@@ -277,6 +370,8 @@ def _comparable(f: Field, value: Any) -> Any:
         return None
     if f.type in (FieldType.INTEGER, FieldType.DECIMAL):
         return Decimal(str(value))
+    if f.type is FieldType.UUID:  # compared as UUIDs: case does not matter
+        return value.lower()
     return value
 
 
@@ -328,14 +423,7 @@ def _condition(f: Field, op: str, value: Any) -> Predicate:
         return lambda row: get(row) is not None and ((low <= get(row) <= high) != negate)
     # text operators
     negate = op.startswith("_n")
-    insensitive = op in {
-        "_icontains",
-        "_nicontains",
-        "_istarts_with",
-        "_nistarts_with",
-        "_iends_with",
-        "_niends_with",
-    }
+    insensitive = op in INSENSITIVE_OPS
     needle = value.lower() if insensitive else value
     if op.endswith("contains"):
         test: Callable[[str], bool] = lambda text: needle in text  # noqa: E731
@@ -360,11 +448,43 @@ def _condition(f: Field, op: str, value: Any) -> Predicate:
 FieldTree = dict[str, "FieldTree | None"]
 
 
-def _split(value: str | Sequence[str] | None) -> list[str] | None:
+def _split(value: str | Sequence[str] | None, name: str) -> list[str] | None:
+    """A comma list parameter (a list is sent joined by commas): an empty one is not given,
+    an empty entry in it is a 400."""
     if value is None:
         return None
-    parts = [value] if isinstance(value, str) else list(value)
-    return [p.strip() for part in parts for p in part.split(",") if p.strip()]
+    text = value if isinstance(value, str) else ",".join(value)
+    if text == "":
+        return None
+    parts = [p.strip() for p in text.split(",")]
+    if "" in parts:
+        raise _invalid(f'"{name}[{parts.index("")}]" is not allowed to be empty')
+    return parts
+
+
+# JavaScript's Number(): StrWhiteSpaceChar around, then a decimal literal (with sign, or
+# Infinity), a 0x/0o/0b literal (no sign), or nothing at all (0).
+_JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff" + "".join(
+    chr(c) for c in range(0x2000, 0x200B)
+)
+_JS_DECIMAL = re.compile(r"[+-]?(Infinity|(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)", re.ASCII)
+_JS_RADIX = re.compile(r"0([xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)", re.ASCII)
+
+
+def js_number(text: str) -> float:
+    """``Number(text)`` in JavaScript (NaN when it is no number)."""
+    text = text.strip(_JS_SPACE)
+    if not text:
+        return 0.0
+    if _JS_DECIMAL.fullmatch(text):
+        return float(text)
+    if _JS_RADIX.fullmatch(text):
+        digits = int(text[2:], {"x": 16, "o": 8, "b": 2}[text[1].lower()])
+        try:
+            return float(digits)
+        except OverflowError:
+            return math.inf
+    return math.nan
 
 
 def _check_deep(obj: Any) -> dict[str, Any]:
@@ -394,16 +514,61 @@ def _integer_param(value: Any, name: str, minimum: int) -> int | None:
 
 
 # ---------------------------------------------------------------------------------------
+# Relational filters
+
+NULL_ROW: Row = {}
+"""The row an outer join gives where there is no related item: every field is null."""
+
+
+class _Once:
+    """A value computed on first use (a condition on the row of nulls is a constant)."""
+
+    def __init__(self, compute: Callable[[], bool]) -> None:
+        self._compute = compute
+        self._value: bool | None = None
+
+    def __call__(self) -> bool:
+        if self._value is None:
+            self._value = self._compute()
+        return self._value
+
+
+def _same_row(items: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """Bound direct items of one ``_and``: conditions without quantifier on the same list
+    relation are joined (pairwise, in order) so that they hold on the same related row."""
+    out: list[tuple[Any, ...]] = []
+    seen: dict[str, int] = {}
+    for item in items:
+        if item[0] == "rel" and item[4] is None and item[1].relation.is_list:
+            name = item[1].name
+            if name in seen:
+                prev = out[seen[name]]
+                out[seen[name]] = ("rel", prev[1], prev[2], ("and", [prev[3], item[3]]), None)
+                continue
+            seen[name] = len(out)
+        out.append(item)
+    return out
+
+
+# ---------------------------------------------------------------------------------------
 # The oracle
 
 
 class Oracle:
-    """The expected answers of the service over ``records``."""
+    """The expected answers of the service over ``records``.
+
+    ``now`` is the server's clock for ``$NOW`` (None: the current local time).
+    """
 
     def __init__(
-        self, records: Mapping[str, Iterable[Mapping[str, Any]]], catalogue: Schema = CATALOGUE
+        self,
+        records: Mapping[str, Iterable[Mapping[str, Any]]],
+        catalogue: Schema = CATALOGUE,
+        *,
+        now: dt.datetime | None = None,
     ) -> None:
         self.catalogue = catalogue
+        self.now = now
         self.rows: dict[str, list[Row]] = {}
         self.by_id: dict[str, dict[int, Row]] = {}
         for name, coll in catalogue.items():
@@ -436,27 +601,31 @@ class Oracle:
         return None if fk is None else self.by_id[f.relation.related].get(fk)
 
     def _related_rows(self, f: Field, row: Row) -> list[Row]:
+        """The rows a one-to-many / many-to-many field of ``row`` lists (junction rows for
+        many-to-many); none for a row of nulls."""
         assert f.relation is not None
         assert f.relation.is_list
-        return self.children(f.relation.related, f.relation.foreign_key or "", row["id"])
+        return self.children(f.relation.related, f.relation.foreign_key or "", row.get("id"))
 
     # -- filters ---------------------------------------------------------------------
+    #
+    # Parsed nodes are bound to the schema first, in the order they were written (so the
+    # first invalid part decides between 403 and 400), then compiled into a predicate.
+    # Bound nodes: ("and"|"or", [nodes]) | ("cond", Field, op, value)
+    #              | ("rel", Field, target Collection, node, quantifier or None)
 
-    def compile_filter(self, raw: Any, collection: str) -> Predicate:
+    def compile_filter(
+        self, raw: Any, collection: str, now: dt.datetime | None = None
+    ) -> Predicate:
         """Validate a raw filter object and return its predicate on rows of ``collection``."""
-        node = _parse(raw)
-        return self._bind(node, self.catalogue[collection])
+        coll = self.catalogue[collection]
+        bound = self._bind(_parse(raw), coll, now or self.now or dt.datetime.now())
+        return self._predicate(bound)
 
-    def _bind(self, node: tuple[Any, ...], coll: Collection) -> Predicate:
+    def _bind(self, node: tuple[Any, ...], coll: Collection, now: dt.datetime) -> tuple[Any, ...]:
         kind = node[0]
-        if kind == "and":
-            preds = [self._bind(n, coll) for n in self._merge(node[1], coll)]
-            return lambda row: all(p(row) for p in preds)
-        if kind == "or":
-            preds = [self._bind(n, coll) for n in node[1]]
-            if not preds:
-                return lambda row: True
-            return lambda row: any(p(row) for p in preds)
+        if kind in ("and", "or"):
+            return (kind, [self._bind(n, coll, now) for n in node[1]])
         if kind == "rel":
             _, name, sub, quantifier = node
             f = _field(coll, name)
@@ -464,36 +633,60 @@ class Oracle:
                 raise _invalid(f"{name} is not a relation")
             if quantifier and not f.relation.is_list:
                 raise _invalid(f"{quantifier} on a many-to-one field")
-            inner = self._bind(sub, self.catalogue.expansion_target(f))
-            if f.relation.kind == "m2o":
-                return lambda row: (t := self.target(f, row)) is not None and inner(t)
-            if quantifier == "_none":
-                return lambda row: not any(inner(r) for r in self._related_rows(f, row))
-            return lambda row: any(inner(r) for r in self._related_rows(f, row))
+            target = self.catalogue.expansion_target(f)
+            return ("rel", f, target, self._bind(sub, target, now), quantifier)
         _, name, op, operand = node
         f = _field(coll, name)
-        if not f.is_stored:
-            raise _invalid(f"{op} on the list field {name}")
+        if f.relation is not None and f.relation.is_list:
+            # an operator on a list field applies to the related (junction) rows' ids
+            target = self.catalogue.expansion_target(f)
+            return ("rel", f, target, self._bind(("cond", "id", op, operand), target, now), None)
         if op not in ALLOWED_OPS[f.type]:
             raise _invalid(f"{op} not allowed on {name} ({f.type})")
-        return _condition(f, op, _coerce(op, operand, f.type))
+        return ("cond", f, op, _coerce(op, operand, f.type, now))
 
-    def _merge(self, items: list[tuple[Any, ...]], coll: Collection) -> list[tuple[Any, ...]]:
-        """Direct items of one ``_and`` on the same list relation hold on the same row."""
-        out: list[tuple[Any, ...]] = []
-        seen: dict[str, int] = {}
-        for item in items:
-            if item[0] == "rel" and item[3] != "_none" and item[1] in coll:
-                f = coll.field(item[1])
-                if f.relation is not None and f.relation.is_list:
-                    if item[1] in seen:
-                        i = seen[item[1]]
-                        prev = out[i]
-                        out[i] = ("rel", item[1], ("and", [prev[2], item[2]]), "_some")
-                        continue
-                    seen[item[1]] = len(out)
-            out.append(item)
-        return out
+    def _predicate(self, node: tuple[Any, ...]) -> Predicate:
+        """The predicate of a bound node on a row, or on the row of nulls ``{}``."""
+        kind = node[0]
+        if kind == "and":
+            preds = [self._predicate(n) for n in _same_row(node[1])]
+            return lambda row: all(p(row) for p in preds)
+        if kind == "or":
+            preds = [self._predicate(n) for n in node[1]]
+            if not preds:
+                return lambda row: True
+            return lambda row: any(p(row) for p in preds)
+        if kind == "cond":
+            return _condition(node[1], node[2], node[3])
+        _, f, target, sub, quantifier = node
+        inner = self._predicate(sub)
+        if f.relation.kind == "m2o":  # outer join: a missing item is a row of nulls
+            return lambda row: inner(self.target(f, row) or NULL_ROW)
+        if quantifier == "_some":
+            return lambda row: any(inner(r) for r in self._related_rows(f, row))
+        if quantifier == "_none":
+            foreign_key = f.relation.foreign_key or ""
+            anywhere = _Once(
+                lambda: any(
+                    inner(r) for r in self.rows[target.name] if r.get(foreign_key) is not None
+                )
+            )
+
+            def none(row: Row) -> bool:
+                if row.get("id") is None:  # NULL NOT IN (subquery): only an empty one
+                    return not anywhere()
+                return not any(inner(r) for r in self._related_rows(f, row))
+
+            return none
+        on_nulls = _Once(lambda: inner(NULL_ROW))
+
+        def some_or_nulls(row: Row) -> bool:
+            related = self._related_rows(f, row)
+            if not related:
+                return on_nulls()
+            return any(inner(r) for r in related)
+
+        return some_or_nulls
 
     # -- search ----------------------------------------------------------------------
 
@@ -503,10 +696,12 @@ class Oracle:
             return lambda row: False
         needle = text.lower()
         number = Decimal(text) if _CANONICAL.fullmatch(text) and text != "-0" else None
-        texts = [f.name for f in coll.stored_fields if f.type in (FieldType.STRING, FieldType.UUID)]
+        uuid = text.lower() if _SEARCH_UUID.fullmatch(text) else None
+        texts = [f.name for f in coll.stored_fields if f.type is FieldType.STRING]
         numbers = [
             f for f in coll.stored_fields if f.type in (FieldType.INTEGER, FieldType.DECIMAL)
         ]
+        uuids = [f.name for f in coll.stored_fields if f.type is FieldType.UUID]
 
         def pred(row: Row) -> bool:
             for name in texts:
@@ -516,6 +711,11 @@ class Oracle:
             if number is not None:
                 for f in numbers:
                     if _comparable(f, row.get(f.name)) == number:
+                        return True
+            if uuid is not None:
+                for name in uuids:
+                    value = row.get(name)
+                    if value is not None and value.lower() == uuid:
                         return True
             return False
 
@@ -668,8 +868,8 @@ class Oracle:
                 raise _invalid("Invalid JSON for deep object") from None
         deep = {} if raw_deep is None else _check_deep(raw_deep)
         search = params.get("search") or None
-        fields = _split(params.get("fields")) or ["*"]
-        sort = _split(params.get("sort")) or []
+        fields = _split(params.get("fields"), "fields") or ["*"]
+        sort = _split(params.get("sort"), "sort") or []
         limit = _integer_param(params.get("limit"), "limit", -1)
         offset = _integer_param(params.get("offset"), "offset", 0) or 0
         page = _integer_param(params.get("page"), "page", 0) or 0
@@ -686,7 +886,8 @@ class Oracle:
             offset = limit * (page - 1)
         sort_keys, _random = self._sort_keys(sort, coll)
         tree = self.field_tree(fields, coll)
-        pred = None if node is None else self._bind(node, coll)
+        now = self.now or dt.datetime.now()
+        pred = None if node is None else self._predicate(self._bind(node, coll, now))
         self._bind_deep(deep, coll)
         # evaluation
         rows = self.rows[collection]
@@ -706,7 +907,7 @@ class Oracle:
 
     @staticmethod
     def _meta(value: Any) -> list[str]:
-        parts = _split(value)
+        parts = _split(value, "meta")
         if parts is None:
             return []
         chosen: set[str] = set()
@@ -728,13 +929,14 @@ class Oracle:
             raise _forbidden(f"collection {collection}")
         coll = self.catalogue[collection]
         text = str(item_id)
-        if not re.fullmatch(r"-?\d+", text):
+        number = js_number(text)  # as Directus reads the id: " 01", "1e0", "0x1" are 1
+        if not math.isfinite(number) or number != int(number):
             raise _forbidden(f"item {text}")
         raw_deep = params.get("deep")
         deep = {} if raw_deep is None else _check_deep(raw_deep)
-        tree = self.field_tree(_split(params.get("fields")) or ["*"], coll)
+        tree = self.field_tree(_split(params.get("fields"), "fields") or ["*"], coll)
         self._bind_deep(deep, coll)
-        row = self.by_id[collection].get(int(text))
+        row = self.by_id[collection].get(int(number))
         if row is None:
             raise _forbidden(f"item {text}")
         return {"data": self.render(coll, row, tree, deep)}

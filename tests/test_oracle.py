@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import pytest
 
-from oracle import Oracle, OracleError, bracket_pairs, encode_params
+from oracle import Oracle, OracleError, bracket_pairs, dynamic_now, encode_params
 
 RECORDS: dict[str, list[dict[str, Any]]] = {
     "states": [{"id": 1, "name": "Berlin", "code": "DE-BE"}, {"id": 2, "name": "Bayern"}],
@@ -121,10 +122,25 @@ def test_booleans(o: Oracle) -> None:
 
 def test_many_to_one(o: Oracle) -> None:
     assert ids(o, "events", {"address": {"state": {"name": {"_eq": "Berlin"}}}}) == [1]
-    assert ids(o, "events", {"address": {"city": {"_null": True}}}) == [2]
-    # event 3 has no address, event 4's address points at a missing state: never match
-    assert ids(o, "events", {"address": {"state": {"name": {"_null": True}}}}) == []
+    # an outer join: event 3 has no address, so its address's city is null
+    assert ids(o, "events", {"address": {"city": {"_null": True}}}) == [2, 3]
+    # event 2's address has no state, event 3 no address, event 4's address points at a
+    # missing state: along each path the state's name is null
+    assert ids(o, "events", {"address": {"state": {"name": {"_null": True}}}}) == [2, 3, 4]
+    assert ids(o, "events", {"address": {"state": {"_null": True}}}) == [2, 3]
+    assert ids(o, "events", {"address": {"state": {"id": {"_null": True}}}}) == [2, 3, 4]
+    # three-valued logic along the path: a null never matches a negated operator
+    assert ids(o, "events", {"address": {"state": {"name": {"_neq": "Berlin"}}}}) == []
+    assert ids(o, "events", {"address": {"city": {"_nempty": True}}}) == [1]
+    assert ids(o, "events", {"address": {"city": {"_empty": True}}}) == [2, 3, 4]
     assert ids(o, "events", {"course": {"title": {"_icontains": "excel"}}}) == [1, 2]
+    assert ids(o, "events", {"course": {"title": {"_null": True}}}) == [4]
+
+
+def test_operators_and_a_relational_filter_on_one_field(o: Oracle) -> None:
+    assert ids(o, "events", {"course": {"_eq": 1, "title": {"_contains": "Excel"}}}) == [1, 2]
+    assert ids(o, "events", {"course": {"_eq": 2, "title": {"_contains": "Excel"}}}) == []
+    assert ids(o, "events", {"course": {"_null": True, "title": {"_null": True}}}) == [4]
 
 
 def test_many_to_many_same_row(o: Oracle) -> None:
@@ -137,6 +153,9 @@ def test_many_to_many_same_row(o: Oracle) -> None:
     # nested one level deeper, the _and is not direct: each holds separately
     assert ids(o, "events", {"_and": [{"_and": [weber]}, anna]}) == [1, 2]
     assert ids(o, "events", {"_or": [weber, anna]}) == [1, 2]
+    # _some is a test of its own: it does not merge
+    some_anna = {"contacts": {"_some": anna["contacts"]}}
+    assert ids(o, "events", {"_and": [weber, some_anna]}) == [1, 2]
     none = {"contacts": {"_none": {"contacts_id": {"last_name": {"_eq": "Weber"}}}}}
     assert ids(o, "events", none) == [3, 4]
 
@@ -145,6 +164,156 @@ def test_one_to_many(o: Oracle) -> None:
     assert ids(o, "courses", {"events": {"max_participants": {"_gt": 20}}}) == [2]
     assert ids(o, "courses", {"events": {"_none": {"id": {"_nnull": True}}}}) == [3]
     assert ids(o, "courses", {"costs": {"_some": {"value": {"_null": True}}}}) == [2]
+    # without a quantifier, course 3 (no events) matches where a row of nulls does
+    assert ids(o, "courses", {"events": {"max_participants": {"_null": True}}}) == [1, 3]
+    assert ids(o, "courses", {"events": {"id": {"_null": True}}}) == [3]
+    assert ids(o, "courses", {"events": {"_some": {"max_participants": {"_null": True}}}}) == [1]
+    assert ids(o, "events", {"contacts": {"contacts_id": {"_null": True}}}) == [3, 4]
+
+
+def test_operators_on_list_fields_apply_to_the_related_ids(o: Oracle) -> None:
+    assert ids(o, "courses", {"events": {"_null": True}}) == [3]
+    assert ids(o, "courses", {"events": {"_nnull": True}}) == [1, 2]
+    assert ids(o, "courses", {"events": {"_eq": 3}}) == [2]
+    assert ids(o, "courses", {"events": 2}) == [1]
+    assert ids(o, "courses", {"events": {"_in": [1, 3]}}) == [1, 2]
+    assert ids(o, "events", {"contacts": {"_eq": 12}}) == [2]  # the junction row's id
+    assert ids(o, "events", {"contacts": {"_null": True}}) == [3, 4]
+    with pytest.raises(OracleError) as info:
+        ids(o, "courses", {"events": {"_empty": True}})
+    assert info.value.status == 400
+
+
+def test_none_inside_a_row_of_nulls(o: Oracle) -> None:
+    # event 4 has no course: in its row of nulls, _none holds only if no event anywhere
+    # (with a course) matches; _some never holds
+    nobody = {"course": {"events": {"_none": {"max_participants": {"_gt": 100}}}}}
+    assert ids(o, "events", nobody) == [1, 2, 3, 4]
+    somebody = {"course": {"events": {"_none": {"max_participants": {"_gt": 40}}}}}
+    assert ids(o, "events", somebody) == [1, 2]
+    assert ids(o, "events", {"course": {"events": {"_some": {"id": {"_nnull": True}}}}}) == [
+        1,
+        2,
+        3,
+    ]
+
+
+def test_uuids(o: Oracle) -> None:
+    records = {"courses": [{"id": 1, "institution": "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"}]}
+    u = Oracle(records)
+    for form in (
+        "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+        "A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11",
+        "{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}",
+        "a0eebc999c0b4ef8bb6d6bb9bd380a11",
+        "a0ee-bc99-9c0b-4ef8-bb6d-6bb9-bd38-0a11",
+        "{a0eebc999c0b4ef8bb6d6bb9bd380a11}",
+    ):
+        assert ids(u, "courses", {"institution": form}) == [1], form
+        assert ids(u, "courses", {"institution": {"_neq": form}}) == [], form
+    for bad in (
+        "a0eebc99",
+        "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a1",
+        " a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+        "{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+        "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}",
+        "a-0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+        "+a0eebc999c0b4ef8bb6d6bb9bd380a1",
+        "uuid:a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+        "g0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+        5,
+        True,
+    ):
+        with pytest.raises(OracleError):
+            ids(u, "courses", {"institution": bad})
+    for op in ("_contains", "_empty", "_nempty", "_starts_with", "_lt"):
+        with pytest.raises(OracleError):
+            ids(u, "courses", {"institution": {op: "a"}})
+    # search: a whole hyphenated UUID of version 1-8, never a part of one
+    assert ids(u, "courses", None, "A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11") == [1]
+    assert ids(u, "courses", None, "a0eebc99") == []
+    assert ids(u, "courses", None, "a0eebc999c0b4ef8bb6d6bb9bd380a11") == []
+
+
+def test_dynamic_now() -> None:
+    now = dt.datetime(2025, 1, 31, 10, 0, 0, 250_400)
+    cases = {
+        "$NOW": dt.datetime(2025, 1, 31, 10, 0, 0, 250_000),
+        "$NOW(+1 month)": dt.datetime(2025, 2, 28, 10, 0, 0, 250_000),
+        "$NOW(-1 month)": dt.datetime(2024, 12, 31, 10, 0, 0, 250_000),
+        "$NOW(1 year)": dt.datetime(2026, 1, 31, 10, 0, 0, 250_000),
+        "$NOW(-2 weeks)": dt.datetime(2025, 1, 17, 10, 0, 0, 250_000),
+        "$NOW(-31)": dt.datetime(2024, 12, 31, 10, 0, 0, 250_000),
+        "$NOW(+1.9 days)": dt.datetime(2025, 2, 1, 10, 0, 0, 250_000),
+        "$NOW(-36h)": dt.datetime(2025, 1, 29, 22, 0, 0, 250_000),
+        "$NOW(90 MINUTES)": dt.datetime(2025, 1, 31, 11, 30, 0, 250_000),
+        "$NOW(-250 ms)": dt.datetime(2025, 1, 31, 10, 0, 0),
+        "$NOW(-0.5 ms)": dt.datetime(2025, 1, 31, 10, 0, 0, 249_000),
+        "$NOW(1.5s)": dt.datetime(2025, 1, 31, 10, 0, 1, 750_000),
+        "$NOW()": dt.datetime(2025, 1, 31, 10, 0, 0, 250_000),
+        "$NOW(soon)": dt.datetime(2025, 1, 31, 10, 0, 0, 250_000),
+        "$NOW(+1 fortnight)": dt.datetime(2025, 1, 31, 10, 0, 0, 250_000),
+        "$NOWADAYS": dt.datetime(2025, 1, 31, 10, 0, 0, 250_000),
+    }
+    for text, moment in cases.items():
+        assert dynamic_now(text, now) == moment, text
+    leap = dt.datetime(2024, 2, 29, 12, 0)
+    assert dynamic_now("$NOW(-1 year)", leap) == dt.datetime(2023, 2, 28, 12, 0)
+    assert dynamic_now("$NOW(+4 y)", leap) == dt.datetime(2028, 2, 29, 12, 0)
+    # fractions of days and months are cut as Date's setters cut them
+    assert dynamic_now("$NOW(-0.5 d)", dt.datetime(2025, 3, 1)) == dt.datetime(2025, 2, 28)
+    assert dynamic_now("$NOW(-0.5 d)", dt.datetime(2025, 3, 15)) == dt.datetime(2025, 3, 14)
+    assert dynamic_now("$NOW(+0.5 d)", dt.datetime(2025, 3, 15)) == dt.datetime(2025, 3, 15)
+    assert dynamic_now("$NOW(-0.5 mo)", dt.datetime(2025, 3, 15)) == dt.datetime(2025, 2, 15)
+    assert dynamic_now("$NOW(+0.5 mo)", dt.datetime(2025, 3, 15)) == dt.datetime(2025, 3, 15)
+
+
+def test_now_in_filters(o: Oracle) -> None:
+    clocked = Oracle(RECORDS, now=dt.datetime(2025, 1, 31, 10, 0, 0))
+    assert ids(clocked, "events", {"event_start_date": {"_gte": "$NOW"}}) == [1]
+    assert ids(clocked, "events", {"event_start_date": {"_eq": "$NOW"}}) == [1]
+    assert ids(clocked, "events", {"event_start_date": {"_lt": "$NOW(-10 hours)"}}) == [4]
+    between = {"event_start_date": {"_between": ["$NOW(-2 months)", "$NOW(-1 h)"]}}
+    assert ids(clocked, "events", between) == [2, 4]
+    assert ids(clocked, "events", {"event_start_date": {"_in": "$NOW,$NOW(-10h)"}}) == [1, 2]
+    assert ids(clocked, "courses", {"events": {"event_start_date": {"_gt": "$NOW(-1d)"}}}) == [1]
+    with_ms = Oracle(RECORDS, now=dt.datetime(2025, 1, 31, 10, 0, 0, 1000))
+    assert ids(with_ms, "events", {"event_start_date": {"_eq": "$NOW"}}) == []
+    with pytest.raises(OracleError):  # only on datetime fields
+        ids(clocked, "events", {"max_participants": {"_lt": "$NOW"}})
+    assert ids(clocked, "courses", {"title": "$NOW"}) == []  # text: just the text
+
+
+def test_list_parameters(o: Oracle) -> None:
+    assert o.list("states", {"fields": "", "sort": ""}) == o.list("states")
+    assert o.list("states", {"fields": " id , name", "sort": ["-id"]})["data"][0] == {
+        "id": 2,
+        "name": "Bayern",
+    }
+    for params in (
+        {"fields": "id,"},
+        {"fields": ["id", ""]},
+        {"sort": "id,,name"},
+        {"sort": " "},
+        {"meta": "total_count,"},
+    ):
+        with pytest.raises(OracleError) as info:
+            o.list("states", params)
+        assert info.value.status == 400, params
+    with pytest.raises(OracleError) as info:
+        o.list("states", {"fields": "id,"})
+    assert '"fields[1]" is not allowed to be empty' in info.value.message
+
+
+def test_item_ids_read_as_javascript_numbers(o: Oracle) -> None:
+    one = o.item("events", 1, {"fields": "id"})
+    for text in ("01", " 1", "1 ", "+1", "1e0", "1.0", "1.", ".1e1", "0x1", "0B1", "0o1", "\t1"):
+        assert o.item("events", text, {"fields": "id"}) == one, text
+    assert o.item("events", "4e0", {"fields": "id"}) == {"data": {"id": 4}}
+    for text in ("1.5", "abc", "0x", "Infinity", "1e400", "", " ", "-0", "1_0", "+0x1", "1n"):
+        with pytest.raises(OracleError) as info:
+            o.item("events", text)
+        assert info.value.status == 403, text
 
 
 def test_errors(o: Oracle) -> None:
@@ -162,7 +331,13 @@ def test_errors(o: Oracle) -> None:
     assert status({"id": {"_between": [1]}}) == (400, "INVALID_QUERY")
     assert status({"_and": {"id": 1}}) == (400, "INVALID_QUERY")
     assert status({"course": {"_some": {"id": 1}}}) == (400, "INVALID_QUERY")
-    assert status({"contacts": {"_null": True}}) == (400, "INVALID_QUERY")
+    assert status({"contacts": {"_empty": True}}) == (400, "INVALID_QUERY")
+    assert status({"contacts": {"_eq": "x"}}) == (400, "INVALID_QUERY")
+    assert status({"remarks": {"_nicontains": "a"}}) == (400, "INVALID_QUERY")
+    assert status({"course": {"_eq": 1, "_some": {"id": 1}}}) == (400, "INVALID_QUERY")
+    assert status({"course": {"_eq": 1, "nope": 1}}) == (403, "FORBIDDEN")
+    assert status({"course": {"_eq": "x", "nope": 1}}) == (400, "INVALID_QUERY")
+    assert status({"remarks": {"_eq": "a", "x": 1}}) == (400, "INVALID_QUERY")
     assert status({"contacts": {"last_name": "Weber"}}) == (403, "FORBIDDEN")
     assert status({"remarks": {"_null": "maybe"}}) == (400, "INVALID_QUERY")
 
