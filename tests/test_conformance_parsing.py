@@ -31,6 +31,15 @@ FILTERS: list[dict[str, Any]] = [
     {"contacts": {"_none": {"contacts_id": {"last_name": {"_eq": "Weber"}}}}},
     {"remarks": {"_eq": "null"}},
     {"max_participants": {"_null": "false"}, "remarks": {"_nempty": True}},
+    {"course": {"_eq": 1, "title": {"_icontains": "excel"}}},
+    {"course": {"_nnull": True, "events": {"_none": {"is_inhouse": True}}}},
+    {"event_start_date": {"_gte": "$NOW(-3 months)", "_lt": "$NOW"}},
+    {"event_start_date": {"_between": "$NOW(-1 year),$NOW(+1 year)"}},
+    {
+        "institution": {
+            "_in": ["00000000-0000-4000-8000-000000000002", "{00000000000040008000000000000003}"]
+        }
+    },
 ]
 
 
@@ -236,6 +245,35 @@ def test_fields_and_sort_lists(small: Api) -> None:
         response = small.raw("/items/events?" + query.replace(" ", "%20"))
         assert response.status_code == 200, (query, response.text)
         assert response.json() == expected, query
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("fields=id,", '"fields[1]" is not allowed to be empty'),
+        ("fields=,id", '"fields[0]" is not allowed to be empty'),
+        ("fields=id,%20,remarks", '"fields[1]" is not allowed to be empty'),
+        ("fields[]=id&fields[]=", '"fields[1]" is not allowed to be empty'),
+        ("fields[]=", '"fields[0]" is not allowed to be empty'),
+        ("sort=id,,remarks", '"sort[1]" is not allowed to be empty'),
+        ("sort=-id,", '"sort[1]" is not allowed to be empty'),
+        ("meta=total_count,", '"meta[1]" is not allowed to be empty'),
+    ],
+)
+def test_empty_list_entries_are_refused(small: Api, query: str, message: str) -> None:
+    """An empty entry in ``fields``/``sort``/``meta`` is a 400 that says which one."""
+    assert_error(small.raw(f"/items/events?{query}"), 400, "INVALID_QUERY", mentions=message)
+
+
+def test_empty_list_parameters_are_not_given(small: Api) -> None:
+    for query, params in (
+        ("fields=&limit=3", {"limit": 3}),
+        ("sort=&fields=id&limit=-1", {"fields": "id", "limit": -1}),
+        ("fields=&sort=&meta=&limit=2", {"limit": 2}),
+    ):
+        small.check_query("events", query, params)
+    for params in ({"fields": "id,"}, {"sort": ["id", ""]}, {"meta": "*,"}):
+        small.check_error("events", params, status=400, code="INVALID_QUERY")
 
 
 def test_empty_filters_match_everything(small: Api) -> None:

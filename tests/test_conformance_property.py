@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from conftest import Api, assert_error
@@ -64,12 +64,38 @@ def column(oracle: Oracle, collection: str, name: str) -> tuple[Any, ...]:
 
 
 TEXT_EDGES = ["%", "_", "ß", "ä", "null", "true", "a b", "-", "e", "STRASSE", "straße", "0"]
+UUID_EDGES = ["FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF", "{12345678123456781234567812345678}"]
+NOW_VALUES = [
+    "$NOW",
+    "$NOW(-1 year)",
+    "$NOW(+6 months)",
+    "$NOW(-2 mo)",
+    "$NOW(+3 weeks)",
+    "$NOW(-10 days)",
+    "$NOW(45)",
+    "$NOW(-36 hours)",
+    "$NOW(+90 min)",
+    "$NOW(-1.5 d)",
+    "$NOW(+0.5 years)",
+    "$NOW()",
+]
+
+
+def uuid_forms(value: str) -> list[str]:
+    """The same UUID as PostgreSQL reads it: any case, braces, fewer or more hyphens."""
+    digits = value.replace("-", "")
+    grouped = "-".join(digits[i : i + 4] for i in range(0, 32, 4))
+    return [value, value, value.upper(), "{" + value + "}", digits, grouped.upper()]
 
 
 def scalar(draw: Draw, oracle: Oracle, collection: str, f: Field, op: str) -> Any:
     """One operand value for ``op`` on ``f``: from the data, varied, or an edge value."""
     data = column(oracle, collection, f.name)
-    if f.type in (FieldType.STRING, FieldType.UUID):
+    if f.type is FieldType.UUID:
+        if not data or draw(st.integers(0, 5)) == 0:
+            return draw(st.sampled_from(["00000000-0000-0000-0000-000000000000", *UUID_EDGES]))
+        return draw(st.sampled_from(uuid_forms(draw(st.sampled_from(data)))))
+    if f.type is FieldType.STRING:
         if not data or draw(st.integers(0, 4)) == 0:
             edges = [e for e in TEXT_EDGES if op not in LIST_OPS or e != "null"]
             return draw(st.sampled_from(edges))
@@ -89,6 +115,8 @@ def scalar(draw: Draw, oracle: Oracle, collection: str, f: Field, op: str) -> An
         base = draw(st.sampled_from(data)) if data else "0.00"
         return draw(st.sampled_from([base, float(base), base.rstrip("0"), 0, "100", 99.5]))
     if f.type is FieldType.DATETIME:
+        if draw(st.integers(0, 3)) == 0:
+            return draw(st.sampled_from(NOW_VALUES))
         base = draw(st.sampled_from(data)) if data else "2025-01-01T00:00:00"
         return draw(
             st.sampled_from(
@@ -131,18 +159,31 @@ def condition(draw: Draw, oracle: Oracle, collection: str, depth: int) -> Obj:
     if relational and (not f.is_stored or draw(st.integers(0, 2)) == 0):
         assert f.relation is not None
         target = CATALOGUE.expansion_target(f).name
+        if f.relation.is_list and draw(st.integers(0, 4)) == 0:
+            # an operator on the list field: on the related (junction) rows' ids
+            return condition_on(draw, oracle, target, CATALOGUE[target].field("id"), f.name)
         inner = filter_object(draw, oracle, target, depth + 1)
         if f.relation.is_list:
             quantifier = draw(st.sampled_from([None, None, "_some", "_none"]))
             return {f.name: inner if quantifier is None else {quantifier: inner}}
+        if draw(st.integers(0, 3)) == 0:  # operators on the key and the related item's filter
+            own = condition_on(draw, oracle, collection, f, f.name)[f.name]
+            if isinstance(own, dict) and not set(own) & set(inner):
+                return {f.name: {**own, **inner}}
         return {f.name: inner}
     if not f.is_stored:
         f = draw(st.sampled_from(coll.stored_fields))
+    return condition_on(draw, oracle, collection, f, f.name)
+
+
+def condition_on(draw: Draw, oracle: Oracle, collection: str, f: Field, key: str) -> Obj:
+    """A condition with a random operator on the values of ``f`` of ``collection``, written
+    under ``key`` (``f``'s name, or the list field whose related rows ``f`` belongs to)."""
     op = draw(st.sampled_from(sorted(ALLOWED_OPS[f.type])))
     value = operand(draw, oracle, collection, f, op)
     if op == "_eq" and not isinstance(value, list) and draw(st.booleans()):
-        return {f.name: value}
-    return {f.name: {op: value}}
+        return {key: value}
+    return {key: {op: value}}
 
 
 def filter_object(draw: Draw, oracle: Oracle, collection: str, depth: int = 0) -> Obj:
@@ -166,6 +207,29 @@ def valid_filters(draw: Draw, oracle: Oracle) -> tuple[str, Obj]:
     return collection, filter_object(draw, oracle, collection)
 
 
+def _none_below_a_relation(obj: Any, fields: int = 0) -> bool:
+    """Whether a ``_none`` quantifies a relation that is itself reached through another
+    relation (``fields``: the field names above), where it may meet a row of nulls."""
+    if isinstance(obj, list):
+        return any(_none_below_a_relation(item, fields) for item in obj)
+    if not isinstance(obj, dict):
+        return False
+    for key, value in obj.items():
+        if key == "_none" and fields >= 2:
+            return True
+        if _none_below_a_relation(value, fields + (not key.startswith("_"))):
+            return True
+    return False
+
+
+def skip_known_server_bugs(flt: Any) -> None:
+    """Leave out what the server is known to get wrong, so that the property tests find new
+    problems. A ``_none`` in a row of nulls next to a condition that decides an ``_and`` or
+    ``_or`` there is a 500: see ``test_none_beside_a_decided_condition_in_a_row_of_nulls``
+    (xfail) in ``test_conformance_directus_fixes.py``; drop this when it passes."""
+    assume(not _none_below_a_relation(flt))
+
+
 def _ids(body: Any) -> Any:
     if isinstance(body, dict) and "data" in body:
         return [r.get("id") for r in body["data"]]
@@ -176,6 +240,7 @@ def _ids(body: Any) -> Any:
 @given(data=st.data())
 def test_valid_filters_match_the_oracle(demo: Api, data: st.DataObject) -> None:
     collection, flt = data.draw(valid_filters(demo.oracle))
+    skip_known_server_bugs(flt)
     params = {"filter": flt, "fields": "id", "limit": -1, "meta": "filter_count"}
     expected = demo.expected(collection, params)
     response = demo.get(f"/items/{collection}", encode_params(params))
@@ -191,6 +256,7 @@ def test_valid_filters_match_the_oracle(demo: Api, data: st.DataObject) -> None:
 @given(data=st.data())
 def test_valid_filters_in_bracket_form(demo: Api, data: st.DataObject) -> None:
     collection, flt = data.draw(valid_filters(demo.oracle))
+    skip_known_server_bugs(flt)
     if _has_empty_list(flt):
         return  # an empty list has no bracket form
     params = {"filter": flt, "fields": "id", "limit": -1}
@@ -235,6 +301,8 @@ def defect(draw: Draw, oracle: Oracle, collection: str) -> tuple[Obj, int]:
                 "operator_on_list",
                 "null_in_list",
                 "nested_unknown",
+                "bad_uuid",
+                "mixed_quantifier",
             ]
         )
     )
@@ -251,7 +319,8 @@ def defect(draw: Draw, oracle: Oracle, collection: str) -> tuple[Obj, int]:
         return {name: {"_eq": 1}}, 403
     if kind == "unknown_operator":
         f = draw(st.sampled_from(stored))
-        return {f.name: {draw(st.sampled_from(["_like", "_foo", "_EQ", "_regex"])): "x"}}, 400
+        op = draw(st.sampled_from(["_like", "_foo", "_EQ", "_regex", "_nicontains"]))
+        return {f.name: {op: "x"}}, 400
     if kind == "operator_for_type":
         f = draw(st.sampled_from(stored))
         op = draw(st.sampled_from(sorted(ALL_OPS - ALLOWED_OPS[f.type])))
@@ -303,7 +372,34 @@ def defect(draw: Draw, oracle: Oracle, collection: str) -> tuple[Obj, int]:
         if not lists:
             return {"id": {"_in": []}}, 400
         f = draw(st.sampled_from(lists))
-        return {f.name: draw(st.sampled_from([{"_null": True}, {"_eq": 1}, 1]))}, 400
+        bad = [{"_empty": True}, {"_nempty": False}, {"_contains": "1"}, {"_eq": "one"}, "x"]
+        return {f.name: draw(st.sampled_from(bad))}, 400
+    if kind == "bad_uuid":
+        f = some(FieldType.UUID)
+        if f.type is not FieldType.UUID:
+            return {"id": {"_eq": "x"}}, 400
+        value = draw(
+            st.sampled_from(
+                [
+                    "x",
+                    "1234",
+                    "0" * 31,
+                    "0" * 33,
+                    "g" * 32,
+                    "0000-0000-0000-0000-0000-0000-0000-00000",
+                    5,
+                    True,
+                ]
+            )
+        )
+        op = draw(st.sampled_from(["_eq", "_neq", "_in", "_nin"]))
+        return {f.name: {op: [value] if op in LIST_OPS else value}}, 400
+    if kind == "mixed_quantifier":
+        lists = [f for f in coll.fields if not f.is_stored]
+        if not lists:
+            return {"id": {"_in": []}}, 400
+        f = draw(st.sampled_from(lists))
+        return {f.name: {"_nnull": True, draw(st.sampled_from(["_some", "_none"])): {}}}, 400
     if kind == "null_in_list":
         f = some(FieldType.INTEGER)
         return {f.name: {draw(st.sampled_from(["_in", "_nin"])): draw(
@@ -334,6 +430,7 @@ def invalid_filters(draw: Draw, oracle: Oracle) -> tuple[str, Obj, int]:
 @given(data=st.data())
 def test_invalid_filters_are_refused(demo: Api, data: st.DataObject) -> None:
     collection, flt, status = data.draw(invalid_filters(demo.oracle))
+    skip_known_server_bugs(flt)
     code = "FORBIDDEN" if status == 403 else "INVALID_QUERY"
     with pytest.raises(OracleError) as info:
         demo.expected(collection, {"filter": flt})
@@ -426,6 +523,7 @@ def test_sort_and_pagination(demo: Api, data: st.DataObject) -> None:
     params["page"] = data.draw(st.sampled_from([None, None, 0, 1, 2, 5]))
     if data.draw(st.booleans()):
         params["filter"] = filter_object(data.draw, demo.oracle, collection)
+        skip_known_server_bugs(params["filter"])
     demo.check(collection, params)
 
 
@@ -446,6 +544,7 @@ def test_search(demo: Api, data: st.DataObject) -> None:
     params: Obj = {"search": text, "fields": "id", "limit": -1, "meta": "filter_count"}
     if data.draw(st.booleans()):
         params["filter"] = filter_object(data.draw, demo.oracle, collection)
+        skip_known_server_bugs(params["filter"])
     demo.check(collection, params)
 
 

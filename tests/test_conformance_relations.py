@@ -1,5 +1,7 @@
 """Relational filters: many-to-one (one and two levels), one-to-many, many-to-many through
 the junction, explicit ``_some``/``_none``, and "the same related row" within one ``_and``.
+All of them outer joins: where a relation leads nowhere, the condition is taken on a row of
+nulls (``_some``/``_none`` excepted).
 """
 
 from __future__ import annotations
@@ -44,6 +46,22 @@ MANY_TO_ONE = [
     {"address": {"barrier_free": {"_eq": False}}},
     {"instruction_form": {"category": {"_eq": "Digital"}}},
     {"instruction_form": {"name": {"_nnull": True}}},
+    {"instruction_form": {"name": {"_null": True}}},
+    {"address": {"state": {"code": {"_nempty": True}}}},
+    {"address": {"state": {"code": {"_nin": ["DE-BE", "DE-BY"]}}}},
+    {"address": {"state": {"name": {"_ncontains": "a"}}}},
+    {"address": {"state": {"id": {"_neq": 3}}}},
+    {"address": {"state": {"id": {"_eq": None}}}},
+    {"address": {"_null": True}},
+    {"address": {"id": {"_null": True}}},
+    {"address": {"institution": {"_eq": None}}},
+    {"course": {"_eq": 1, "title": {"_nnull": True}}},
+    {"course": {"_nnull": True, "title": {"_null": True}}},
+    {"course": {"_in": [1, 2, 77], "course_type": {"name": {"_null": True}}}},
+    {"course": {"events": {"_none": {"max_participants": {"_gt": 20}}}}},
+    {"course": {"events": {"_none": {"max_participants": {"_gt": 1000}}}}},
+    {"course": {"events": {"_some": {"max_participants": {"_null": True}}}}},
+    {"course": {"events": {"remarks": {"_null": True}}}},
 ]
 
 
@@ -52,21 +70,59 @@ def test_many_to_one(small: Api, flt: dict[str, Any]) -> None:
     check(small, "events", flt)
 
 
-def test_null_and_missing_references_never_match(small: Api) -> None:
-    """Items whose reference is null (or points nowhere) never match a relational filter."""
+def test_null_and_missing_references_are_rows_of_nulls(small: Api) -> None:
+    """Where a reference is null or points nowhere, every field along the path is null:
+    null tests match, other conditions do not (three-valued logic)."""
     events = small.oracle.rows["events"]
-    no_course = {e["id"] for e in events if e["course"] is None or e["course"] == 77}
-    assert no_course
-    for cond in ({"_null": True}, {"_nnull": True}, {"_neq": "x"}, {"_empty": True}):
+    courses = {c["id"] for c in small.oracle.rows["courses"]}
+    no_course = {e["id"] for e in events if e["course"] is None or e["course"] not in courses}
+    assert {e["id"] for e in events if e["course"] is None} < no_course  # one dangles
+    for cond in ({"_null": True}, {"_empty": True}, {"_nnull": False}, {"_eq": None}):
         matched = set(check(small, "events", {"course": {"title": cond}}))
-        assert not matched & no_course
+        assert no_course <= matched, cond
+    for cond in ({"_nnull": True}, {"_neq": "x"}, {"_nempty": True}, {"_ncontains": "x"}):
+        matched = set(check(small, "events", {"course": {"title": cond}}))
+        assert not matched & no_course, cond
+    addresses = small.oracle.by_id["addresses"]
+    states = small.oracle.by_id["states"]
+
+    def state(event: dict[str, Any]) -> dict[str, Any] | None:
+        address = addresses.get(event["address"]) if event["address"] is not None else None
+        if address is None or address["state"] is None:
+            return None
+        return states.get(address["state"])
+
+    stateless = {e["id"] for e in events if state(e) is None}
+    assert {e["id"] for e in events if e["address"] == 5}  # address 5: state 99 is missing
+    assert {e["id"] for e in events if e["address"] is None}
+    assert {e["id"] for e in events if e["address"] not in (None, *addresses)}
     matched = set(check(small, "events", {"address": {"state": {"name": {"_null": True}}}}))
-    # address 5 points at state 99, which does not exist: it does not match
-    assert not matched & {e["id"] for e in events if e["address"] == 5}
+    named = {e["id"] for e in events if (s := state(e)) is not None and s["name"] is None}
+    assert matched == stateless | named
+    matched = set(check(small, "events", {"address": {"state": {"_null": True}}}))
+    assert matched == {
+        e["id"]
+        for e in events
+        if e["address"] not in addresses or addresses[e["address"]]["state"] is None
+    }
 
 
 ONE_TO_MANY = [
     {"events": {"max_participants": {"_gt": 20}}},
+    {"events": {"max_participants": {"_gt": 15}}},
+    {"events": {"remarks": {"_null": True}}},
+    {"events": {"remarks": {"_nnull": True}}},
+    {"events": {"id": {"_null": True}}},
+    {"events": {"address": {"state": {"_null": True}}}},
+    {"events": {"contacts": {"_none": {"contacts_id": {"last_name": {"_eq": "Weber"}}}}}},
+    {"events": {"contacts": {"_none": {"id": {"_gt": 10000}}}}},
+    {"events": {"contacts": {"_some": {"id": {"_nnull": True}}}}},
+    {"events": {"contacts": {"contacts_id": {"_null": True}}}},
+    {"events": {"_none": {"remarks": {"_null": True}}}},
+    {"events": {"_some": {"remarks": {"_null": True}}}},
+    {"costs": {"remarks": {"_empty": True}}},
+    {"degrees": {"degree_title": {"_null": True}}, "keywords": {"keyword": {"_null": True}}},
+    {"handicaps": {"handicaps_id": {"name": {"_null": True}}}},
     {"events": {"remarks": {"_icontains": "straße"}}},
     {"events": {"_some": {"is_inhouse": True}}},
     {"events": {"_none": {"is_inhouse": True}}},
@@ -117,6 +173,24 @@ def test_many_to_many_through_the_junction(small: Api, flt: dict[str, Any]) -> N
     check(small, "events", flt)
 
 
+def test_items_without_related_rows_match_on_a_row_of_nulls(small: Api) -> None:
+    """Without a quantifier, an item without related rows matches where the condition holds
+    on a row of nulls; ``_some`` never matches it, ``_none`` always does."""
+    courses = small.oracle.rows["courses"]
+    with_events = {e["course"] for e in small.oracle.rows["events"]}
+    lonely = {c["id"] for c in courses if c["id"] not in with_events}
+    assert lonely
+    matched = set(check(small, "courses", {"events": {"remarks": {"_null": True}}}))
+    assert lonely <= matched
+    matched = set(check(small, "courses", {"events": {"max_participants": {"_gt": 15}}}))
+    assert not lonely & matched
+    matched = set(check(small, "courses", {"events": {"_some": {"remarks": {"_null": True}}}}))
+    assert not lonely & matched
+    matched = set(check(small, "courses", {"events": {"_none": {"remarks": {"_nnull": True}}}}))
+    assert lonely <= matched
+    assert set(check(small, "courses", {"events": {"_null": True}})) == lonely
+
+
 def test_none_matches_items_without_related_rows(small: Api) -> None:
     matched = set(check(small, "events", {"contacts": {"_none": {"id": {"_nnull": True}}}}))
     linked = {j["events_id"] for j in small.oracle.rows["events_contacts"]}
@@ -135,15 +209,16 @@ def test_same_related_row_within_one_and(small: Api) -> None:
     assert 8 in both
     same_object = {"contacts": {"contacts_id": {"last_name": "Weber", "first_name": "Anna"}}}
     assert set(check(small, "events", same_object)) == both
+    # explicit _some conditions are tests of their own: they do not merge
     explicit = {
         "_and": [
             {"contacts": {"_some": {"contacts_id": {"last_name": {"_eq": "Weber"}}}}},
             {"contacts": {"_some": {"contacts_id": {"first_name": {"_eq": "Anna"}}}}},
         ]
     }
-    assert set(check(small, "events", explicit)) == both
+    assert set(check(small, "events", explicit)) == weber & anna
     mixed = {"_and": [WEBER, {"contacts": {"_some": ANNA["contacts"]}}]}
-    assert set(check(small, "events", mixed)) == both
+    assert set(check(small, "events", mixed)) == weber & anna
     # `_or` does not merge: each branch on its own
     assert set(check(small, "events", {"_or": [WEBER, ANNA]})) == weber | anna
 
@@ -174,6 +249,10 @@ def test_none_does_not_merge(small: Api) -> None:
         ({"course": {"_some": {"id": 1}}}, 400),
         ({"course": {"_none": {"id": 1}}}, 400),
         ({"contacts": {"_some": {"id": 1}, "id": 2}}, 400),
+        ({"contacts": {"_some": {"id": 1}, "_eq": 2}}, 400),
+        ({"course": {"_eq": 1, "nope": 1}}, 403),
+        ({"course": {"_eq": "x", "nope": 1}}, 400),
+        ({"remarks": {"_eq": "x", "title": "x"}}, 400),
         ({"contacts": {"_some": 5}}, 400),
         ({"contacts": {"last_name": "Weber"}}, 403),
         ({"remarks": {"title": "x"}}, 400),

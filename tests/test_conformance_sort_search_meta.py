@@ -139,6 +139,14 @@ SEARCHES = [
     "a b",
     "example.org/e/1",
     "00000000-0000-4000-8000-000000000001",
+    "00000000-0000-4000-8000-000000000002",
+    "00000000-0000-4000-8000-00000000000",
+    "00000000-0000-4000-8000",
+    "00000000000040008000000000000001",
+    "{00000000-0000-4000-8000-000000000001}",
+    "00000000-0000-0000-0000-000000000000",
+    "00000000-0000-4000-C000-000000000001",
+    "-4000-",
     "99999999999999999999",
 ]
 
@@ -161,6 +169,15 @@ def test_search_rules(small: Api) -> None:
     assert found("event_costs", "12.5") == {3}
     assert found("event_costs", "12.50") == set()
     assert 1 in found("events", "2")  # a foreign key: event 1's course is 2
+    # uuids: equal to a whole hyphenated UUID (any case), never a part of one
+    institution = small.oracle.rows["events"][0]["institution"]
+    same = {e["id"] for e in small.oracle.rows["events"] if e["institution"] == institution}
+    assert same
+    assert found("events", institution) == same
+    assert found("events", institution.upper()) == same
+    assert found("events", institution[:-1]) == set()
+    assert found("events", institution[:8]) == set()
+    assert found("events", institution.replace("-", "")) == set()
     # dates and booleans are never searched
     assert found("events", "2025-01-31T10:00:00") == set()
     assert found("addresses", "True") == set()

@@ -166,6 +166,21 @@ def test_only_ascii_digits_are_numbers(api: httpx.Client) -> None:
     _error(response, 400, "needs a number")
 
 
+def test_huge_item_ids_are_no_items(api: httpx.Client) -> None:
+    """Ids are read as JavaScript's Number() reads them: huge ones are no items, not 500s."""
+    for raw in ("9" * 5000, "0x" + "f" * 5000, "1e" + "9" * 400, "-" + "9" * 400, "9" * 19):
+        _error(api.get(f"/items/states/{raw}"), 403, "ids are integers")
+
+
+def test_extreme_now_offsets_are_not_500s(api: httpx.Client) -> None:
+    for offset in ("+99999999999 years", "-" + "9" * 400 + " ms", "9" * 400, "+1e400 days"):
+        flt = {"event_start_date": {"_gt": f"$NOW({offset})"}}
+        response = api.get("/items/events", params={"filter": json.dumps(flt), "limit": 1})
+        assert response.status_code in (200, 400), (offset, response.text[:300])
+        if response.status_code == 400:
+            assert response.json()["errors"][0]["extensions"]["code"] == "INVALID_QUERY"
+
+
 def test_query_string_forms(api: httpx.Client) -> None:
     _error(api.get("/items/states?filter[id][_eq]=1&filter[id][_eq]=2"), 400, "more than once")
     only_ids = api.get("/items/states?fields[0]=id&fields[1]=code&limit=1").json()["data"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -61,10 +62,13 @@ deeps = st.recursive(
 )
 queries = st.builds(
     Query,
-    fields=st.none() | st.lists(paths, max_size=4).map(tuple),
+    # an empty list is not sent at all (`fields=` is "not given")
+    fields=st.none() | st.lists(paths, min_size=1, max_size=4).map(tuple),
     filter=st.none() | filters(),
     sort=st.none()
-    | st.lists(st.one_of(paths, paths.map("-".__add__), st.just("?")), max_size=3).map(tuple),
+    | st.lists(st.one_of(paths, paths.map("-".__add__), st.just("?")), min_size=1, max_size=3).map(
+        tuple
+    ),
     search=st.none() | st.text(min_size=1, max_size=20),
     limit=st.none() | st.integers(min_value=-1, max_value=10**6),
     offset=st.none() | st.integers(min_value=0, max_value=10**6),
@@ -172,7 +176,12 @@ def test_quantifiers_parse() -> None:
         ({"filter": "{not json"}, "Invalid JSON for filter object"),
         ({"filter": '{"_and": {"a": 1}}'}, '"_and" must hold an array'),
         ({"filter": '{"a": {"_foo": 1}}'}, '"_foo"'),
-        ({"filter": '{"a": {"_eq": 1, "b": 2}}'}, "mixes operators"),
+        ({"filter": '{"a": {"_nicontains": "x"}}'}, 'Unknown filter operator "_nicontains"'),
+        ({"filter": '{"a": {"_eq": 1, "_some": {}}}'}, "mixes operators with _some/_none"),
+        ({"fields": "id,"}, '"fields[1]" is not allowed to be empty'),
+        ({"sort": "id,,title"}, '"sort[1]" is not allowed to be empty'),
+        ({"fields[]": ""}, '"fields[0]" is not allowed to be empty'),
+        ({"meta": "*,"}, '"meta[1]" is not allowed to be empty'),
         ({"filter": '{"a": {"_some": {}, "b": 2}}'}, "must be its only key"),
         ({"filter": '{"_eq": 1}'}, '"_eq" is not a field'),
         ({"filter": "[1, 2]"}, "expected an object"),
@@ -192,6 +201,20 @@ def test_parse_errors_name_the_problem(params: dict[str, str], needle: str) -> N
     with pytest.raises(InvalidQuery) as info:
         Query.from_params(params)
     assert needle in info.value.message
+
+
+def test_operators_and_a_relational_filter_on_one_field() -> None:
+    assert filter_from_json({"course": {"_eq": 1, "title": "x"}}) == And(
+        (Condition("course", "_eq", 1), Related("course", Condition("title", "_eq", "x")))
+    )
+    assert filter_from_json({"course": {"_nnull": True, "_or": [{"id": 1}]}}) == And(
+        (Condition("course", "_nnull", True), Related("course", Or((Condition("id", "_eq", 1),))))
+    )
+
+
+def test_empty_list_parameters_are_not_given() -> None:
+    q = Query.from_params([("fields", ""), ("sort", ""), ("meta", "")])
+    assert (q.fields, q.sort, q.meta) == (None, None, None)
 
 
 def test_json_and_bracket_forms_together_are_rejected() -> None:
@@ -266,8 +289,14 @@ def test_coercion_to_field_types() -> None:
         ("events", {"id": {"_in": [1, None]}}, ["cannot compare with null; use _null"]),
         ("events", {"remarks": {"_contains": "a\x00b"}}, ["NUL"]),
         ("events", {"address": {"_some": {"id": 1}}}, ["many-to-one"]),
-        ("events", {"contacts": {"_eq": 1}}, ["one-to-many"]),
+        ("events", {"contacts": {"_empty": True}}, ['"_empty"', "integer"]),
         ("events", {"remarks": {"id": 1}}, ["not a relation"]),
+        ("events", {"remarks": {"_eq": "a", "id": 1}}, ["not a relation"]),
+        ("events", {"institution": {"_contains": "a"}}, ['"_contains"', '"institution"', "uuid"]),
+        ("events", {"institution": {"_empty": True}}, ['"_empty"', "uuid"]),
+        ("events", {"institution": "abc"}, ['"abc"', "UUID"]),
+        ("events", {"institution": {"_in": ["abc"]}}, ['"abc"', "UUID"]),
+        ("events", {"max_participants": {"_lt": "$NOW"}}, ['"$NOW"', "number"]),
     ],
 )
 def test_bind_errors_name_field_operator_and_value(
@@ -277,6 +306,27 @@ def test_bind_errors_name_field_operator_and_value(
         _bound_filter(collection, obj)
     for needle in needles:
         assert needle in info.value.message
+
+
+def test_binding_of_the_new_rules() -> None:
+    uuid = "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"
+    for form in (uuid.upper(), "{" + uuid + "}", uuid.replace("-", "")):
+        assert _bound_filter("events", {"institution": form}) == Condition(
+            "institution", "_eq", uuid
+        )
+    assert _bound_filter("courses", {"events": {"_eq": 3}}) == Related(
+        "events", Condition("id", "_eq", 3)
+    )
+    assert _bound_filter("events", {"contacts": {"_null": True}}) == Related(
+        "contacts", Condition("id", "_null", True)
+    )
+    now = dt.datetime(2025, 1, 31, 10, 0, 0, 250_999)
+    bound = bind(
+        Query(filter=filter_from_json({"event_start_date": {"_gte": "$NOW(+1 month)"}})),
+        "events",
+        now=now,
+    ).filter
+    assert bound == Condition("event_start_date", "_gte", "2025-02-28T10:00:00.250")
 
 
 def test_unknown_names_are_forbidden_with_suggestions() -> None:
