@@ -187,11 +187,6 @@ def test_now_follows_the_clock(clocked: Clocked) -> None:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="server bug: date-fns computes new Date(t - 0.5), which JavaScript cuts toward "
-    "zero to t - 1 ms; the server moves by trunc(-0.5 ms) = 0",
-)
 def test_now_with_a_negative_fraction_of_a_millisecond(clocked: Clocked) -> None:
     clocked.clock.now = C1  # 10:00:00.000; minus half a millisecond is 09:59:59.999
     flt = {"event_start_date": {"_gt": "$NOW(-0.5 ms)"}}
@@ -387,13 +382,6 @@ NONE_BESIDE_A_DECIDED_CONDITION = [
 ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="server bug: sql.null_row_sql registers the parameters of a nested _none's "
-    "subquery, then drops its SQL when a sibling decides the _and/_or on the row of nulls "
-    '("0"/"1"): SQLite gets more bindings than placeholders (a 500, or a reset '
-    "connection)",
-)
 @pytest.mark.parametrize(("collection", "flt"), NONE_BESIDE_A_DECIDED_CONDITION, ids=str)
 def test_none_beside_a_decided_condition_in_a_row_of_nulls(
     small: Api, collection: str, flt: dict[str, Any]
@@ -588,22 +576,11 @@ NOT_UUIDS_TO_POSTGRESQL = [
 ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="server bug: query._uuid reads values with Python's uuid.UUID after strip(), "
-    "which also takes spaces around, unbalanced or doubled braces, 'uuid:', hyphens "
-    "anywhere and int() forms (+, 0x, _) that PostgreSQL's uuid_in refuses",
-)
 @pytest.mark.parametrize("value", NOT_UUIDS_TO_POSTGRESQL)
 def test_forms_postgresql_does_not_read_are_refused(small: Api, value: str) -> None:
     assert_error(listed(small.client, "events", {"institution": value}), 400, "INVALID_QUERY")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="server bug: items of a comma list are stripped before uuid parsing; PostgreSQL "
-    "refuses ' 00000000-…' (and Directus does not trim the items)",
-)
 def test_a_uuid_list_with_spaces_is_refused(small: Api) -> None:
     flt = {
         "institution": {

@@ -265,11 +265,6 @@ def test_retrieve_one_reads_ids_as_javascript_numbers(small: Api, item_id: str) 
     assert response.json() == expected
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="server bug: app._item_id refuses any id text over 400 characters (a guard), "
-    "though Number() reads 400 zeros and a 1 as 1",
-)
 def test_retrieve_one_with_a_long_id_text(small: Api) -> None:
     item_id = "0" * 400 + "1"
     expected = small.oracle.item("events", item_id, {"fields": "id"})

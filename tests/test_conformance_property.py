@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import Api, assert_error
@@ -207,29 +207,6 @@ def valid_filters(draw: Draw, oracle: Oracle) -> tuple[str, Obj]:
     return collection, filter_object(draw, oracle, collection)
 
 
-def _none_below_a_relation(obj: Any, fields: int = 0) -> bool:
-    """Whether a ``_none`` quantifies a relation that is itself reached through another
-    relation (``fields``: the field names above), where it may meet a row of nulls."""
-    if isinstance(obj, list):
-        return any(_none_below_a_relation(item, fields) for item in obj)
-    if not isinstance(obj, dict):
-        return False
-    for key, value in obj.items():
-        if key == "_none" and fields >= 2:
-            return True
-        if _none_below_a_relation(value, fields + (not key.startswith("_"))):
-            return True
-    return False
-
-
-def skip_known_server_bugs(flt: Any) -> None:
-    """Leave out what the server is known to get wrong, so that the property tests find new
-    problems. A ``_none`` in a row of nulls next to a condition that decides an ``_and`` or
-    ``_or`` there is a 500: see ``test_none_beside_a_decided_condition_in_a_row_of_nulls``
-    (xfail) in ``test_conformance_directus_fixes.py``; drop this when it passes."""
-    assume(not _none_below_a_relation(flt))
-
-
 def _ids(body: Any) -> Any:
     if isinstance(body, dict) and "data" in body:
         return [r.get("id") for r in body["data"]]
@@ -240,7 +217,6 @@ def _ids(body: Any) -> Any:
 @given(data=st.data())
 def test_valid_filters_match_the_oracle(demo: Api, data: st.DataObject) -> None:
     collection, flt = data.draw(valid_filters(demo.oracle))
-    skip_known_server_bugs(flt)
     params = {"filter": flt, "fields": "id", "limit": -1, "meta": "filter_count"}
     expected = demo.expected(collection, params)
     response = demo.get(f"/items/{collection}", encode_params(params))
@@ -256,7 +232,6 @@ def test_valid_filters_match_the_oracle(demo: Api, data: st.DataObject) -> None:
 @given(data=st.data())
 def test_valid_filters_in_bracket_form(demo: Api, data: st.DataObject) -> None:
     collection, flt = data.draw(valid_filters(demo.oracle))
-    skip_known_server_bugs(flt)
     if _has_empty_list(flt):
         return  # an empty list has no bracket form
     params = {"filter": flt, "fields": "id", "limit": -1}
@@ -430,7 +405,6 @@ def invalid_filters(draw: Draw, oracle: Oracle) -> tuple[str, Obj, int]:
 @given(data=st.data())
 def test_invalid_filters_are_refused(demo: Api, data: st.DataObject) -> None:
     collection, flt, status = data.draw(invalid_filters(demo.oracle))
-    skip_known_server_bugs(flt)
     code = "FORBIDDEN" if status == 403 else "INVALID_QUERY"
     with pytest.raises(OracleError) as info:
         demo.expected(collection, {"filter": flt})
@@ -523,7 +497,6 @@ def test_sort_and_pagination(demo: Api, data: st.DataObject) -> None:
     params["page"] = data.draw(st.sampled_from([None, None, 0, 1, 2, 5]))
     if data.draw(st.booleans()):
         params["filter"] = filter_object(data.draw, demo.oracle, collection)
-        skip_known_server_bugs(params["filter"])
     demo.check(collection, params)
 
 
@@ -544,7 +517,6 @@ def test_search(demo: Api, data: st.DataObject) -> None:
     params: Obj = {"search": text, "fields": "id", "limit": -1, "meta": "filter_count"}
     if data.draw(st.booleans()):
         params["filter"] = filter_object(data.draw, demo.oracle, collection)
-        skip_known_server_bugs(params["filter"])
     demo.check(collection, params)
 
 

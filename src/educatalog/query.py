@@ -1036,14 +1036,16 @@ def _number_text(value: float) -> str:
     return str(int(value)) if value.is_integer() else repr(value)
 
 
+# The forms PostgreSQL's uuid type reads: 32 hex digits, a hyphen allowed after any group
+# of four, optionally inside braces; no spaces.
+_PG_UUID = re.compile(r"(\{)?[0-9a-fA-F]{4}(?:-?[0-9a-fA-F]{4}){7}(?(1)\})", re.ASCII)
+
+
 def _uuid(value: Scalar, op: str, where: str) -> str:
-    """A UUID in any form PostgreSQL reads (case, braces, no hyphens), canonical."""
-    try:
-        if not isinstance(value, str) or value.startswith("urn:"):
-            raise ValueError
-        return str(uuid.UUID(value.strip()))
-    except ValueError:
-        raise InvalidQuery(f'"{op}" on {where} needs a UUID, got {_show(value)}.') from None
+    """A UUID in any form PostgreSQL reads (any case, braces, hyphens), canonical."""
+    if not isinstance(value, str) or not _PG_UUID.fullmatch(value):
+        raise InvalidQuery(f'"{op}" on {where} needs a UUID, got {_show(value)}.')
+    return str(uuid.UUID(re.sub(r"[{}-]", "", value)))
 
 
 def _datetime_text(value: dt.datetime) -> str:
@@ -1084,6 +1086,7 @@ _ADJUSTMENT = re.compile(
     re.IGNORECASE | re.ASCII,
 )
 _MILLISECONDS = {"ms": 1, "s": 1_000, "m": 60_000, "h": 3_600_000}
+_EPOCH = dt.datetime(1970, 1, 1)
 
 
 def resolve_now(value: str, now: dt.datetime) -> dt.datetime:
@@ -1121,7 +1124,10 @@ def resolve_now(value: str, now: dt.datetime) -> dt.datetime:
         if unit.startswith("d"):
             return _add_days(now, amount)
         key = "ms" if unit.startswith(("ms", "msec", "milli")) else unit[0]
-        return now + dt.timedelta(milliseconds=math.trunc(amount * _MILLISECONDS[key]))
+        # a JavaScript Date holds whole milliseconds since 1970: the sum is cut toward zero
+        epoch_ms = (now - _EPOCH) // dt.timedelta(milliseconds=1)
+        moved = math.trunc(epoch_ms + amount * _MILLISECONDS[key])
+        return _EPOCH + dt.timedelta(milliseconds=moved)
     except OverflowError:
         raise InvalidQuery(f'"{value}" is outside the years 1 to 9999.') from None
 

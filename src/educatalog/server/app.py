@@ -223,17 +223,17 @@ def _item_id(raw: str) -> int | None:
     """The integer an item id in the path stands for, read as JavaScript's ``Number()``
     reads it; None when that is not a whole number (no item has such an id)."""
     text = raw.strip(_JS_SPACE)
-    if len(text) > 400:
+    if len(text) > 10_000:  # beyond any URL a server takes
         return None
     if _JS_RADIX.fullmatch(text):
-        value: float = int(text[2:], {"x": 16, "o": 8, "b": 2}[text[1].lower()])
+        number = int(text[2:], {"x": 16, "o": 8, "b": 2}[text[1].lower()])
     elif _JS_DECIMAL.fullmatch(text):
         value = float(text)
+        if not math.isfinite(value) or value != int(value):
+            return None
+        number = int(value)
     else:
         return None
-    if not math.isfinite(value) or value != int(value):
-        return None
-    number = int(value)
     return number if -(2**63) <= number < 2**63 else None
 
 

@@ -57,6 +57,15 @@ class Sql:
         self.aliases += 1
         return f"t{self.aliases}"
 
+    def child(self) -> Sql:
+        """A part built apart: its parameters join this one's only if it is :meth:`adopt`-ed
+        (alias names stay unique either way)."""
+        return Sql(self.special_text, aliases=self.aliases)
+
+    def adopt(self, part: Sql) -> None:
+        self.params.extend(part.params)
+        self.aliases = max(self.aliases, part.aliases)
+
     def in_list(self, values: tuple[Any, ...]) -> str:
         if len(values) > _JSON_IN_THRESHOLD:
             return f"(SELECT value FROM json_each({self.param(orjson.dumps(values).decode())}))"
@@ -153,16 +162,22 @@ def null_row_sql(f: Filter, coll: Collection, sql: Sql, catalogue: Schema = CATA
     """Whether ``f`` holds on a row of nulls of ``coll`` (what an outer join gives where
     there is no related item): ``"1"``, ``"0"`` or, rarely, an SQL condition."""
     if isinstance(f, And | Or):
-        parts = [null_row_sql(i, coll, sql, catalogue) for i in f.items]
-        absorbing, neutral = ("0", "1") if isinstance(f, And) else ("1", "0")
         if isinstance(f, Or) and not f.items:
             return "1"  # an empty _or is no condition
-        if absorbing in parts:
-            return absorbing
-        rest = [p for p in parts if p != neutral]
+        absorbing, neutral = ("0", "1") if isinstance(f, And) else ("1", "0")
+        parts: list[tuple[str, Sql]] = []
+        for item in f.items:  # each built apart: a part that is dropped leaves no parameters
+            part = sql.child()
+            parts.append((null_row_sql(item, coll, part, catalogue), part))
+            sql.aliases = part.aliases
+            if parts[-1][0] == absorbing:
+                return absorbing
+        rest = [(text, part) for text, part in parts if text != neutral]
         if not rest:
             return neutral
-        return "(" + f" {'AND' if isinstance(f, And) else 'OR'} ".join(rest) + ")"
+        for _, part in rest:
+            sql.adopt(part)
+        return "(" + f" {'AND' if isinstance(f, And) else 'OR'} ".join(t for t, _ in rest) + ")"
     if isinstance(f, Condition):
         return "1" if _matches_null(f) else "0"
     fld = coll.field(f.field)
