@@ -50,6 +50,7 @@ __all__ = [
     "ID_STRIDE",
     "RECURRENCES",
     "DemoTimeline",
+    "as_of_database",
     "monthly_dates",
 ]
 
@@ -314,3 +315,36 @@ def _empty(name: str) -> pd.DataFrame:
         _, _, left, right = _link_names(name)
         return pd.DataFrame({left: pd.array([], "Int64"), right: pd.array([], "Int64")})
     return to_frame([], name)
+
+
+def as_of_database(
+    as_of: dt.date | str,
+    seed: int = demo.DEFAULT_SEED,
+    scale: float = 1.0,
+    *,
+    directory: Any = None,
+) -> Any:
+    """A reference-server database of the demo catalogue as of ``as_of``, built once and
+    cached beside the demo databases (named by seed, scale, date and code fingerprint)."""
+    import hashlib
+    from pathlib import Path
+
+    from educatalog import snapshot
+    from educatalog.server import reference_data, store
+    from educatalog.server.embedded import cache_dir
+
+    digest = hashlib.sha256()
+    for module in (demo, reference_data, store, snapshot):
+        digest.update(Path(module.__file__ or "").read_bytes())
+    digest.update(Path(__file__).read_bytes())
+    when = _date(as_of)
+    folder = Path(directory) if directory is not None else cache_dir() / "history"
+    name = (
+        f"demo-history-v{HISTORY_VERSION}-{digest.hexdigest()[:10]}-seed{seed}-"
+        f"scale{scale:g}-{when.isoformat()}.sqlite"
+    )
+    path = folder / name
+    if not path.is_file():
+        info = {"demo": True, "seed": seed, "scale": scale, "as_of": when.isoformat()}
+        store.build_database(path, DemoTimeline(seed, scale).rows(when), info=info)
+    return path
