@@ -146,13 +146,21 @@ def main() -> None:
     print(f"({built['events_min']:,} to {built['events_max']:,}); load average {load[0]:.1f}\n")
     print("| | disk MB | supply by state: seconds | peak memory MB |")
     print("|---|---:|---:|---:|")
-    print(f"| {args.months} plain snapshots, naive pandas | {plain_mb:,.0f} | {naive['seconds']:.1f} "
-          f"| {naive['peak_mb']:,.0f} |")
-    print(f"| archive, DuckDB | {archive_mb:,.0f} | {duck['seconds']:.1f} | {duck['peak_mb']:,.0f} |")
-    print(f"\ndisk {plain_mb / archive_mb:.1f}x smaller, {naive['seconds'] / duck['seconds']:.1f}x "
-          f"faster, {naive['peak_mb'] / duck['peak_mb']:.1f}x less peak memory; equal tables.")
-    print(f"building: timeline {built['timeline_seconds']:.0f} s, 24 x snapshot.save "
-          f"{built['save_seconds']:.0f} s, 24 x history.add {built['add_seconds']:.0f} s")
+    print(
+        f"| {args.months} plain snapshots, naive pandas | {plain_mb:,.0f} | {naive['seconds']:.1f} "
+        f"| {naive['peak_mb']:,.0f} |"
+    )
+    print(
+        f"| archive, DuckDB | {archive_mb:,.0f} | {duck['seconds']:.1f} | {duck['peak_mb']:,.0f} |"
+    )
+    print(
+        f"\ndisk {plain_mb / archive_mb:.1f}x smaller, {naive['seconds'] / duck['seconds']:.1f}x "
+        f"faster, {naive['peak_mb'] / duck['peak_mb']:.1f}x less peak memory; equal tables."
+    )
+    print(
+        f"building: timeline {built['timeline_seconds']:.0f} s, 24 x snapshot.save "
+        f"{built['save_seconds']:.0f} s, 24 x history.add {built['add_seconds']:.0f} s"
+    )
 
 
 if __name__ == "__main__":

@@ -128,13 +128,15 @@ def test_entries_and_exits_equal_a_plain_comparison_of_ids(
         row = flows.loc[pd.Timestamp(day)]
         assert row["listed"] == len(ids)
         if previous is None:
-            assert pd.isna(row["entered"]) and pd.isna(row["exited"])
+            assert pd.isna(row["entered"])
+            assert pd.isna(row["exited"])
         else:
             assert row["entered"] == len(ids - previous)
             assert row["exited"] == len(previous - ids)
             assert row["net"] == len(ids) - len(previous)
         previous = ids
-    assert flows["entered"].sum() > 0 and flows["exited"].sum() > 0  # the demo changes
+    assert flows["entered"].sum() > 0  # the demo changes
+    assert flows["exited"].sum() > 0
 
 
 def test_lifetimes_equal_a_plain_computation(archive: history.Archive, originals: dict) -> None:
@@ -248,8 +250,10 @@ def test_fetch_archive_from_the_command_line(timeline: DemoTimeline, tmp_path: P
         assert personal == [] or not set(personal) & set(fetched[name].columns)  # left out
         pd.testing.assert_frame_equal(fetched[name], frame.drop(columns=personal), obj=name)
     done = subprocess.run(
-        [sys.executable, "-m", "educatalog.cli", "fetch", "--archive", str(target), "--demo"]
-        + ["--scale", str(SCALE), "--as-of", DATES[0].isoformat()],
+        [
+            *(sys.executable, "-m", "educatalog.cli", "fetch", "--archive", str(target)),
+            *("--demo", "--scale", str(SCALE), "--as-of", DATES[0].isoformat()),
+        ],
         env=env,
         stdin=subprocess.DEVNULL,
         capture_output=True,

@@ -218,7 +218,9 @@ def _add_snapshot_commands(commands: argparse._SubParsersAction[argparse.Argumen
     fetch.add_argument("--out", metavar="PATH", help="where to write the snapshot (must not exist)")
     fetch.add_argument("--update", metavar="PATH", help="refresh the snapshot at PATH")
     fetch.add_argument(
-        "--archive", metavar="DIR", help="add a dated snapshot to the archive DIR (educatalog.history)"
+        "--archive",
+        metavar="DIR",
+        help="add a dated snapshot to the archive DIR (educatalog.history)",
     )
     fetch.add_argument(
         "--date", metavar="YYYY-MM-DD", help="the archived snapshot's date (default: today, UTC)"
@@ -278,9 +280,13 @@ def _fetch(args: argparse.Namespace) -> int:
     from educatalog.errors import EducatalogError
 
     if not args.out and not args.update and not args.archive:
-        return _fail("fetch", "give --out PATH (a new snapshot), --update PATH or --archive DIR.", 2)
+        return _fail(
+            "fetch", "give --out PATH (a new snapshot), --update PATH or --archive DIR.", 2
+        )
     if (args.scale is not None or args.seed is not None or args.as_of) and not args.demo:
-        return _fail("fetch", "--scale, --seed and --as-of choose the demo catalogue: add --demo.", 2)
+        return _fail(
+            "fetch", "--scale, --seed and --as-of choose the demo catalogue: add --demo.", 2
+        )
     if args.archive:
         return _fetch_archive(args)
     try:

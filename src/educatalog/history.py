@@ -1,14 +1,14 @@
 """The catalogue over time: an archive of dated snapshots, and trend statistics by DuckDB.
 
 >>> from educatalog import history
->>> arc = history.add("archive/", educatalog.load_catalogue())   # today's snapshot  # doctest: +SKIP
->>> arc = history.open("archive/")                                  # doctest: +SKIP
->>> arc.dates                          # the snapshot dates, oldest first  # doctest: +SKIP
->>> arc.supply(by="state")             # per snapshot date and state, as stats.supply  # doctest: +SKIP
->>> arc.flows("courses")               # courses entering and leaving between snapshots  # doctest: +SKIP
->>> arc.lifetimes("courses")           # how long each course stayed listed  # doctest: +SKIP
->>> arc.snapshot("2025-06-01")         # that snapshot rebuilt exactly: a Catalogue  # doctest: +SKIP
->>> arc.supply(by="state").edu.plot.trend()   # a line chart over time  # doctest: +SKIP
+>>> arc = history.add("archive/", educatalog.load_catalogue())  # today  # doctest: +SKIP
+>>> arc = history.open("archive/")              # doctest: +SKIP
+>>> arc.dates                                   # oldest first  # doctest: +SKIP
+>>> arc.supply(by="state")                      # per date, as stats.supply  # doctest: +SKIP
+>>> arc.flows("courses")                        # entering and leaving  # doctest: +SKIP
+>>> arc.lifetimes("courses")                    # how long each stayed  # doctest: +SKIP
+>>> arc.snapshot("2025-06-01")                  # rebuilt exactly  # doctest: +SKIP
+>>> arc.supply(by="state").edu.plot.trend()     # a line chart over time  # doctest: +SKIP
 
 **Layout.** An archive is a folder an engine reads as it is::
 
@@ -104,7 +104,7 @@ class ArchiveError(SnapshotError):
 # open and add
 
 
-def open(path: str | os.PathLike[str]) -> Archive:  # noqa: A001 - the documented name
+def open(path: str | os.PathLike[str]) -> Archive:
     """The archive at ``path`` (made by :func:`add` or ``educatalog fetch --archive``)."""
     return Archive(path)
 
@@ -236,7 +236,12 @@ class _Versions:
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {"open": self.open, "closed": self.closed, "plain": self.plain, "schema": self.schema}
+        return {
+            "open": self.open,
+            "closed": self.closed,
+            "plain": self.plain,
+            "schema": self.schema,
+        }
 
     def files(self) -> list[str]:
         return [*self.closed, *self.plain, *([self.open] if self.open else [])]
@@ -453,7 +458,7 @@ def _key(name: str, frame: pd.DataFrame) -> list[str] | None:
     """The columns rows are matched by across snapshots, or None: store the table whole."""
     for column in frame.columns:
         dtype = frame[column].dtype
-        if isinstance(dtype, pd.CategoricalDtype) or dtype == object:
+        if isinstance(dtype, pd.CategoricalDtype) or dtype is np.dtype(object):
             return None
     if name in LINK_TABLES:
         key = [str(c) for c in frame.columns]
@@ -616,8 +621,7 @@ class Archive:
         known = [s["date"] for s in self.manifest["snapshots"]]
         if stamp not in known:
             raise ArchiveError(
-                f"The archive has no snapshot of {stamp}; its dates: "
-                f"{', '.join(known) or 'none'}."
+                f"The archive has no snapshot of {stamp}; its dates: {', '.join(known) or 'none'}."
             )
         return stamp
 
@@ -656,9 +660,7 @@ class Archive:
         catalogue that was added, with its :class:`~educatalog.Source`."""
         stamp = self._stamp(date)
         entry = self.entry(stamp)
-        frames = {
-            name: self._rebuild(name, stamp, spec) for name, spec in entry["tables"].items()
-        }
+        frames = {name: self._rebuild(name, stamp, spec) for name, spec in entry["tables"].items()}
         raw = entry["source"]
         source = Source(
             url=raw.get("url"),
@@ -839,7 +841,9 @@ class Archive:
             rows = partial[(when == pd.Timestamp(day)).to_numpy()]
             table = self._supply_table(rows, keys, day, normalize, dropna)
             parts.append(table)
-        out = pd.concat(parts, keys=[pd.Timestamp(d) for d in chosen], names=["snapshot_date"])
+        stamps = pd.DatetimeIndex([pd.Timestamp(d) for d in chosen]).as_unit("us")
+        out = pd.concat(parts, keys=list(stamps), names=["snapshot_date"])
+        out.index = out.index.set_levels(stamps, level=0)
         out.attrs[SOURCE_ATTR] = {**self.source.to_attrs(), "archive": self._describe(chosen)}
         out.attrs["trend"] = {"by": keys, "measure_columns": list(out.columns)}
         return out
@@ -869,7 +873,10 @@ class Archive:
         if key == "year":
             return "CAST(year(event_start_date) AS BIGINT)"
         if key == "quarter":
-            return "strftime(event_start_date, '%Y') || 'Q' || CAST(quarter(event_start_date) AS VARCHAR)"
+            return (
+                "strftime(event_start_date, '%Y') || 'Q' || "
+                "CAST(quarter(event_start_date) AS VARCHAR)"
+            )
         if key == "month":
             return "strftime(event_start_date, '%Y-%m')"
         if key in stats._HINTS:
@@ -920,9 +927,7 @@ class Archive:
                 level = 0 if normalize == "index" else 1
                 totals = base.groupby(keys[level], observed=False, dropna=dropna)["events"].sum()
                 denominator = counts.index.get_level_values(level).map(totals)
-                table["share"] = (counts / pd.array(denominator, dtype="Float64")).astype(
-                    "Float64"
-                )
+                table["share"] = (counts / pd.array(denominator, dtype="Float64")).astype("Float64")
         return stats._restore_levels(table, data, keys)
 
     def flows(self, level: str = "events") -> pd.DataFrame:

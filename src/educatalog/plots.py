@@ -756,7 +756,9 @@ def trend(
     else:
         marker = "o" if len(x) <= 36 else None
         for key, label, color in zip(keys, labels, colors, strict=True):
-            ax.plot(x, wide[key], marker=marker, markersize=3, linewidth=1.8, color=color, label=label)
+            ax.plot(
+                x, wide[key], marker=marker, markersize=3, linewidth=1.8, color=color, label=label
+            )
     ax.set_ylim(bottom=0)
     locator = mdates.AutoDateLocator(minticks=4, maxticks=14)
     ax.xaxis.set_major_locator(locator)
@@ -776,7 +778,9 @@ def trend(
         )
     if title is None:
         name = _MEASURES.get(measure, (measure.replace("_", " ").capitalize(),))[0]
-        title = f"{name} listed over time" + (f" by {_dimension_name(dimension)}" if dimension else "")
+        title = f"{name} listed over time" + (
+            f" by {_dimension_name(dimension)}" if dimension else ""
+        )
     notes = [f"{len(x)} snapshots, {x[0]:%Y-%m-%d} to {x[-1]:%Y-%m-%d}."] if len(x) else []
     return _finish(fig, ax, table, title, notes)
 

@@ -1,8 +1,8 @@
 """The synthetic demo catalogue over time: the catalogue as it was listed on any date.
 
 >>> timeline = DemoTimeline(seed=0, scale=0.05)
->>> cat = timeline.catalogue("2024-06-01")        # a Catalogue, labelled synthetic  # doctest: +SKIP
->>> timeline.monthly_dates()[:2]                    # 2024-01-01, 2024-02-01, ... (24)  # doctest: +SKIP
+>>> cat = timeline.catalogue("2024-06-01")  # a Catalogue, synthetic  # doctest: +SKIP
+>>> timeline.monthly_dates()[:2]              # 2024-01-01, 2024-02-01  # doctest: +SKIP
 
 Built **on top of** today's demo generator (:mod:`educatalog.server.demo`, whose output for a
 seed and scale is unchanged): its catalogue is the pool of providers, courses and events.
@@ -293,7 +293,9 @@ def _link_names(name: str) -> tuple[str, str, str, str]:
 
     owner, relation = LINK_TABLES[name]
     rel = CATALOGUE[owner].field(relation).relation
-    assert rel is not None and rel.foreign_key and rel.junction_field
+    assert rel is not None
+    assert rel.foreign_key
+    assert rel.junction_field
     left = f"{_singular(owner)}_id"
     right = f"{_singular(rel.target or rel.related)}_id"
     return rel.foreign_key, rel.junction_field, left, right
