@@ -758,6 +758,7 @@ class Archive:
 
             con = duckdb.connect(config={"threads": min(4, os.cpu_count() or 1)})
             con.execute("SET preserve_insertion_order = false")
+            con.execute("SET enable_progress_bar = false")
             files = [str(f) for f in self.files("offers")]
             if not files:
                 raise ArchiveError("The archive holds no offers frame (no snapshot with events).")
