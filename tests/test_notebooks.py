@@ -34,7 +34,7 @@ def server(catalogue_database: Path) -> Iterator[str]:
         yield running.url
 
 
-def test_the_six_notebooks_ship_without_outputs() -> None:
+def test_the_notebooks_ship_without_outputs() -> None:
     assert NAMES == [
         "01-quickstart",
         "02-supply-by-state",
@@ -42,6 +42,7 @@ def test_the_six_notebooks_ship_without_outputs() -> None:
         "04-costs-funding-and-access",
         "05-explorer",
         "06-report",
+        "07-trends",
     ]
     assert (REPO / "notebooks").resolve() == NOTEBOOKS  # the repository's folder is the same
     for name in NAMES:

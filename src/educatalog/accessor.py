@@ -204,6 +204,13 @@ class PlotAccessor:
         self._check(by)
         return plots.cost_boxplot(self._frame, by, **options)
 
+    def trend(self, measure: str = "events", **options: Any) -> Figure:
+        """A measure over snapshot dates, of a table of :mod:`educatalog.history`
+        (:func:`educatalog.plots.trend`): ``arc.supply(by="state").edu.plot.trend()``."""
+        from educatalog import plots
+
+        return plots.trend(self._frame, measure, **options)
+
     def tile_map(self, **options: Any) -> Figure:
         """The 16 states as a tile map (:func:`educatalog.plots.tile_map`)."""
         from educatalog import plots

@@ -5,6 +5,7 @@ serves an existing database file; ``educatalog report --out DIR`` writes the sup
 ``educatalog fetch --out PATH`` downloads the whole catalogue into a snapshot (``--update PATH``
 writes a newer one beside it), ``educatalog serve --snapshot PATH`` serves a snapshot and
 ``educatalog export --snapshot PATH`` writes its tables as CSV, Excel or Parquet.
+``educatalog fetch --archive DIR`` adds a dated snapshot to an archive (``educatalog.history``).
 """
 
 from __future__ import annotations
@@ -216,6 +217,19 @@ def _add_snapshot_commands(commands: argparse._SubParsersAction[argparse.Argumen
     )
     fetch.add_argument("--out", metavar="PATH", help="where to write the snapshot (must not exist)")
     fetch.add_argument("--update", metavar="PATH", help="refresh the snapshot at PATH")
+    fetch.add_argument(
+        "--archive",
+        metavar="DIR",
+        help="add a dated snapshot to the archive DIR (educatalog.history)",
+    )
+    fetch.add_argument(
+        "--date", metavar="YYYY-MM-DD", help="the archived snapshot's date (default: today, UTC)"
+    )
+    fetch.add_argument(
+        "--as-of",
+        metavar="YYYY-MM-DD",
+        help="with --demo: the demo catalogue as listed on that date (the demo over time)",
+    )
     where = fetch.add_mutually_exclusive_group()
     where.add_argument("--url", help="base URL of the service (token in $EDUCATALOG_TOKEN)")
     where.add_argument("--demo", action="store_true", help="use the embedded demo catalogue")
@@ -265,10 +279,16 @@ def _fetch(args: argparse.Namespace) -> int:
     from educatalog import snapshot
     from educatalog.errors import EducatalogError
 
-    if not args.out and not args.update:
-        return _fail("fetch", "give --out PATH (a new snapshot) or --update PATH.", 2)
-    if (args.scale is not None or args.seed is not None) and not args.demo:
-        return _fail("fetch", "--scale and --seed choose the demo catalogue: add --demo.", 2)
+    if not args.out and not args.update and not args.archive:
+        return _fail(
+            "fetch", "give --out PATH (a new snapshot), --update PATH or --archive DIR.", 2
+        )
+    if (args.scale is not None or args.seed is not None or args.as_of) and not args.demo:
+        return _fail(
+            "fetch", "--scale, --seed and --as-of choose the demo catalogue: add --demo.", 2
+        )
+    if args.archive:
+        return _fetch_archive(args)
     try:
         old = previous = None
         origin: dict[str, object]
@@ -348,6 +368,50 @@ def _fetch(args: argparse.Namespace) -> int:
     return 0
 
 
+def _fetch_archive(args: argparse.Namespace) -> int:
+    """``fetch --archive DIR``: fetch the catalogue and add it to the archive as of a date."""
+    import datetime as dt
+
+    import educatalog
+    from educatalog import history
+    from educatalog.errors import EducatalogError
+
+    if args.out or args.update:
+        return _fail("fetch", "--archive takes the place of --out and --update: give one.", 2)
+    try:
+        as_of = dt.date.fromisoformat(args.as_of) if args.as_of else None
+        date = dt.date.fromisoformat(args.date) if args.date else as_of
+    except ValueError as exc:
+        return _fail("fetch", f"a date is YYYY-MM-DD: {exc}", 2)
+    origin = _origin(args)
+    if as_of is not None:
+        origin["as_of"] = as_of.isoformat()
+    collections = args.collections.split(",") if args.collections else None
+    try:
+        client, server = _fetch_client(origin)
+        try:
+            print(f"Fetching the catalogue from {_origin_label(origin)} ...", flush=True)
+            catalogue = educatalog.load_catalogue(client, collections)
+        finally:
+            client.close()
+            if server is not None:
+                server.close()
+        when = date or dt.datetime.now(dt.UTC).date()
+        archive = history.add(
+            args.archive, catalogue, date=when, include_personal=args.include_personal
+        )
+    except KeyboardInterrupt:
+        return _fail("fetch", "interrupted; the archive was not changed.", 130)
+    except (EducatalogError, OSError) as exc:
+        return _fail("fetch", str(exc))
+    rows = sum(len(frame) for frame in catalogue.values())
+    print(f"Snapshot of {when} added to {args.archive}: {len(catalogue)} tables, {rows:,} rows.")
+    print(f"The archive holds {len(archive.dates)} snapshots ({archive.dates[0]} to {when}).")
+    if catalogue.source.demo:
+        print("(SYNTHETIC demo data)")
+    return 0
+
+
 def _origin(args: argparse.Namespace) -> dict[str, object]:
     """Where to fetch from, as recorded in the manifest (never with a token)."""
     import os
@@ -363,9 +427,10 @@ def _origin(args: argparse.Namespace) -> dict[str, object]:
 
 def _origin_label(origin: dict[str, object]) -> str:
     if origin.get("kind") == "demo":
+        as_of = f", as of {origin['as_of']}" if origin.get("as_of") else ""
         return (
             f"the embedded SYNTHETIC demo catalogue (seed {origin['seed']}, "
-            f"scale {float(str(origin['scale'])):g})"
+            f"scale {float(str(origin['scale'])):g}{as_of})"
         )
     return str(origin["url"])
 
@@ -374,6 +439,17 @@ def _fetch_client(origin: dict[str, object]) -> tuple[Client, ServerThread | Non
     """A client of the origin (token from $EDUCATALOG_TOKEN) and the demo server, if any."""
     import educatalog
 
+    if origin.get("kind") == "demo" and origin.get("as_of"):
+        from educatalog.server.app import create_app
+        from educatalog.server.demo import DEMO_TOKEN
+        from educatalog.server.demo_history import as_of_database
+        from educatalog.server.run import ServerThread
+
+        path = as_of_database(
+            str(origin["as_of"]), int(str(origin["seed"])), float(str(origin["scale"]))
+        )
+        server = ServerThread(create_app(path, tokens=[DEMO_TOKEN])).start()
+        return educatalog.Client(server.url, token=DEMO_TOKEN), server
     if origin.get("kind") == "demo":
         from educatalog.server.demo import DEMO_TOKEN
         from educatalog.server.embedded import start_demo_server

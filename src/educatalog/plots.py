@@ -62,6 +62,7 @@ __all__ = [
     "starts_over_time",
     "supply_bars",
     "tile_map",
+    "trend",
 ]
 
 PALETTE: tuple[str, ...] = (
@@ -699,6 +700,89 @@ def tile_map(
     if title is None:
         title = f"{_MEASURES[measure][0]} by state"
     return _finish(fig, ax, offers, title, notes)
+
+
+@_styled
+def trend(
+    table: pd.DataFrame,
+    measure: str = "events",
+    *,
+    kind: str = "line",
+    top: int | None = None,
+    ax: Axes | None = None,
+    title: str | None = None,
+) -> Figure:
+    """A measure over snapshot dates: one line per group (``kind="area"``: stacked areas).
+
+    ``table`` is a trend table of :mod:`educatalog.history`: indexed by ``snapshot_date``
+    and at most one dimension (``arc.supply(by="state")``), or by the date alone
+    (``arc.flows()``). ``top`` keeps the groups largest on the newest date.
+
+    >>> plots.trend(history.open("archive/").supply(by="state"), top=6)  # doctest: +SKIP
+    """
+    if kind not in ("line", "area"):
+        raise EducatalogError(f"kind must be line or area, got {kind!r}.")
+    if not isinstance(table, pd.DataFrame) or "snapshot_date" not in table.index.names:
+        raise EducatalogError(
+            "trend() draws a table indexed by snapshot_date, such as "
+            "history.open(DIR).supply(by=...) or .flows()."
+        )
+    if measure not in table.columns:
+        raise EducatalogError(
+            f"The table has no measure {measure!r}; its columns: {', '.join(map(str, table))}."
+        )
+    values = table[measure].astype("Float64")
+    dimension = None
+    if isinstance(table.index, pd.MultiIndex):
+        if table.index.nlevels != 2:
+            raise EducatalogError("trend() draws a table of one dimension over time.")
+        dimension = str(table.index.names[1])
+        wide = values.unstack(dimension)
+        wide = wide.reindex(columns=table.index.get_level_values(1).unique())
+    else:
+        wide = values.to_frame(measure)
+    wide = wide.astype("float64").fillna(0.0)
+    wide = wide.loc[:, wide.abs().sum() > 0] if dimension else wide
+    if top is not None and dimension:
+        wide = wide[wide.iloc[-1].sort_values(ascending=False).index[:top]]
+    x = pd.to_datetime(wide.index).to_pydatetime()
+    fig, ax = _axes(ax, (9.0, 4.6))
+    keys = list(wide.columns)
+    frame = pd.DataFrame({dimension: table.index.get_level_values(1)}) if dimension else table
+    colors = _group_colors(keys, frame, dimension) if dimension else [BAR_COLOR]
+    labels = [_label(k) for k in keys] if dimension else [_MEASURES.get(measure, (measure,))[0]]
+    if kind == "area":
+        ax.stackplot(x, wide.to_numpy().T, labels=labels, colors=colors, alpha=0.9, linewidth=0)
+    else:
+        marker = "o" if len(x) <= 36 else None
+        for key, label, color in zip(keys, labels, colors, strict=True):
+            ax.plot(
+                x, wide[key], marker=marker, markersize=3, linewidth=1.8, color=color, label=label
+            )
+    ax.set_ylim(bottom=0)
+    locator = mdates.AutoDateLocator(minticks=4, maxticks=14)
+    ax.xaxis.set_major_locator(locator)
+    ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
+    _value_axis(ax.yaxis, rate=measure == "share")
+    _grid(ax.yaxis)
+    ax.set_xlabel("Snapshot date")
+    axis_label = _MEASURES.get(measure, (measure, measure.replace("_", " ").capitalize()))[1]
+    ax.set_ylabel(axis_label)
+    if dimension:
+        ax.legend(
+            title=_dimension_name(dimension).capitalize(),
+            loc="upper left",
+            bbox_to_anchor=(1.01, 1.0),
+            borderaxespad=0.0,
+            frameon=False,
+        )
+    if title is None:
+        name = _MEASURES.get(measure, (measure.replace("_", " ").capitalize(),))[0]
+        title = f"{name} listed over time" + (
+            f" by {_dimension_name(dimension)}" if dimension else ""
+        )
+    notes = [f"{len(x)} snapshots, {x[0]:%Y-%m-%d} to {x[-1]:%Y-%m-%d}."] if len(x) else []
+    return _finish(fig, ax, table, title, notes)
 
 
 def save(fig: Figure, path: str | Path, *, dpi: int = 200) -> Path:

@@ -1,0 +1,264 @@
+"""The archive of snapshots over time: exact rebuilds, and trend statistics by DuckDB equal
+to pandas (stats.supply on each original snapshot) and to plain-Python comparisons of ids."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+from educatalog import history, snapshot, stats
+from educatalog.errors import EducatalogError
+from educatalog.history import ArchiveError
+from educatalog.server.demo_history import DemoTimeline, monthly_dates
+
+SCALE = 0.05
+DATES = monthly_dates("2024-01-01", 24)[::6]  # four snapshots, six months apart
+
+
+@pytest.fixture(scope="module")
+def timeline() -> DemoTimeline:
+    return DemoTimeline(seed=0, scale=SCALE)
+
+
+@pytest.fixture(scope="module")
+def built(timeline: DemoTimeline, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """Plain snapshots of four dates, and an archive made from those snapshot folders."""
+    root = tmp_path_factory.mktemp("history")
+    for day in DATES:
+        snapshot.save(timeline.catalogue(day), root / "plain" / day.isoformat())
+        history.add(root / "archive", root / "plain" / day.isoformat(), date=day)
+    return root / "plain", root / "archive"
+
+
+@pytest.fixture(scope="module")
+def archive(built: tuple[Path, Path]) -> history.Archive:
+    return history.open(built[1])
+
+
+@pytest.fixture(scope="module")
+def originals(built: tuple[Path, Path]) -> dict[dt.date, snapshot.Catalogue]:
+    return {day: snapshot.load(built[0] / day.isoformat()) for day in DATES}
+
+
+def test_every_snapshot_is_rebuilt_exactly(
+    archive: history.Archive, originals: dict, tmp_path: Path
+) -> None:
+    assert archive.dates == DATES
+    assert archive.demo
+    for day, original in originals.items():
+        rebuilt = archive.snapshot(day)
+        assert list(rebuilt) == list(original)
+        for name, frame in original.items():
+            pd.testing.assert_frame_equal(rebuilt[name], frame, check_exact=True, obj=name)
+        assert rebuilt.source == original.source
+    restored = snapshot.load(archive.restore(DATES[1], tmp_path / "restored"))
+    for name, frame in originals[DATES[1]].items():
+        pd.testing.assert_frame_equal(restored[name], frame, check_exact=True, obj=name)
+    archive.verify()
+
+
+def test_rows_are_stored_once_across_snapshots(archive: history.Archive, originals: dict) -> None:
+    listed = sum(len(cat.events) for cat in originals.values())
+    stored = sum(pq.read_metadata(f).num_rows for f in archive.files("events"))
+    distinct_rows = pd.concat([cat.events for cat in originals.values()]).drop_duplicates()
+    assert stored == len(distinct_rows) < listed  # one row per version, none twice
+    versions = pd.concat([pq.read_table(f).to_pandas() for f in archive.files("events")])
+    for day, cat in originals.items():
+        held = versions[
+            (versions["valid_from"] <= day)
+            & (versions["valid_to"].isna() | (versions["valid_to"] > day))
+        ]
+        assert sorted(held["id"]) == sorted(cat.events["id"])
+
+
+BYS = [
+    ("state", "all", False),
+    ("instruction_form_category", "all", False),
+    ("duration_class", "all", False),
+    ("month", "all", False),
+    ("year", "all", True),
+    ("education_voucher", "all", False),
+    (["state", "instruction_form_category"], "index", False),
+    (["duration_class", "instruction_time"], "columns", True),
+]
+
+
+@pytest.mark.parametrize(("by", "normalize", "dropna"), BYS)
+def test_supply_by_duckdb_equals_pandas_on_each_snapshot(
+    archive: history.Archive, originals: dict, by: str | list[str], normalize: str, dropna: bool
+) -> None:
+    trend = archive.supply(by=by, normalize=normalize, dropna=dropna)
+    assert trend.index.names[0] == "snapshot_date"
+    assert trend.attrs["educatalog"]["demo"] is True
+    for day, cat in originals.items():
+        expected = stats.supply(cat.offers(), by=by, normalize=normalize, dropna=dropna)
+        got = trend.xs(pd.Timestamp(day), level="snapshot_date")
+        pd.testing.assert_frame_equal(got, expected, check_index_type=False, obj=str(day))
+        assert list(got.index) == list(expected.index)
+
+
+def test_offers_of_the_archive_are_those_pandas_computed(
+    archive: history.Archive, originals: dict
+) -> None:
+    day = DATES[2]
+    expected = originals[day].offers()
+    pd.testing.assert_frame_equal(archive.offers(day), expected, check_exact=True)
+
+
+def _ids(cat: snapshot.Catalogue, level: str) -> set:
+    column = {"events": "id", "courses": "course", "institutions": "institution"}[level]
+    return set(cat.events[column].dropna())
+
+
+@pytest.mark.parametrize("level", history.LEVELS)
+def test_entries_and_exits_equal_a_plain_comparison_of_ids(
+    archive: history.Archive, originals: dict, level: str
+) -> None:
+    flows = archive.flows(level)
+    previous: set | None = None
+    for day, cat in originals.items():
+        ids = _ids(cat, level)
+        row = flows.loc[pd.Timestamp(day)]
+        assert row["listed"] == len(ids)
+        if previous is None:
+            assert pd.isna(row["entered"])
+            assert pd.isna(row["exited"])
+        else:
+            assert row["entered"] == len(ids - previous)
+            assert row["exited"] == len(previous - ids)
+            assert row["net"] == len(ids) - len(previous)
+        previous = ids
+    assert flows["entered"].sum() > 0  # the demo changes
+    assert flows["exited"].sum() > 0
+
+
+def test_lifetimes_equal_a_plain_computation(archive: history.Archive, originals: dict) -> None:
+    lifetimes = archive.lifetimes("courses")
+    seen: dict[int, list[dt.date]] = {}
+    for day, cat in originals.items():
+        for course in _ids(cat, "courses"):
+            seen.setdefault(int(course), []).append(day)
+    assert sorted(lifetimes.index) == sorted(seen)
+    for course, days in seen.items():
+        row = lifetimes.loc[course]
+        assert row["first_seen"] == pd.Timestamp(min(days))
+        assert row["last_seen"] == pd.Timestamp(max(days))
+        assert row["snapshots"] == len(days)
+        assert row["days"] == (max(days) - min(days)).days
+        assert row["left_censored"] == (min(days) == DATES[0])
+        assert row["right_censored"] == (max(days) == DATES[-1])
+
+
+def test_polars_reads_the_archive_as_it_is(archive: history.Archive) -> None:
+    import polars as pl
+
+    day = DATES[1]
+    offers = pl.scan_parquet(str(archive.path / "offers" / "*.parquet"))
+    listed = offers.filter(
+        (pl.col("valid_from") <= day) & (pl.col("valid_to").is_null() | (pl.col("valid_to") > day))
+    )
+    counts = listed.group_by("state").agg(pl.len().alias("events")).collect()
+    by_polars = {row["state"]: row["events"] for row in counts.iter_rows(named=True)}
+    by_duckdb = archive.supply(by="state").xs(pd.Timestamp(day), level="snapshot_date")["events"]
+    by_duckdb = {(None if pd.isna(k) else k): int(v) for k, v in by_duckdb.items() if v}
+    assert by_polars == by_duckdb
+
+
+def test_a_snapshot_must_be_newer_and_names_are_checked(
+    archive: history.Archive, timeline: DemoTimeline, tmp_path: Path
+) -> None:
+    with pytest.raises(ArchiveError, match="must be of a later date"):
+        history.add(archive.path, timeline.catalogue(DATES[0]), date=DATES[0])
+    with pytest.raises(ArchiveError, match="not an archive"):
+        history.open(tmp_path)
+    with pytest.raises(ArchiveError, match="no snapshot of 2024-02-01"):
+        archive.snapshot("2024-02-01")
+    with pytest.raises(EducatalogError, match='Did you mean "state"'):
+        archive.supply(by="stat")
+    with pytest.raises(EducatalogError, match="choose one of 'events'"):
+        archive.flows("event")
+
+
+def test_a_tampered_file_is_named(archive: history.Archive, tmp_path: Path) -> None:
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(archive.path, copy)
+    victim = history.open(copy).files("events")[-1]
+    victim.write_bytes(victim.read_bytes()[:-10])
+    with pytest.raises(ArchiveError, match=victim.name):
+        history.open(copy).snapshot(DATES[-1])
+
+
+def test_trend_chart_carries_the_demo_mark(archive: history.Archive) -> None:
+    from educatalog import plots
+
+    fig = archive.supply(by="instruction_form_category").edu.plot.trend(kind="area")
+    texts = [t.get_text() for t in fig.texts]
+    assert plots.DEMO_MARK in texts
+    assert any("4 snapshots, 2024-01-01 to 2025-07-01" in t for t in texts)
+    lines = archive.flows("courses").edu.plot.trend("entered")
+    assert lines.axes[0].get_ylabel() == "Entered"
+
+
+def test_demo_over_time_is_deterministic_and_plausible(timeline: DemoTimeline) -> None:
+    again = DemoTimeline(seed=0, scale=SCALE).catalogue(DATES[1])
+    for name, frame in timeline.catalogue(DATES[1]).items():
+        pd.testing.assert_frame_equal(again[name], frame, obj=name)
+    assert not DemoTimeline(seed=1, scale=SCALE).catalogue(DATES[1]).events.equals(again.events)
+    first, last = (timeline.catalogue(d).offers() for d in (DATES[0], monthly_dates()[-1]))
+
+    def share(offers: pd.DataFrame, column: str, values: set[str]) -> float:
+        return float(offers[column].isin(values).mean())
+
+    assert share(last, "instruction_form_category", {"Digital"}) > share(
+        first, "instruction_form_category", {"Digital"}
+    )
+    rural = {"Brandenburg", "Mecklenburg-Vorpommern", "Saarland", "Sachsen-Anhalt", "Thüringen"}
+    assert share(last, "state", rural) < share(first, "state", rural)
+    assert first.attrs["educatalog"]["demo"] is True
+
+
+def test_fetch_archive_from_the_command_line(timeline: DemoTimeline, tmp_path: Path) -> None:
+    """`educatalog fetch --archive` over HTTP from the demo server as of two dates; the
+    archive holds what the offline timeline gives."""
+    env = {**os.environ, "EDUCATALOG_CACHE": str(tmp_path / "cache")}
+    env.pop("EDUCATALOG_URL", None)
+    target = tmp_path / "archive"
+    for day in DATES[:2]:
+        command = [sys.executable, "-m", "educatalog.cli", "fetch", "--archive", str(target)]
+        command += ["--demo", "--scale", str(SCALE), "--as-of", day.isoformat()]
+        done = subprocess.run(
+            command, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300
+        )
+        assert done.returncode == 0, done.stderr
+        assert f"Snapshot of {day} added" in done.stdout
+        assert "SYNTHETIC demo data" in done.stdout
+    arc = history.open(target)
+    assert arc.dates == DATES[:2]
+    offline = timeline.catalogue(DATES[1])
+    fetched = arc.snapshot(DATES[1])
+    for name, frame in offline.items():
+        personal = [c for c in snapshot.PERSONAL_FIELDS.get(name, ()) if c in frame]
+        assert personal == [] or not set(personal) & set(fetched[name].columns)  # left out
+        pd.testing.assert_frame_equal(fetched[name], frame.drop(columns=personal), obj=name)
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "educatalog.cli", "fetch", "--archive", str(target)),
+            *("--demo", "--scale", str(SCALE), "--as-of", DATES[0].isoformat()),
+        ],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 1
+    assert "must be of a later date" in done.stderr
