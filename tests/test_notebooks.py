@@ -319,3 +319,14 @@ def test_report_refuses_an_output_folder_inside_the_package() -> None:
     with pytest.raises(ReportError, match="inside the educatalog package; reports belong"):
         write_report(NOTEBOOKS / "out", url="http://127.0.0.1:9", token=None)
     assert not (NOTEBOOKS / "out").exists()
+
+
+def test_a_kernel_that_does_not_start_is_a_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def slow(*_: Any, **__: Any) -> None:
+        raise RuntimeError("Kernel didn't respond in 180 seconds")
+
+    monkeypatch.setattr("nbclient.NotebookClient.execute", slow)
+    with pytest.raises(ReportError, match=r"kernel for 01-quickstart\.ipynb did not start in time"):
+        execute_notebook(notebook_path("01-quickstart"), cwd=tmp_path)

@@ -79,7 +79,11 @@ def execute_notebook(
     else:
         folder = Path.cwd() if inside_package(path.parent) else path.parent
     client = NotebookClient(
-        nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(folder)}}
+        nb,
+        timeout=timeout,
+        startup_timeout=180,  # not nbclient's 60 s: a busy 2-core machine has needed more
+        kernel_name="python3",
+        resources={"metadata": {"path": str(folder)}},
     )
     environment = {**os.environ, "MPLBACKEND": "module://matplotlib_inline.backend_inline"}
     environment.update(env or {})
@@ -96,6 +100,12 @@ def execute_notebook(
     except NoSuchKernel:
         raise ReportError(
             "No 'python3' Jupyter kernel is installed: pip install ipykernel."
+        ) from None
+    except RuntimeError as exc:  # after DeadKernelError, a RuntimeError too
+        if "Kernel didn't respond" not in str(exc):
+            raise
+        raise ReportError(
+            f"The Jupyter kernel for {path.name} did not start in time (the machine is busy?)."
         ) from None
     return nb
 
