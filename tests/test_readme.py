@@ -135,7 +135,7 @@ def _run_pytest_project(blocks: list[Block], folder: Path) -> None:
         assert block.file is not None
         (folder / block.file).write_text(block.code, encoding="utf-8")
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-W", "error"],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
         cwd=folder,
         env=_environment(folder),
         stdin=subprocess.DEVNULL,
