@@ -5,14 +5,14 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 
-.PHONY: setup lint format test demo lab screenshot serve bench clean directus directus-stop \
-	conformance-directus
+.PHONY: setup lint format test test-floors demo lab screenshot serve bench clean \
+	directus directus-stop conformance-directus
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "educatalog needs Python 3.11 or newer; set PYTHON=python3.x")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,server]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,server,lab]'
 	@touch $(STAMP)
 
 setup: $(STAMP)
@@ -28,17 +28,36 @@ format: setup
 test: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
+# The lowest versions pyproject.toml allows (ci/floors.txt), installed together in their own
+# virtual environment and run through the suite (the install tests aside: they use the newest).
+FLOORS_VENV ?= .venv-floors
+$(FLOORS_VENV)/.installed: pyproject.toml ci/floors.txt $(STAMP)
+	rm -rf $(FLOORS_VENV)
+	$(BIN)/uv venv --quiet --python $(BIN)/python $(FLOORS_VENV)
+	$(BIN)/uv pip install --quiet --python $(FLOORS_VENV)/bin/python \
+	  -c ci/floors.txt -e '.[dev,server]'
+	$(BIN)/uv pip check --python $(FLOORS_VENV)/bin/python
+	@touch $@
+
+test-floors: $(FLOORS_VENV)/.installed
+	$(FLOORS_VENV)/bin/python -m pytest -m "not install" $(PYTEST_ARGS)
+
 demo: setup
 	$(BIN)/educatalog report --demo --out reports/
 
-# JupyterLab on notebooks/ with the demo server running on LAB_PORT (stopped with Lab).
+# JupyterLab on copies of the notebooks in LAB_DIR (edited copies are kept; the package's own
+# stay clean), with the demo server on LAB_PORT, stopped with Lab. As root (as in many
+# containers) Jupyter needs --allow-root. LAB_ARGS go to Jupyter (e.g. --no-browser).
 LAB_PORT ?= 8056
+LAB_DIR ?= lab
+LAB_ARGS ?=
 lab: setup
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,server,lab]'
+	$(BIN)/educatalog notebooks --out $(LAB_DIR)
 	@$(BIN)/educatalog serve --demo --port $(LAB_PORT) & server=$$!; \
 	trap 'kill $$server 2>/dev/null' EXIT INT TERM; \
 	EDUCATALOG_URL=http://127.0.0.1:$(LAB_PORT) EDUCATALOG_TOKEN=educatalog-demo-token \
-	$(BIN)/jupyter lab notebooks/
+	$(BIN)/jupyter lab $$([ "$$(id -u)" = 0 ] && echo --allow-root) \
+	  --ServerApp.root_dir=$(LAB_DIR) $(LAB_ARGS)
 
 # The documented check that the report renders in a browser (needs Debian's chromium).
 screenshot: demo
@@ -69,4 +88,4 @@ conformance-directus: setup
 	  $(BIN)/python -m pytest tests/directus -v -p no:cacheprovider $(PYTEST_ARGS)
 
 clean:
-	rm -rf $(VENV) reports .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(FLOORS_VENV) reports dist .pytest_cache .ruff_cache .hypothesis

@@ -10,8 +10,9 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import matplotlib.image
 import nbformat
@@ -22,10 +23,27 @@ import pytest
 from educatalog.report import NOTEBOOKS, ReportError, execute_notebook, notebook_path
 from educatalog.server.app import create_app
 from educatalog.server.run import ServerThread
+from educatalog.workspace import PACKAGE
 
 TOKEN = "notebook-secret-token-4711"
 NAMES = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
-REPO = Path(__file__).resolve().parents[1]
+
+
+def _package_files() -> dict[str, tuple[int, int]]:
+    return {
+        str(p.relative_to(PACKAGE)): (p.stat().st_mtime_ns, p.stat().st_size)
+        for p in PACKAGE.rglob("*")
+        if "__pycache__" not in p.parts
+    }
+
+
+@pytest.fixture(scope="module", autouse=True)
+def package_unchanged() -> Iterator[None]:
+    """Running the notebooks and the report writes nothing into the package (outputs,
+    charts, tables, checkpoints): they belong in the user's folders."""
+    before = _package_files()
+    yield
+    assert _package_files() == before
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +62,6 @@ def test_the_notebooks_ship_without_outputs() -> None:
         "06-report",
         "07-trends",
     ]
-    assert (REPO / "notebooks").resolve() == NOTEBOOKS  # the repository's folder is the same
     for name in NAMES:
         nb = nbformat.read(notebook_path(name), as_version=4)
         nbformat.validate(nb)
@@ -214,3 +231,103 @@ def test_report_never_touches_files_it_did_not_write(server: str, tmp_path: Path
     assert done.returncode == 1
     assert "holds files that no educatalog report wrote" in done.stderr
     assert (tmp_path / "report.html").read_text() == "my own page"
+
+
+def test_report_notebook_writes_into_the_working_folder_never_the_package(
+    server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run as shipped (as from JupyterLab): outputs go to report/ in the working folder."""
+    monkeypatch.chdir(tmp_path)
+    env = {"EDUCATALOG_URL": server, "EDUCATALOG_TOKEN": TOKEN}
+    execute_notebook(notebook_path("06-report"), env=env, timeout=240)
+    assert (tmp_path / "report" / "tables.xlsx").is_file()
+    assert len(list((tmp_path / "report" / "charts").glob("*.png"))) == 6
+    with pytest.raises(ReportError, match=r"notebooks is inside the educatalog package"):
+        execute_notebook(notebook_path("06-report"), parameters={"out_dir": str(NOTEBOOKS)})
+
+
+def _fake_kernel(*, fail: bool) -> Callable[..., nbformat.NotebookNode]:
+    """Stands in for the kernel: writes what the report notebook writes, then fails or not."""
+
+    def execute(path: Path, *, parameters: dict[str, Any], **_: Any) -> nbformat.NotebookNode:
+        out = Path(parameters["out_dir"])
+        (out / "charts").mkdir(exist_ok=True)
+        (out / "charts" / "supply.png").write_bytes(b"\x89PNG fake")
+        (out / "tables.xlsx").write_bytes(b"fake workbook")
+        if fail:
+            raise ReportError("The notebook 06-report.ipynb failed: ValueError: half-way")
+        return nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Report")])
+
+    return execute
+
+
+def test_a_report_that_fails_part_way_leaves_a_folder_the_next_run_writes_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from educatalog import report
+
+    (tmp_path / "charts").mkdir()
+    (tmp_path / "charts" / "mine.png").write_bytes(b"my own chart")
+    options: dict[str, Any] = {"url": "http://127.0.0.1:9", "token": TOKEN}
+
+    # The kernel fails after writing a chart and the workbook.
+    monkeypatch.setattr(report, "execute_notebook", _fake_kernel(fail=True))
+    with pytest.raises(ReportError, match="half-way"):
+        report.write_report(tmp_path, **options)
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["complete"] is False
+    assert manifest["files"]["report.html"] is None
+    assert set(manifest["files"]) == {
+        "report.html",
+        "report.ipynb",
+        "tables.xlsx",
+        "charts/supply.png",
+    }
+
+    # The renderer fails (as nbconvert 7.16.0 with mistune 3.1 did): a message, not a traceback.
+    monkeypatch.setattr(report, "execute_notebook", _fake_kernel(fail=False))
+
+    def broken(*_: Any, **__: Any) -> Any:
+        raise AttributeError("'MathBlockParser' object has no attribute 'parse_axt_heading'")
+
+    monkeypatch.setattr("nbconvert.HTMLExporter.from_notebook_node", broken)
+    with pytest.raises(ReportError, match=r"could not render .* Installed: nbconvert \d"):
+        report.write_report(tmp_path, **options)
+    assert json.loads((tmp_path / "manifest.json").read_text())["complete"] is False
+    assert (tmp_path / "report.ipynb").is_file()
+
+    # The next run writes over what the failed ones left, and never touches my chart.
+    monkeypatch.undo()
+    monkeypatch.setattr(report, "execute_notebook", _fake_kernel(fail=False))
+    page = report.write_report(tmp_path, **options)
+    assert "Report" in page.read_text()
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["complete"] is True
+    assert set(manifest["files"]) == {
+        "report.html",
+        "report.ipynb",
+        "tables.xlsx",
+        "charts/supply.png",
+    }
+    assert all(manifest["files"].values())
+    assert (tmp_path / "charts" / "mine.png").read_bytes() == b"my own chart"
+    assert TOKEN not in (tmp_path / "manifest.json").read_text()
+
+
+def test_report_refuses_an_output_folder_inside_the_package() -> None:
+    from educatalog.report import write_report
+
+    with pytest.raises(ReportError, match="inside the educatalog package; reports belong"):
+        write_report(NOTEBOOKS / "out", url="http://127.0.0.1:9", token=None)
+    assert not (NOTEBOOKS / "out").exists()
+
+
+def test_a_kernel_that_does_not_start_is_a_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def slow(*_: Any, **__: Any) -> None:
+        raise RuntimeError("Kernel didn't respond in 180 seconds")
+
+    monkeypatch.setattr("nbclient.NotebookClient.execute", slow)
+    with pytest.raises(ReportError, match=r"kernel for 01-quickstart\.ipynb did not start in time"):
+        execute_notebook(notebook_path("01-quickstart"), cwd=tmp_path)

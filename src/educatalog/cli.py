@@ -6,6 +6,8 @@ serves an existing database file; ``educatalog report --out DIR`` writes the sup
 writes a newer one beside it), ``educatalog serve --snapshot PATH`` serves a snapshot and
 ``educatalog export --snapshot PATH`` writes its tables as CSV, Excel or Parquet.
 ``educatalog fetch --archive DIR`` adds a dated snapshot to an archive (``educatalog.history``).
+``educatalog notebooks --out DIR`` copies the ready-made notebooks to where the user works.
+``python -m educatalog`` is the same command.
 """
 
 from __future__ import annotations
@@ -45,6 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="educatalog",
         description="Tools for the educational catalogue service and its reference server.",
     )
+    from educatalog import __version__
+
+    parser.add_argument("--version", action="version", version=f"educatalog {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     serve = commands.add_parser(
@@ -96,7 +101,42 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--scale", type=_positive_float, default=1.0, help="demo size")
     report.add_argument("--seed", type=int, default=DEFAULT_SEED, help="demo random seed")
     _add_snapshot_commands(commands)
+
+    notebooks = commands.add_parser(
+        "notebooks",
+        help="copy the ready-made notebooks to where you work",
+        description="Copy the six ready-made notebooks (01-quickstart ... 06-report) into DIR, "
+        "to open them there with JupyterLab. A copy you have edited is kept unless --force is "
+        "given; an unedited copy of an earlier version is brought up to date.",
+    )
+    notebooks.add_argument(
+        "--out", default="notebooks", metavar="DIR", help="folder to copy into (default: notebooks)"
+    )
+    notebooks.add_argument(
+        "--force", action="store_true", help="replace copies you have edited, too"
+    )
     return parser
+
+
+def _notebooks(args: argparse.Namespace) -> int:
+    from educatalog.errors import EducatalogError
+    from educatalog.workspace import copy_notebooks
+
+    try:
+        done = copy_notebooks(args.out, force=args.force)
+    except EducatalogError as exc:
+        return _fail("notebooks", str(exc))
+    for label, paths in (
+        ("copied", done.copied),
+        ("up to date", done.unchanged),
+        ("replaced", done.replaced),
+    ):
+        for path in paths:
+            print(f"  {label:<10}  {path}")
+    for path in done.kept:
+        print(f"  {'kept':<10}  {path} (you edited it; --force replaces it)")
+    print(f"The notebooks are in {done.folder}. Open them with: jupyter lab {args.out}")
+    return 0
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -517,6 +557,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fetch(args)
     if args.command == "export":
         return _export(args)
+    if args.command == "notebooks":
+        return _notebooks(args)
     raise AssertionError(args.command)  # pragma: no cover
 
 

@@ -26,13 +26,14 @@ import nbformat
 
 from educatalog.errors import EducatalogError
 from educatalog.urls import public_url
+from educatalog.workspace import NOTEBOOKS, inside_package, output_folder
 
 __all__ = ["NOTEBOOKS", "execute_notebook", "notebook_path", "render_html", "write_report"]
 
-NOTEBOOKS = Path(__file__).resolve().parent / "notebooks"
-"""The ready-made notebooks shipped with the package (``notebooks/`` in the repository)."""
-
 REPORT_NOTEBOOK = "06-report"
+
+REPORT_FILES = ("report.html", "report.ipynb", "tables.xlsx")
+"""The files a report writes beside ``charts/`` and ``manifest.json``."""
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -61,8 +62,9 @@ def execute_notebook(
     """Run a notebook top to bottom in a fresh ``python3`` kernel and return it executed.
 
     ``parameters`` become a cell after the one tagged ``parameters``; ``env`` is added to
-    the kernel's environment. A failing cell raises :class:`ReportError` naming the notebook
-    and the error.
+    the kernel's environment. The kernel runs in ``cwd``: by default the notebook's folder,
+    or the current directory for a notebook inside the package (never written into). A
+    failing cell raises :class:`ReportError` naming the notebook and the error.
     """
     from jupyter_client.kernelspec import NoSuchKernel
     from nbclient import NotebookClient
@@ -72,9 +74,16 @@ def execute_notebook(
     nb = nbformat.read(path, as_version=4)
     if parameters:
         _inject(nb, parameters, path)
-    folder = Path(cwd) if cwd is not None else path.parent
+    if cwd is not None:
+        folder = Path(cwd)
+    else:
+        folder = Path.cwd() if inside_package(path.parent) else path.parent
     client = NotebookClient(
-        nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(folder)}}
+        nb,
+        timeout=timeout,
+        startup_timeout=180,  # not nbclient's 60 s: a busy 2-core machine has needed more
+        kernel_name="python3",
+        resources={"metadata": {"path": str(folder)}},
     )
     environment = {**os.environ, "MPLBACKEND": "module://matplotlib_inline.backend_inline"}
     environment.update(env or {})
@@ -91,6 +100,12 @@ def execute_notebook(
     except NoSuchKernel:
         raise ReportError(
             "No 'python3' Jupyter kernel is installed: pip install ipykernel."
+        ) from None
+    except RuntimeError as exc:  # after DeadKernelError, a RuntimeError too
+        if "Kernel didn't respond" not in str(exc):
+            raise
+        raise ReportError(
+            f"The Jupyter kernel for {path.name} did not start in time (the machine is busy?)."
         ) from None
     return nb
 
@@ -127,10 +142,29 @@ def render_html(nb: nbformat.NotebookNode, *, title: str) -> str:
         exclude_output_prompt=True,
         embed_images=True,
     )
-    html, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": title}})
+    try:
+        html, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": title}})
+    except Exception as exc:  # a fault of the renderer, not of the notebook: name versions
+        raise ReportError(
+            f"nbconvert could not render the report as HTML ({type(exc).__name__}: {exc}). "
+            f"Installed: {_versions('nbconvert', 'mistune', 'jinja2')}; "
+            "`pip install --upgrade nbconvert mistune` usually fixes this."
+        ) from None
     # The page needs no scripts from the network: no math, no widgets in a report.
     html = re.sub(r"<script[^>]*src=\"https?://[^\"]*\"[^>]*>\s*</script>", "", html)
     return html
+
+
+def _versions(*names: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = []
+    for name in names:
+        try:
+            found.append(f"{name} {version(name)}")
+        except PackageNotFoundError:
+            found.append(f"{name} (not installed)")
+    return ", ".join(found)
 
 
 def write_report(
@@ -145,37 +179,63 @@ def write_report(
     timeout: int = 600,
 ) -> Path:
     """Execute the report notebook against the service at ``url`` and write the report
-    into ``out``; returns the path of ``report.html``."""
+    into ``out``; returns the path of ``report.html``.
+
+    The manifest is written first and again if the run fails, listing what this run wrote
+    (marked ``"complete": false``), so that the next run may write over a half-written
+    folder while files nobody of ours wrote are never touched.
+    """
     for name, value in (("start", start), ("end", end)):
         if value is not None and not _DATE.fullmatch(value):
             raise ReportError(f"{name} must be a date as YYYY-MM-DD, got {value!r}")
     if start and end and start > end:
         raise ReportError(f"start {start} is after end {end}.")
-    folder = Path(out).resolve()
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        _remove_earlier_report(folder)
-        foreign = set((folder / "charts").glob("*.png"))  # someone else's: never listed
-    except OSError as exc:
-        raise ReportError(f"Cannot write the report into {folder}: {exc.strerror}.") from None
+        folder = output_folder(out, what="reports")
+    except EducatalogError as exc:
+        raise ReportError(str(exc)) from None
     parameters = {
         "states": list(states) if states else None,
         "start": start,
         "end": end,
         "out_dir": str(folder),
     }
+    record = {"url": url, "demo": demo, "parameters": parameters}
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        _remove_earlier_report(folder)
+        before = _charts(folder)  # someone else's: never listed
+        _write_manifest(folder, [], complete=False, **record)
+    except OSError as exc:
+        raise ReportError(f"Cannot write the report into {folder}: {exc.strerror}.") from None
     env = {"EDUCATALOG_URL": url}
     if token:
         env["EDUCATALOG_TOKEN"] = token
-    nb = execute_notebook(
-        notebook_path(REPORT_NOTEBOOK), parameters=parameters, env=env, timeout=timeout
-    )
-    nbformat.write(nb, folder / "report.ipynb")
     page = folder / "report.html"
-    page.write_text(render_html(nb, title="Course supply report"), encoding="utf-8")
-    charts = sorted(set((folder / "charts").glob("*.png")) - foreign)
-    _write_manifest(folder, charts, url=url, demo=demo, parameters=parameters)
+    try:
+        nb = execute_notebook(
+            notebook_path(REPORT_NOTEBOOK),
+            parameters=parameters,
+            env=env,
+            cwd=folder,
+            timeout=timeout,
+        )
+        nbformat.write(nb, folder / "report.ipynb")
+        page.write_text(render_html(nb, title="Course supply report"), encoding="utf-8")
+    except BaseException:
+        _write_manifest(folder, _new_charts(folder, before), complete=False, **record)
+        raise
+    _write_manifest(folder, _new_charts(folder, before), complete=True, **record)
     return page
+
+
+def _charts(folder: Path) -> dict[Path, tuple[int, int]]:
+    return {p: (p.stat().st_mtime_ns, p.stat().st_size) for p in (folder / "charts").glob("*.png")}
+
+
+def _new_charts(folder: Path, before: Mapping[Path, tuple[int, int]]) -> list[Path]:
+    """The charts this run wrote: new ones, and any it wrote over."""
+    return sorted(p for p, stamp in _charts(folder).items() if before.get(p) != stamp)
 
 
 def _remove_earlier_report(folder: Path) -> None:
@@ -190,8 +250,7 @@ def _remove_earlier_report(folder: Path) -> None:
         files = []
     except (OSError, ValueError, KeyError, TypeError):
         files = None
-    ours = ("report.html", "report.ipynb", "tables.xlsx")
-    if files is None or any((folder / n).exists() and n not in files for n in ours):
+    if files is None or any((folder / n).exists() and n not in files for n in REPORT_FILES):
         raise ReportError(
             f"{folder} holds files that no educatalog report wrote (report.html, "
             "tables.xlsx ...); choose an empty folder with --out."
@@ -207,21 +266,28 @@ def _write_manifest(
     folder: Path,
     charts: Sequence[Path],
     *,
+    complete: bool,
     url: str,
     demo: bool,
     parameters: Mapping[str, Any],
 ) -> None:
+    """The manifest of the report in ``folder``. Until the report is complete it lists every
+    file this run may have written (a checksum where the file is there, else null)."""
     from educatalog import __version__
 
-    written = [folder / n for n in ("report.html", "report.ipynb", "tables.xlsx")]
-    files = [p for p in written if p.is_file()] + list(charts)
+    files: dict[str, str | None] = {}
+    for path in [folder / n for n in REPORT_FILES] + list(charts):
+        name = str(path.relative_to(folder))
+        if path.is_file():
+            files[name] = hashlib.sha256(path.read_bytes()).hexdigest()
+        elif not complete:
+            files[name] = None
     manifest = {
         "generated_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "complete": complete,
         "source": {"url": public_url(url), "demo": demo},
         "parameters": {k: v for k, v in parameters.items() if k != "out_dir"},
         "educatalog": __version__,
-        "files": {
-            str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in files
-        },
+        "files": files,
     }
     (folder / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")

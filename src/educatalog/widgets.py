@@ -44,6 +44,7 @@ from matplotlib.figure import Figure
 from educatalog import plots, stats
 from educatalog.catalogue_data import Source
 from educatalog.errors import EducatalogError
+from educatalog.workspace import output_folder
 
 __all__ = ["FORMATS", "NONE", "TIME_DIMENSIONS", "Explorer", "explorer"]
 
@@ -107,7 +108,8 @@ def explorer(
 
     ``debounce`` is the pause in seconds after the last change of a control before the
     dashboard recomputes (0: at once); ``export_dir`` the directory the export button
-    writes to (default: the current directory); ``dpi`` the resolution of the chart.
+    writes to (default: the current directory; never a folder inside the package, where a
+    notebook opened from the package itself would run); ``dpi`` the resolution of the chart.
     """
     return Explorer(offers, debounce=debounce, export_dir=export_dir, dpi=dpi)
 
@@ -312,6 +314,7 @@ class Explorer:
         if suffix not in FORMATS.values():
             raise EducatalogError(f"export() writes csv or xlsx files, not {format!r}.")
         folder = Path(directory) if directory is not None else self.export_dir
+        folder = output_folder(folder, what="exported tables")
         folder.mkdir(parents=True, exist_ok=True)
         path = _new_path(folder, self._file_stem(), suffix)
         table = export_frame(self.table)

@@ -1,0 +1,7 @@
+"""``python -m educatalog``: the ``educatalog`` command."""
+
+import sys
+
+from educatalog.cli import main
+
+sys.exit(main())

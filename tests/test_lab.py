@@ -1,0 +1,104 @@
+"""`make lab` starts JupyterLab on copies of the notebooks, as root (as in many containers) and
+as a normal user: the test asks its REST API for the notebooks, then stops it.
+
+The other of the two users comes from a user namespace (`unshare --user`): run by root, the
+process is uid 65534 inside it (`--map-user`), so Jupyter sees a normal user; run by a normal
+user, it is uid 0 inside (`--map-root-user`), so Jupyter sees root. Files keep their owners."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from educatalog.workspace import NOTEBOOKS
+from processes import free_port
+
+REPO = Path(__file__).resolve().parents[1]
+SHIPPED = sorted(p.name for p in NOTEBOOKS.glob("*.ipynb"))
+
+pytestmark = pytest.mark.install
+
+
+def _as(user: str) -> list[str]:
+    """The command prefix that runs make as ``user`` ("root" or "normal")."""
+    if (os.geteuid() == 0) == (user == "root"):
+        return []
+    if shutil.which("unshare") is None:
+        pytest.skip("needs unshare (util-linux) to run make lab as the other user")
+    mapping = ["--map-root-user"] if user == "root" else ["--map-user=65534", "--map-group=65534"]
+    prefix = ["unshare", "--user", *mapping]
+    probe = subprocess.run([*prefix, "id", "-u"], capture_output=True, text=True, check=False)
+    if probe.returncode != 0:
+        pytest.skip(f"user namespaces are not allowed here: {probe.stderr.strip()}")
+    assert probe.stdout.strip() == ("0" if user == "root" else "65534")
+    return prefix
+
+
+@pytest.mark.parametrize("user", ["root", "normal"])
+def test_make_lab_serves_the_notebooks(user: str, tmp_path: Path) -> None:
+    prefix = _as(user)
+    token = secrets.token_hex(16)
+    lab_port, jupyter_port = free_port(), free_port()
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("EDUCATALOG_URL", "EDUCATALOG_TOKEN", "JUPYTER", "VIRTUAL_ENV"))
+    }
+    env.update(HOME=str(home), JUPYTER_TOKEN=token)
+    lab_dir = tmp_path / "lab"
+    command = [*prefix, "make", "--no-print-directory", "-C", str(REPO), "lab"]
+    command += [f"LAB_DIR={lab_dir}", f"LAB_PORT={lab_port}"]
+    command += [f"LAB_ARGS=--no-browser --ServerApp.port={jupyter_port} --ServerApp.port_retries=0"]
+    log = tmp_path / "lab.log"
+    with log.open("w") as output:
+        proc = subprocess.Popen(
+            command,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: stopped together below
+        )
+    api = f"http://127.0.0.1:{jupyter_port}/api/contents"
+    headers = {"Authorization": f"token {token}"}
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            assert proc.poll() is None, f"make lab stopped:\n{log.read_text()}"
+            assert time.monotonic() < deadline, f"JupyterLab did not answer:\n{log.read_text()}"
+            try:
+                listing = httpx.get(api, headers=headers, timeout=2)
+                if listing.status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            time.sleep(0.5)
+        names = sorted(item["name"] for item in listing.json()["content"])
+        assert names == SHIPPED  # the copies in LAB_DIR, not the package's folder
+        notebook = httpx.get(f"{api}/01-quickstart.ipynb", headers=headers, timeout=10)
+        assert notebook.json()["type"] == "notebook"
+        assert httpx.get(api, timeout=5).status_code == 403  # no token, no notebooks
+        ping = httpx.get(f"http://127.0.0.1:{lab_port}/server/ping", timeout=5)
+        assert ping.status_code == 200  # the demo server the notebooks read
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+    text = log.read_text()
+    assert token not in text.replace(f"token={token}", "")  # only in Jupyter's own URL
+    assert sorted(p.name for p in lab_dir.glob("*.ipynb")) == SHIPPED
+    with pytest.raises(httpx.TransportError):
+        httpx.get(f"http://127.0.0.1:{lab_port}/server/ping", timeout=2)  # stopped with Lab
