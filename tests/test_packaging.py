@@ -85,7 +85,7 @@ def test_sdist_holds_sources_notebooks_and_no_outputs(dist: tuple[Path, Path]) -
         names = [n.split("/", 1)[1] for n in archive.getnames() if "/" in n]
     notebooks = sorted(n.rsplit("/", 1)[1] for n in names if "/notebooks/" in n)
     assert notebooks == NOTEBOOK_NAMES
-    assert len(NOTEBOOK_NAMES) == 6
+    assert len(NOTEBOOK_NAMES) == 7
     assert [n for n in names if n.startswith("src/educatalog/notebooks/")] == [
         f"src/educatalog/notebooks/{n}" for n in NOTEBOOK_NAMES
     ]

@@ -105,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
     notebooks = commands.add_parser(
         "notebooks",
         help="copy the ready-made notebooks to where you work",
-        description="Copy the six ready-made notebooks (01-quickstart ... 06-report) into DIR, "
+        description="Copy the seven ready-made notebooks (01-quickstart ... 07-trends) into DIR, "
         "to open them there with JupyterLab. A copy you have edited is kept unless --force is "
         "given; an unedited copy of an earlier version is brought up to date.",
     )
