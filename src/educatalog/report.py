@@ -116,8 +116,11 @@ def _first_line(exc: BaseException) -> str:
     return (errors or lines or ["unknown error"])[-1].strip()
 
 
-def render_html(nb: nbformat.NotebookNode, *, title: str) -> str:
-    """The executed notebook as one self-contained HTML page, code and prompts hidden."""
+def render_html(nb: nbformat.NotebookNode, *, title: str, lang: str = "de") -> str:
+    """The executed notebook as one self-contained HTML page, code and prompts hidden,
+    in ``lang`` (the ``lang`` attribute of the page), every chart image with the text
+    alternative its output carries (``alt`` metadata, :func:`educatalog.plots.alt_text`)."""
+    from bs4 import BeautifulSoup
     from nbconvert import HTMLExporter
 
     exporter = HTMLExporter(
@@ -130,7 +133,24 @@ def render_html(nb: nbformat.NotebookNode, *, title: str) -> str:
     html, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": title}})
     # The page needs no scripts from the network: no math, no widgets in a report.
     html = re.sub(r"<script[^>]*src=\"https?://[^\"]*\"[^>]*>\s*</script>", "", html)
-    return html
+    alts = {
+        str(output["data"]["image/png"]).replace("\n", ""): alt
+        for cell in nb.cells
+        for output in cell.get("outputs", [])
+        if "image/png" in output.get("data", {})
+        and (alt := (output.get("metadata", {}).get("image/png", {}) or {}).get("alt"))
+    }
+    soup = BeautifulSoup(html, features="html.parser")
+    if soup.html is not None:
+        soup.html["lang"] = lang
+    for image in soup.find_all("img"):
+        data = str(image.get("src", "")).removeprefix("data:image/png;base64,")
+        if data in alts:
+            image["alt"] = alts[data]
+    # Output areas are made focusable by nbconvert; a report's text and tables need not be.
+    for element in soup.select("[tabindex]"):
+        del element["tabindex"]
+    return str(soup)
 
 
 def write_report(
@@ -143,9 +163,14 @@ def write_report(
     end: str | None = None,
     demo: bool = False,
     timeout: int = 600,
+    lang: str = "de",
 ) -> Path:
     """Execute the report notebook against the service at ``url`` and write the report
-    into ``out``; returns the path of ``report.html``."""
+    into ``out`` in ``lang`` (``"de"``, the default, or ``"en"``); returns the path of
+    ``report.html``."""
+    from educatalog import texts
+
+    lang = texts.check_lang(lang)
     for name, value in (("start", start), ("end", end)):
         if value is not None and not _DATE.fullmatch(value):
             raise ReportError(f"{name} must be a date as YYYY-MM-DD, got {value!r}")
@@ -163,6 +188,7 @@ def write_report(
         "start": start,
         "end": end,
         "out_dir": str(folder),
+        "lang": lang,
     }
     env = {"EDUCATALOG_URL": url}
     if token:
@@ -172,7 +198,8 @@ def write_report(
     )
     nbformat.write(nb, folder / "report.ipynb")
     page = folder / "report.html"
-    page.write_text(render_html(nb, title="Course supply report"), encoding="utf-8")
+    title = texts.text("report.title", lang)
+    page.write_text(render_html(nb, title=title, lang=lang), encoding="utf-8")
     charts = sorted(set((folder / "charts").glob("*.png")) - foreign)
     _write_manifest(folder, charts, url=url, demo=demo, parameters=parameters)
     return page
