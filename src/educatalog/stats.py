@@ -30,7 +30,7 @@ import pandas as pd
 
 from educatalog import population as _population
 from educatalog.catalogue import _did_you_mean
-from educatalog.catalogue_data import SOURCE_ATTR
+from educatalog.catalogue_data import SOURCE_ATTR, source_of
 from educatalog.errors import EducatalogError
 from educatalog.offers import ends_before_start
 from educatalog.population import STATE_POPULATION
@@ -653,7 +653,13 @@ def _short(per: int) -> str:
 
 
 def _finish(table: pd.DataFrame, offers: pd.DataFrame) -> pd.DataFrame:
-    """Keep the frame's source on the table, so that charts know demo data."""
+    """Keep the frame's source on the table, so that charts and tables know demo data:
+    the one in its attrs, or the one whose rows it holds (:func:`source_of`, after a merge
+    or concat dropped the attrs)."""
     if SOURCE_ATTR in offers.attrs:
         table.attrs[SOURCE_ATTR] = dict(offers.attrs[SOURCE_ATTR])
+    else:
+        found = source_of(offers)
+        if found is not None:
+            table.attrs[SOURCE_ATTR] = found.to_attrs()
     return table

@@ -380,7 +380,7 @@ def write_excel(
             else:
                 column = frame.columns[j - n_index - 1]
                 longest = max([len(v) for v in formatted[column]] or [0])
-                width = max(longest + 3, min(len(str(column)), 28) + 2)
+                width = max(longest + 3, min(len(str(column)), 40) + 2)
             sheet.column_dimensions[get_column_letter(j)].width = max(8, min(width, 60))
         for note in table.notes:
             sheet.append([])
