@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pandas as pd
 
@@ -269,7 +269,7 @@ _BAD_SHEET = re.compile(r"[\[\]:*?/\\]")
 
 
 def write_excel(
-    path: str | os.PathLike[str],
+    path: str | os.PathLike[str] | IO[bytes],
     tables: Iterable[Table],
     *,
     lang: str = texts.DEFAULT_LANG,
@@ -277,8 +277,9 @@ def write_excel(
     source: Source | str | None = None,
     filters: Sequence[str] = (),
     population: Mapping[str, Any] | None = None,
-) -> Path:
-    """Write ``tables`` into a workbook at ``path`` that stands alone; returns the path.
+) -> Any:
+    """Write ``tables`` into a workbook at ``path`` (or a binary file object) that stands
+    alone; returns the path.
 
     The first sheet ("Über diese Daten" / "About these data") gives the ``title``, the
     source (URL without credentials), the retrieval time, the ``filters``, the demo mark
@@ -385,6 +386,9 @@ def write_excel(
         for note in table.notes:
             sheet.append([])
             sheet.append([_text_cell(sheet, note)])
+    if hasattr(path, "write"):
+        book.save(path)
+        return path  # type: ignore[return-value]
     path = Path(path)
     book.save(path)
     return path

@@ -238,6 +238,10 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "n": ("{label} (n = {n})", "{label} (n = {n})"),
     "less_than_1": ("<1 %", "<1%"),
     "empty.title": ("Keine Veranstaltung passt zu den Filtern.", "No offers match the filters."),
+    "empty.capacity": (
+        "Keine Veranstaltung nennt eine Höchstteilnehmerzahl.",
+        "No event states a maximum number of participants.",
+    ),
     "empty.hint": ("Filter ändern oder zurücksetzen.", "Change or clear them."),
     # alt texts of charts
     "alt.bars": (
@@ -381,6 +385,7 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "excel.written": ("Erstellt", "Written"),
     "excel.sheets": ("Tabellenblätter", "Sheets"),
     "excel.table": ("Tabelle", "Table"),
+    "excel.measure": ("Maß", "Measure"),
     # the report
     "report.title": ("Bericht zum Kursangebot", "Course supply report"),
     "report.demo": (
