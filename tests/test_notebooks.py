@@ -81,7 +81,7 @@ def test_notebook_runs_in_a_kernel(name: str, server: str, tmp_path: Path) -> No
         assert "text/html" in kinds, "the tables are displayed"
     if name != "01-quickstart":
         assert "synthetische Demodaten" in text  # the source line says what the data is
-        html = json.dumps([o.get("data", {}).get("text/html", "") for o in outputs])
+        html = "".join(str(o.get("data", {}).get("text/html", "")) for o in outputs)
         if name != "05-explorer":  # the tables, as the notebook's lang: German
             assert '<th scope="col">Veranstaltungen</th>' in html
 
