@@ -237,7 +237,10 @@ def test_report_command_writes_html_charts_tables_and_manifest(
         "Kosten nach Lernform",
         "Datenqualität",
     ]
-    sheets = {n: book.parse(n, index_col=0, header=1) for n in book.sheet_names[1:]}
+    sheets = {
+        n: pd.read_excel(out / "tables.xlsx", sheet_name=n, index_col=0, header=1)
+        for n in book.sheet_names[1:]
+    }
     by_state = sheets["Angebot nach Bundesland"]["Veranstaltungen"]
     assert {k: int(v) for k, v in by_state.items() if v} == expected
     durations = sheets["Angebot nach Dauer"]["Veranstaltungen"]
