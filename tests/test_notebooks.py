@@ -173,6 +173,7 @@ def test_report_speaks_one_language_with_one_number_format(
             r"Source: synthetic demo data \(educatalog\), retrieved [^.]*\. 1,\d{3} events", text
         )
     assert "No description has been provided" not in page
+    assert "PosixPath" not in text  # no stray value of the last line of a cell
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
