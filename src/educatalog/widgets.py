@@ -603,6 +603,7 @@ class Explorer:
         self.figure_title = _title(self.figure)
         t3 = clock()
         self._chart.value = _png(self.figure, self.dpi)
+        self._chart.tooltip = plots.alt_text(self.figure) or self.figure_title or ""
         t4 = clock()
         self._table_html.value = table_html(
             self.table, self._totals, lang=self.lang, title=self.figure_title
