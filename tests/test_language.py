@@ -27,7 +27,8 @@ from educatalog.report import accessibility_findings
 # Words and number formats that give the other language away.
 GERMAN = re.compile(
     r"Quelle|Veranstaltung|Bundesland|ohne Angabe|Keine Angabe|abgerufen|Anteil|Anzahl|"
-    r"SYNTHETISCHE|Einwohner|Lernform|Dauer| nach | je |Präsenz|bis 3 Tage|\bBayern\b"
+    r"SYNTHETISCHE|Einwohner|Lernform|Dauer| nach | je |Präsenz|bis 3 Tage|\bBayern\b|"
+    r"Statistisches|Fortschreibung|Tabelle|Stand "
 )
 ENGLISH = re.compile(
     r"Source|\b[Ee]vents?\b|\bstate\b|retrieved|not stated|Share|Number|SYNTHETIC|"

@@ -190,7 +190,7 @@ def test_supply_bars_per_capita(offers: pd.DataFrame) -> None:
     assert [t.get_text() for t in ax.get_yticklabels()] == [label(k) for k in rates.index]
     assert bar_labels(ax) == [f"{v:.2f}" for v in rates]
     assert ax.get_xlabel() == "Events per 100,000 inhabitants"
-    assert "Inhabitants: Statistisches Bundesamt (Destatis)" in footer(fig).get_text()
+    assert "Inhabitants: Federal Statistical Office (Destatis)" in footer(fig).get_text()
     assert "(table 12411-0010), as of 31 Dec 2022" in footer(fig).get_text().replace("\n", " ")
     check_furniture(fig, offers, "Events per 100,000 inhabitants by state")
     with pytest.raises(EducatalogError, match='by="state"'):

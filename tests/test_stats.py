@@ -855,6 +855,8 @@ def test_per_capita_names_its_population_source_and_year() -> None:
         "publisher": "Statistisches Bundesamt (Destatis)",
         "statistic": "Fortschreibung des Bevölkerungsstandes",
         "table": "12411-0010",
+        "publisher_en": "Federal Statistical Office (Destatis)",
+        "statistic_en": "population update based on the 2011 census",
     }
     mine = pd.Series({"Bayern": 1000}, dtype="Int64")
     mine.attrs.update(source="my census", year=2024)

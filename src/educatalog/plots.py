@@ -991,11 +991,14 @@ def population_text(origin: Mapping[str, Any], lang: str = texts.DEFAULT_LANG) -
     31.12.2022"."""
     date = origin.get("date")
     if origin.get("table") and origin.get("publisher") and date:
+        english = lang == "en"
         return texts.text(
             "population.source",
             lang,
-            publisher=origin["publisher"],
-            statistic=origin.get("statistic", ""),
+            publisher=origin.get("publisher_en" if english else "publisher", origin["publisher"]),
+            statistic=origin.get(
+                "statistic_en" if english else "statistic", origin.get("statistic", "")
+            ),
             table=origin["table"],
             date=texts.date(date, lang),
         )

@@ -49,8 +49,9 @@ def read_population(path: str | os.PathLike[str] | None = None) -> pd.DataFrame:
     (ISO 3166-2), columns ``state`` (German name) and ``population`` (Int64).
 
     Lines starting with ``#`` before the header may give ``key: value`` metadata
-    (``publisher``, ``statistic``, ``table``, ``date`` as YYYY-MM-DD, ``total``); they
-    land in ``attrs`` with ``source`` (one line naming them) and ``year``.
+    (``publisher``, ``statistic``, ``table``, ``date`` as YYYY-MM-DD, ``total``, and
+    ``publisher_en``, ``statistic_en`` for English pages); they land in ``attrs`` with
+    ``source`` (one line naming them) and ``year``.
     """
     if path is None:
         text = resources.files("educatalog").joinpath("data", _FILE).read_text("utf-8")
@@ -144,7 +145,7 @@ def origin(table: pd.DataFrame | pd.Series | None = None) -> dict[str, Any]:
     if isinstance(date, dt.date):
         out["date"] = date.isoformat()
         out["year"] = out["year"] or date.year
-    for key in ("publisher", "statistic", "table"):
+    for key in ("publisher", "statistic", "table", "publisher_en", "statistic_en"):
         if attrs.get(key):
             out[key] = attrs[key]
     return out
