@@ -5,10 +5,13 @@
 :func:`write_report` runs the notebook with nbclient against the given service (the URL and
 token reach the kernel as ``EDUCATALOG_URL`` / ``EDUCATALOG_TOKEN`` in its environment, never
 in a cell), with the filters injected after its ``parameters`` cell as papermill does, and
-writes into the output folder: ``report.html`` (self-contained, code hidden), ``charts/*.png``,
-``tables.xlsx`` (one sheet a table), the executed ``report.ipynb`` and ``manifest.json`` (the
-data source without token, the time, the parameters, the toolkit's version and a checksum of
-every file).
+writes into the output folder: ``report.html`` (self-contained, code hidden, ``lang`` set,
+every chart image with its alt text), ``charts/*.png``, ``tables.xlsx`` (a sheet on the source,
+then one sheet a table: :func:`educatalog.tables.write_excel`), the executed ``report.ipynb``
+and ``manifest.json`` (the data source without token, the time, the parameters, the
+toolkit's version and a checksum of every file). ``lang="de"`` (default) or ``"en"`` sets
+the language of every word and number on the page and in the workbook.
+:func:`accessibility_findings` is the static check of the page the tests run.
 """
 
 from __future__ import annotations
