@@ -170,7 +170,7 @@ def naive_update(offers: pd.DataFrame, s: Scenario) -> tuple[float, dict[str, fl
     elif s.by2 == NONE:
         fig = plots.supply_bars(frame, s.by, measure=s.measure)
     else:
-        fig = plots.stacked_shares(frame, s.by, s.by2, title="Share of events")
+        fig = plots.heatmap(frame, s.by, s.by2, normalize=False, measure=s.measure)
     t3 = time.perf_counter()
     buffer = io.BytesIO()
     with mpl.rc_context(plots.STYLE):

@@ -17,12 +17,22 @@ from typing import Any
 import matplotlib.image
 import nbformat
 import numpy as np
+import openpyxl
 import pandas as pd
 import pytest
+from bs4 import BeautifulSoup
 
-from educatalog.report import NOTEBOOKS, ReportError, execute_notebook, notebook_path
+from accessibility import axe_script, run_axe
+from educatalog.report import (
+    NOTEBOOKS,
+    ReportError,
+    accessibility_findings,
+    execute_notebook,
+    notebook_path,
+)
 from educatalog.server.app import create_app
 from educatalog.server.run import ServerThread
+from test_language import foreign
 from educatalog.workspace import PACKAGE
 
 TOKEN = "notebook-secret-token-4711"
@@ -88,7 +98,10 @@ def test_notebook_runs_in_a_kernel(name: str, server: str, tmp_path: Path) -> No
         assert "image/png" in kinds, "the charts are displayed as images"
         assert "text/html" in kinds, "the tables are displayed"
     if name != "01-quickstart":
-        assert "synthetic demo data" in text  # the source line says what the data is
+        assert "synthetische Demodaten" in text  # the source line says what the data is
+        html = "".join(str(o.get("data", {}).get("text/html", "")) for o in outputs)
+        if name != "05-explorer":  # the tables, as the notebook's lang: German
+            assert '<th scope="col">Veranstaltungen</th>' in html
 
 
 def test_a_failing_notebook_names_itself_and_the_error(tmp_path: Path) -> None:
@@ -107,22 +120,114 @@ def test_a_failing_notebook_names_itself_and_the_error(tmp_path: Path) -> None:
 STATES = ["Bayern", "Berlin"]
 
 
-@pytest.fixture(scope="module")
-def report(server: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The folder written by one real run of `educatalog report` with filters."""
-    out = tmp_path_factory.mktemp("report")
+def run_report(server: str, out: Path, *options: str) -> Path:
     env = {**os.environ, "EDUCATALOG_TOKEN": TOKEN}
     env.pop("EDUCATALOG_URL", None)
     command = [sys.executable, "-m", "educatalog.cli", "report", "--url", server]
-    command += ["--out", str(out), "--start", "2025-04-01", "--end", "2026-03-31"]
-    for state in STATES:
-        command += ["--state", state]
+    command += ["--out", str(out), *options]
     done = subprocess.run(
         command, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0, done.stderr
     assert "SYNTHETIC demo data" in done.stdout
     return out
+
+
+@pytest.fixture(scope="module")
+def report(server: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder written by one real run of `educatalog report` with filters (German, the
+    default language)."""
+    options = ["--start", "2025-04-01", "--end", "2026-03-31"]
+    for state in STATES:
+        options += ["--state", state]
+    return run_report(server, tmp_path_factory.mktemp("report"), *options)
+
+
+@pytest.fixture(scope="module")
+def report_en(server: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The whole report in English."""
+    return run_report(server, tmp_path_factory.mktemp("report-en"), "--lang", "en")
+
+
+def visible_text(page: str) -> str:
+    """The words a reader sees on the page, with the images' alt texts and the title."""
+    soup = BeautifulSoup(page, features="html.parser")
+    for hidden in soup(["style", "script"]):
+        hidden.decompose()
+    for anchor in soup.select("a.anchor-link"):
+        anchor.decompose()  # nbconvert's "¶" links
+    alts = " ".join(str(img.get("alt", "")) for img in soup.find_all("img"))
+    return soup.get_text(" ") + " " + alts
+
+
+def workbook_text(path: Path) -> str:
+    book = openpyxl.load_workbook(path)
+    words = [book.sheetnames] + [
+        [v for row in sheet.iter_rows(values_only=True) for v in row if isinstance(v, str)]
+        for sheet in book.worksheets
+    ]
+    return " ".join(str(w) for part in words for w in part)
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_report_speaks_one_language_with_one_number_format(
+    lang: str, request: pytest.FixtureRequest
+) -> None:
+    out = request.getfixturevalue("report" if lang == "de" else "report_en")
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert f'<html lang="{lang}">' in page
+    text = visible_text(page)
+    # Table 12411-0010 and ISO dates in the manifest are no numbers of either language.
+    assert foreign(text.replace("12411-0010", ""), lang) == []
+    assert foreign(workbook_text(out / "tables.xlsx").replace("12411-0010", ""), lang) == []
+    if lang == "de":
+        assert "Bericht zum Kursangebot" in text
+        assert "Einwohner am 31.12.2022" in text
+        assert "Quelle: synthetische Demodaten (educatalog), abgerufen am" in text
+    else:
+        assert "Course supply report" in text
+        assert "Inhabitants on 31 Dec 2022" in text
+        assert re.search(
+            r"Source: synthetic demo data \(educatalog\), retrieved [^.]*\. 1,\d{3} events", text
+        )
+    assert "No description has been provided" not in page
+    assert "PosixPath" not in text  # no stray value of the last line of a cell
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_report_passes_the_static_accessibility_check(
+    lang: str, request: pytest.FixtureRequest
+) -> None:
+    out = request.getfixturevalue("report" if lang == "de" else "report_en")
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert accessibility_findings(page) == []
+    soup = BeautifulSoup(page, features="html.parser")
+    images = soup.find_all("img")
+    assert len(images) == 6
+    kinds = ("Balkendiagramm", "Kachelkarte", "Gestapelte", "Heatmap", "Liniendiagramm", "Boxplots")
+    if lang == "en":
+        kinds = ("Bar chart", "Tile map", "100% stacked", "Heatmap", "Line chart", "Box plots")
+    for image, kind in zip(images, kinds, strict=True):
+        assert image["alt"].startswith(kind)
+    assert [h.name for h in soup.find_all(re.compile(r"^h[1-6]$"))] == ["h1"] + ["h2"] * 7
+
+
+CHROMIUM = shutil.which("chromium")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium for axe-core")
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_report_passes_axe_core_in_headless_chromium(
+    lang: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """axe-core (WCAG 2.1 A/AA and best practices) finds nothing serious or critical."""
+    script, why = axe_script()
+    if script is None:
+        pytest.skip(why)
+    out = request.getfixturevalue("report" if lang == "de" else "report_en")
+    assert CHROMIUM is not None
+    violations = run_axe(out / "report.html", CHROMIUM, script, tmp_path)
+    assert [v for v in violations if v["impact"] in ("serious", "critical")] == []
 
 
 def test_report_command_writes_html_charts_tables_and_manifest(
@@ -140,19 +245,33 @@ def test_report_command_writes_html_charts_tables_and_manifest(
                 "GROUP BY s.name"
             ).fetchall()
         )
-    sheets = pd.read_excel(out / "tables.xlsx", sheet_name=None, index_col=0)
-    assert list(sheets) == [
-        "supply by state",
-        "per capita",
-        "instruction forms",
-        "durations",
-        "starts by quarter",
-        "costs",
-        "data quality",
+    book = pd.ExcelFile(out / "tables.xlsx")
+    assert book.sheet_names == [
+        "Über diese Daten",
+        "Angebot nach Bundesland",
+        "Angebot je Einwohner",
+        "Angebot nach Lernform",
+        "Angebot nach Dauer",
+        "Beginn nach Quartal",
+        "Kosten nach Lernform",
+        "Datenqualität",
     ]
-    by_state = sheets["supply by state"]["events"]
+    sheets = {
+        n: pd.read_excel(out / "tables.xlsx", sheet_name=n, index_col=0, header=1)
+        for n in book.sheet_names[1:]
+    }
+    by_state = sheets["Angebot nach Bundesland"]["Veranstaltungen"]
     assert {k: int(v) for k, v in by_state.items() if v} == expected
-    assert int(sheets["durations"]["events"].sum()) == sum(expected.values())
+    durations = sheets["Angebot nach Dauer"]["Veranstaltungen"]
+    assert int(durations.sum()) == sum(expected.values())
+    about = dict(
+        openpyxl.load_workbook(out / "tables.xlsx")
+        .worksheets[0]
+        .iter_rows(min_row=3, values_only=True)
+    )
+    assert about["Dienst (URL)"] == server
+    assert about["Filter"] == "Bundesländer: Bayern, Berlin; Beginn 01.04.2025 bis 31.03.2026"
+    assert about["Hinweis"].startswith("SYNTHETISCHE DEMODATEN")
 
     charts = sorted(p.name for p in (out / "charts").glob("*.png"))
     assert len(charts) == 6
@@ -160,17 +279,22 @@ def test_report_command_writes_html_charts_tables_and_manifest(
         assert (out / "charts" / chart).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
     html = (out / "report.html").read_text(encoding="utf-8")
-    assert "demo catalogue, not the real course supply" in html  # text left as written
+    assert "Demo-Katalog von educatalog, nicht das echte Kursangebot" in html
     assert len(re.findall(r"<img [^>]*src=\"data:image/png;base64,", html)) == 6
     assert "def show(" not in html  # code hidden
     assert "import educatalog" not in html
-    assert "Synthetic demo data" in html
+    assert "Synthetische Demodaten" in html
     assert "Bayern" in html
     assert not re.search(r"<script[^>]*src=\"https?://", html)  # self-contained
 
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["source"] == {"url": server, "demo": True}
-    assert manifest["parameters"] == {"states": STATES, "start": "2025-04-01", "end": "2026-03-31"}
+    assert manifest["parameters"] == {
+        "states": STATES,
+        "start": "2025-04-01",
+        "end": "2026-03-31",
+        "lang": "de",
+    }
     assert set(manifest["files"]) == {
         "report.html",
         "report.ipynb",

@@ -1,6 +1,7 @@
 """Charts of educatalog.plots: their numbers are those of educatalog.stats, their labels
 those of the data, and every chart carries a title, units, a source line and, exactly for
-demo data, the demo mark."""
+demo data, the demo mark. These tests read the English charts (lang="en");
+tests/test_language.py holds the German default and one language per chart."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import datetime as dt
+import functools
 import struct
 from collections.abc import Callable
 from pathlib import Path
@@ -24,14 +26,30 @@ from matplotlib.patches import PathPatch, Rectangle
 from matplotlib.text import Text
 
 import educatalog
-from educatalog import plots, stats
+from educatalog import plots as _plots
+from educatalog import stats, texts
 from educatalog.catalogue_data import SOURCE_ATTR, Source
 from educatalog.errors import EducatalogError
 from educatalog.population import STATE_POPULATION
 
+
+class _English:
+    """:mod:`educatalog.plots` whose charts are drawn with ``lang="en"``."""
+
+    CHARTS = frozenset(
+        {"supply_bars", "stacked_shares", "heatmap", "starts_over_time", "cost_boxplot", "tile_map"}
+    )
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(_plots, name)
+        return functools.partial(value, lang="en") if name in self.CHARTS else value
+
+
+plots: Any = _English()
 CODE_OF = {str(name): str(code) for code, name in STATE_POPULATION["state"].items()}
 STATES = list(CODE_OF)
 DURATIONS = ["bis 3 Tage", "mehr als 3 Tage bis 1 Woche", "Keine Angabe"]
+UNKNOWN = texts.text("source.unknown", "en")
 REAL = Source(url="https://kurse.example.org", demo=False, fetched_at=dt.datetime(2025, 3, 1))
 
 
@@ -82,7 +100,7 @@ def tiny(
 
 
 def label(key: Any) -> str:
-    return "ohne Angabe" if pd.isna(key) else str(key)
+    return texts.label(key, "en")
 
 
 def demo_marks(fig: Figure) -> list[Text]:
@@ -90,7 +108,8 @@ def demo_marks(fig: Figure) -> list[Text]:
 
 
 def footer(fig: Figure) -> Text:
-    (text,) = [t for t in fig.texts if t.get_text().startswith(("Quelle", "Not", "Pop", "Box"))]
+    starts = ("Source", "Not", "Inhabitants", "Box", "No bar")
+    (text,) = [t for t in fig.texts if t.get_text().startswith(starts)]
     return text
 
 
@@ -102,7 +121,7 @@ def check_furniture(fig: Figure, frame: pd.DataFrame, title: str) -> None:
     assert not ax.spines["right"].get_visible()
     source = Source.from_attrs(frame.attrs)
     line = footer(fig)
-    expected = f"Quelle: {source.label}" if source else "Quelle: unbekannt"
+    expected = f"Source: {source.text('en')}" if source else f"Source: {UNKNOWN}"
     assert line.get_text().splitlines()[-1] == expected
     x, y = line.get_transform().transform((0, 0))
     assert (line.get_ha(), line.get_va()) == ("left", "bottom")
@@ -148,8 +167,8 @@ def test_supply_bars_by_state(offers: pd.DataFrame, tmp_path: Path) -> None:
     assert bars[0].get_y() < bars[-1].get_y()  # the largest bar on top (y axis inverted)
     assert ax.yaxis_inverted()
     ticks = [t.get_text() for t in ax.get_yticklabels()]
-    assert {"Nordrhein-Westfalen", "Baden-Württemberg", "Thüringen", "ohne Angabe"} <= set(ticks)
-    missing = bars[ticks.index("ohne Angabe")]
+    assert {"North Rhine-Westphalia", "Baden-Württemberg", "Thuringia", "not stated"} <= set(ticks)
+    missing = bars[ticks.index("not stated")]
     assert missing.get_facecolor() == to_rgba(plots.MISSING_COLOR)
     assert ax.get_xlabel() == "Number of events"
     assert ax.get_ylabel() == "State"
@@ -168,10 +187,11 @@ def test_supply_bars_per_capita(offers: pd.DataFrame) -> None:
     bars = ax.containers[0].patches
     assert len(bars) == 16  # rates exist per state only
     np.testing.assert_allclose([b.get_width() for b in bars], rates.to_numpy())
-    assert [t.get_text() for t in ax.get_yticklabels()] == [str(k) for k in rates.index]
+    assert [t.get_text() for t in ax.get_yticklabels()] == [label(k) for k in rates.index]
     assert bar_labels(ax) == [f"{v:.2f}" for v in rates]
     assert ax.get_xlabel() == "Events per 100,000 inhabitants"
-    assert "Population: Statistisches Bundesamt" in footer(fig).get_text()
+    assert "Inhabitants: Federal Statistical Office (Destatis)" in footer(fig).get_text()
+    assert "(table 12411-0010), as of 31 Dec 2022" in footer(fig).get_text().replace("\n", " ")
     check_furniture(fig, offers, "Events per 100,000 inhabitants by state")
     with pytest.raises(EducatalogError, match='by="state"'):
         plots.supply_bars(offers, "instruction_form", measure="events_per_100k")
@@ -198,7 +218,7 @@ def test_supply_bars_thousands_and_missing_state() -> None:
     assert len(ax.containers[0].patches) == 17  # every state, also those without offers
     assert bar_labels(ax) == ["1,500", "3", "2"] + ["0"] * 14
     ticks = [t.get_text() for t in ax.get_yticklabels()]
-    assert ticks[:3] == ["Berlin", "Bremen", "ohne Angabe"]
+    assert ticks[:3] == ["Berlin", "Bremen", "not stated"]
     assert ax.xaxis.get_major_formatter()(1000, 0) == "1,000"
     check_furniture(fig, frame, "Angebote je Land")  # a real source: no demo mark
 
@@ -222,7 +242,7 @@ def test_stacked_shares(offers: pd.DataFrame, tmp_path: Path) -> None:
     np.testing.assert_allclose(totals, 100)
     legend = ax.get_legend()
     assert [t.get_text() for t in legend.get_texts()] == [label(k) for k in shares.columns]
-    assert legend.get_texts()[0].get_text() == "Präsenz"
+    assert legend.get_texts()[0].get_text() == "In person"  # Präsenz
     anchor = legend.get_bbox_to_anchor().transformed(ax.transAxes.inverted())
     assert anchor.x0 >= 1  # outside the axes
     ticks = [t.get_text() for t in ax.get_yticklabels()]
@@ -257,9 +277,9 @@ def test_heatmap_shares(offers: pd.DataFrame) -> None:
     assert cells[list(table.index).index("Bremen"), 0] == "–"  # no such events
     columns = [t.get_text() for t in ax.get_xticklabels()]
     assert [c.replace("\n", " ") for c in columns] == [label(k) for k in table.columns]
-    assert "mehr als 3 Monate bis 6 Monate" in [c.replace("\n", " ") for c in columns]
+    assert "over 3 months to 6 months" in [c.replace("\n", " ") for c in columns]
     assert all(len(line) <= 12 for c in columns for line in c.split("\n"))  # wrapped
-    assert [t.get_text() for t in ax.get_yticklabels()][-1] == "ohne Angabe"
+    assert [t.get_text() for t in ax.get_yticklabels()][-1] == "not stated"
     colorbar = fig.axes[1]
     assert colorbar.get_ylabel() == "Share of events within each state (%)"
     check_furniture(fig, offers, "Share of events by duration class within each state")
@@ -348,7 +368,7 @@ def test_cost_boxplot(offers: pd.DataFrame, tmp_path: Path) -> None:
         assert any(list(line.get_xdata()) == [row["median"]] * 2 for line in ax.get_lines())
     ticks = [t.get_text() for t in ax.get_yticklabels()]
     assert ticks == [f"{label(k)} (n = {int(n):,})" for k, n in table["events"].items()]
-    assert ticks[0].startswith("Präsenz (n = ")
+    assert ticks[0].startswith("In person (n = ")
     assert ax.get_xlabel() == "Cost (EUR)"
     assert ax.xaxis.get_major_formatter()(10000, 0) == "10,000"
     check_furniture(fig, offers, "Costs by instruction form category (EUR)")
@@ -423,12 +443,12 @@ def test_no_source_no_demo_mark(name: str) -> None:
     frame = tiny(["Berlin", "Bremen", None, "Bayern"], source=None)
     fig = CHARTS[name](frame)
     check_furniture(fig, frame, fig.axes[0].get_title(loc="left"))
-    assert footer(fig).get_text().endswith("Quelle: unbekannt")
+    assert footer(fig).get_text().endswith(f"Source: {UNKNOWN}")
     real = tiny(["Berlin", "Bremen"])
     assert (
         footer(CHARTS[name](real))
         .get_text()
-        .endswith("Quelle: https://kurse.example.org, retrieved 2025-03-01")
+        .endswith("Source: https://kurse.example.org, retrieved 1 Mar 2025")
     )
 
 
@@ -462,7 +482,7 @@ def test_draw_into_given_axes(offers: pd.DataFrame) -> None:
     assert left.get_title(loc="left") == "Events by state (top 5)"
     assert right.get_title(loc="left") == "Events per 100,000 inhabitants by state"
     assert len(demo_marks(fig)) == 2  # once per figure
-    assert footer(fig).get_text().count("Quelle:") == 1  # same source, one line
+    assert footer(fig).get_text().count("Source:") == 1  # same source, one line
     assert plt.get_fignums() == []  # nothing left in pyplot
     assert matplotlib.rcParams["axes.spines.top"]  # the style does not leak
     with pytest.raises(EducatalogError, match="Axes"):

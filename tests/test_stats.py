@@ -164,8 +164,48 @@ def test_per_capita_uses_the_shipped_population(offers: pd.DataFrame) -> None:
     for state, row in table.iterrows():
         assert row.population == population[state]
         assert row.events_per_100k == pytest.approx(events[state] * 100_000 / population[state])
-    assert STATE_POPULATION["population"].sum() == pytest.approx(84.3e6, rel=0.01)
     assert "Destatis" in STATE_POPULATION.attrs["source"]
+
+
+# Destatis 12411-0010, Bevölkerung: Bundesländer, Stichtag 31.12.2022 (Zensus 2011 basis).
+POPULATION_2022 = {
+    "DE-BW": 11_280_257,
+    "DE-BY": 13_369_393,
+    "DE-BE": 3_755_251,
+    "DE-BB": 2_573_135,
+    "DE-HB": 684_864,
+    "DE-HH": 1_892_122,
+    "DE-HE": 6_391_360,
+    "DE-MV": 1_628_378,
+    "DE-NI": 8_140_242,
+    "DE-NW": 18_139_116,
+    "DE-RP": 4_159_150,
+    "DE-SL": 992_666,
+    "DE-SN": 4_086_152,
+    "DE-ST": 2_186_643,
+    "DE-SH": 2_953_270,
+    "DE-TH": 2_126_846,
+}
+
+
+def test_population_is_that_of_its_stated_date() -> None:
+    """Every figure of the shipped table, its reference date and table, and the states
+    adding up to Germany's published total for that date (84,358,845 on 31.12.2022)."""
+    from educatalog import population
+
+    assert population.DATE.isoformat() == "2022-12-31"
+    assert population.YEAR == 2022
+    assert population.TABLE == "12411-0010"
+    assert population.TOTAL == 84_358_845
+    assert population.SOURCE == (
+        "Statistisches Bundesamt (Destatis), Fortschreibung des Bevölkerungsstandes, "
+        "Tabelle 12411-0010, Stand 31.12.2022"
+    )
+    figures = {code: int(n) for code, n in STATE_POPULATION["population"].items()}
+    assert figures == POPULATION_2022
+    assert sum(figures.values()) == population.TOTAL
+    assert STATE_POPULATION["population"].dtype == "Int64"
+    assert list(STATE_POPULATION.columns) == ["state", "population"]
 
 
 def test_capacity_equals_sql(offers: pd.DataFrame, catalogue_database: Path) -> None:
@@ -811,11 +851,44 @@ def test_per_capita_names_its_population_source_and_year() -> None:
     assert table.attrs["educatalog"]["population"] == {
         "source": population.SOURCE,
         "year": population.YEAR,
+        "date": "2022-12-31",
+        "publisher": "Statistisches Bundesamt (Destatis)",
+        "statistic": "Fortschreibung des Bevölkerungsstandes",
+        "table": "12411-0010",
+        "publisher_en": "Federal Statistical Office (Destatis)",
+        "statistic_en": "population update based on the 2011 census",
     }
     mine = pd.Series({"Bayern": 1000}, dtype="Int64")
     mine.attrs.update(source="my census", year=2024)
     own = stats.per_capita(offers, population=mine)
     assert own.attrs["educatalog"]["population"] == {"source": "my census", "year": 2024}
+
+
+def test_per_capita_of_ones_own_population_table(tmp_path: Path) -> None:
+    """A table like the shipped one, read from one's own CSV, with its date."""
+    from educatalog import population
+
+    offers = gappy_catalogue().offers()
+    path = tmp_path / "census.csv"
+    path.write_text(
+        "# publisher: Landesamt\n# date: 2024-06-30\ncode,state,population\n"
+        "DE-BY,Bayern,2000\nDE-BE,Berlin,1000\n",
+        encoding="utf-8",
+    )
+    mine = population.read_population(path)
+    table = stats.per_capita(offers, population=mine)
+    origin = table.attrs["educatalog"]["population"]
+    assert origin == {
+        "source": "Landesamt, Stand 30.06.2024",
+        "year": 2024,
+        "date": "2024-06-30",
+        "publisher": "Landesamt",
+    }
+    assert table.loc["Bayern", "population"] == 2000
+    assert pd.isna(table.loc["Mecklenburg-Vorpommern", "population"])
+    (tmp_path / "bad.csv").write_text("name,inhabitants\nBayern,1\n", encoding="utf-8")
+    with pytest.raises(EducatalogError, match=r"lacks the column.*code, state, population"):
+        population.read_population(tmp_path / "bad.csv")
 
 
 def test_costs_and_quality_over_the_gappy_catalogue() -> None:

@@ -1,21 +1,32 @@
 """The explorer dashboard on the demo catalogue: every control changed from code, and the
-table and chart checked against numbers computed independently with plain pandas."""
+table and chart checked against numbers computed independently with plain pandas. The
+explorer speaks English here (lang="en"); one test checks the German default."""
 
 from __future__ import annotations
 
+import base64
+import io
+import re
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import openpyxl
 import pandas as pd
 import pytest
 
-from educatalog import plots, widgets
+from educatalog import plots, texts, widgets
 from educatalog.errors import EducatalogError
 from educatalog.widgets import NONE, Explorer
 
 MISSING = plots.MISSING_LABEL
+RAW = {english: german for german, english in texts._EN_LABELS.items()}
+RAW[texts.missing("en")] = MISSING
+
+
+def en(value: Any) -> str:
+    return texts.label(value, "en")
 
 
 @pytest.fixture(scope="module")
@@ -25,13 +36,13 @@ def offers(demo_catalogue: Any) -> pd.DataFrame:
 
 @pytest.fixture
 def explorer(offers: pd.DataFrame, tmp_path: Path) -> Explorer:
-    return widgets.explorer(offers, debounce=0, export_dir=tmp_path)
+    return widgets.explorer(offers, debounce=0, export_dir=tmp_path, lang="en")
 
 
 def bars(explorer: Explorer) -> dict[str, float]:
-    """Label -> length of each horizontal bar of the chart."""
+    """Label (as the catalogue names it) -> length of each horizontal bar of the chart."""
     ax = explorer.figure.axes[0]
-    labels = [t.get_text() for t in ax.get_yticklabels()]
+    labels = [RAW.get(t.get_text(), t.get_text()) for t in ax.get_yticklabels()]
     widths = [p.get_width() for p in ax.patches]
     assert len(labels) == len(widths)
     return dict(zip(labels, widths, strict=True))
@@ -91,7 +102,7 @@ def test_state_filter(explorer: Explorer, offers: pd.DataFrame) -> None:
     pd.testing.assert_frame_equal(explorer.filtered, bayern)
     assert nonzero(bars(explorer)) == {"Bayern": len(bayern)}
     assert f"{len(bayern):,}</b> of {len(offers):,} events" in explorer.outputs["status"].value
-    assert "Bayern" in explorer.outputs["status"].value
+    assert "Bavaria" in explorer.outputs["status"].value
 
     explorer.controls["states"].value = ("Bayern", "Berlin", MISSING)
     chosen = offers["state"].isin(["Bayern", "Berlin"]) | offers["state"].isna()
@@ -125,9 +136,10 @@ def test_measures(explorer: Explorer, offers: pd.DataFrame, measure: str, expect
         assert table.loc[category, measure] == expected(rows), category
         assert table.loc[category, "events"] == len(rows)
     assert_chart_follows(explorer, measure)
-    assert f"<th>{measure}</th>" in explorer.outputs["table"].value
+    header = texts.text(f"column.{measure}", "en")
+    assert f'<th scope="col">{header}</th>' in explorer.outputs["table"].value
     # The total row counts distinct courses and institutions, not a sum of the groups.
-    total = f"<th>Total</th><td>{len(offers):,}</td><td>{expected(offers):,}</td>"
+    total = f'<th scope="row">Total</th><td>{len(offers):,}</td><td>{expected(offers):,}</td>'
     assert total in explorer.outputs["table"].value
 
 
@@ -138,7 +150,8 @@ def test_thousands_separators(explorer: Explorer, offers: pd.DataFrame) -> None:
     full_time = offers["instruction_time"] == "Vollzeit"
     places = int(offers.loc[full_time, "max_participants"].sum())
     assert places >= 1000
-    assert f"<th>Vollzeit</th><td>{full_time.sum():,}</td><td>{places:,}</td>" in html
+    row = f'<th scope="row">Full time</th><td class="count">{full_time.sum():,}</td>'
+    assert f'{row}<td class="count">{places:,}</td>' in html
 
 
 def test_second_dimension_gives_the_crosstab(explorer: Explorer, offers: pd.DataFrame) -> None:
@@ -157,23 +170,25 @@ def test_second_dimension_gives_the_crosstab(explorer: Explorer, offers: pd.Data
         for category in categories:
             assert table.loc[state, category] == expected.loc[state, category]
     assert table.to_numpy().sum() == len(offers)
-    # The chart: stacked shares, one bar per state with its number of events.
+    # The chart: a heatmap of the same numbers, one row per state, one column per category.
     ax = explorer.figure.axes[0]
-    ticks = [t.get_text() for t in ax.get_yticklabels()]
-    for state in states:
-        n = (offers["state"] == state).sum()
-        if n:
-            assert f"{state} (n = {n:,})" in ticks
-    legend = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert set(legend) <= {*categories, MISSING}
-    assert {c for c in categories if expected[c].sum()} <= set(legend)
+    rows = [t.get_text() for t in ax.get_yticklabels()]
+    columns = [t.get_text().replace("\n", " ") for t in ax.get_xticklabels()]
+    assert rows == [en(k) for k in table.index]
+    assert columns == [en(k) for k in table.columns]
+    for text in ax.texts:
+        x, y = text.get_position()
+        value = int(table.iloc[int(y), int(x)])
+        assert text.get_text() == ("–" if value == 0 else f"{value:,}")
+    assert ax.get_title(loc="left") == "Events by state and instruction form category"
 
     explorer.controls["measure"].value = "courses"
-    rows = offers[offers["state"] == "Bayern"]
-    per_category = rows.groupby("instruction_form_category", observed=True)["course_id"].nunique()
-    for category, n in per_category.items():
+    bayern = offers[offers["state"] == "Bayern"]
+    per_category = bayern.groupby("instruction_form_category", observed=True)["course_id"]
+    for category, n in per_category.nunique().items():
         assert explorer.table.loc["Bayern", category] == n
-    assert "chart: shares of events" in explorer.outputs["status"].value
+    title = explorer.figure.axes[0].get_title(loc="left")
+    assert title == "Courses by state and instruction form category"
 
     explorer.controls["by2"].value = "state"  # the same as the first: ignored
     assert list(explorer.table.columns) == ["events", "courses", "share"]
@@ -223,7 +238,7 @@ def test_start_date_range(explorer: Explorer, offers: pd.DataFrame) -> None:
     assert 0 < inside.sum() < len(offers)
     assert explorer.table["events"].sum() == inside.sum()
     assert explorer.mask.tolist() == inside.tolist()
-    assert "start 2025-03 to 2025-05" in explorer.outputs["status"].value
+    assert "start Mar 2025 to May 2025" in explorer.outputs["status"].value
 
     explorer.controls["by"].value = "month"  # a line over the three months
     table = explorer.table
@@ -300,54 +315,92 @@ def test_dimensions_offered(explorer: Explorer, offers: pd.DataFrame) -> None:
     assert {int(k): int(v) for k, v in explorer.table["events"].items()} == years.to_dict()
 
 
-def test_export_csv_and_excel(explorer: Explorer, offers: pd.DataFrame, tmp_path: Path) -> None:
+def download(explorer: Explorer) -> tuple[str, bytes]:
+    """The file name and bytes behind the download link."""
+    link = explorer.outputs["download"].value
+    found = re.search(r'download="([^"]+)" href="data:([^;]+)[^,]*;base64,([^"]+)"', link)
+    assert found is not None, link
+    return found.group(1), base64.b64decode(found.group(3))
+
+
+def test_download_link_carries_the_table(
+    explorer: Explorer, offers: pd.DataFrame, tmp_path: Path
+) -> None:
+    """The table downloads through the browser (a data: URI, no kernel disk involved), as
+    CSV and as Excel; the payload decodes to the table shown."""
     c = explorer.controls
     c["states"].value = ("Bayern",)
     c["measure"].value = "courses"
     c["format"].value = "CSV"
-    c["export"].click()
-    csv = explorer.exported
-    assert csv is not None
-    assert csv.parent == tmp_path
-    assert csv.suffix == ".csv"
-    assert csv.name.startswith("educatalog-courses-by-state-")
-    assert str(csv) in explorer.outputs["export"].value
-    back = pd.read_csv(csv, index_col=0)
-    expected = widgets.export_frame(explorer.table)
-    assert back.index.tolist() == expected.index.tolist()
-    assert back.index.tolist()[: len(offers["state"].cat.categories)] == list(
-        offers["state"].cat.categories
+    name, data = download(explorer)
+    assert name == "educatalog-courses-by-state.csv"
+    assert data.startswith("\ufeff".encode())
+    back = pd.read_csv(io.BytesIO(data), index_col=0, encoding="utf-8-sig")
+    assert back.index.name == "State"
+    assert back.columns.tolist() == ["Events", "Courses", "Share (%)"]
+    assert back.index.tolist() == [en(k) for k in explorer.table.index]
+    assert back["Events"].tolist() == explorer.table["events"].tolist()
+    assert back.loc["Bavaria", "Courses"] == (
+        offers.loc[offers["state"] == "Bayern", "course_id"].nunique()
     )
-    assert back.columns.tolist() == ["events", "courses", "share"]
-    assert back["events"].tolist() == expected["events"].tolist()
-    assert (
-        back.loc["Bayern", "courses"]
-        == offers.loc[offers["state"] == "Bayern", "course_id"].nunique()
+    np.testing.assert_allclose(
+        back["Share (%)"], explorer.table["share"].astype(float) * 100, atol=0.005
     )
-    np.testing.assert_allclose(back["share"], expected["share"].astype(float))
 
     c["by2"].value = "duration_class"
     c["format"].value = "Excel"
-    c["export"].click()
-    xlsx = explorer.exported
-    assert xlsx is not None
-    assert xlsx.suffix == ".xlsx"
-    assert xlsx != csv
-    back = pd.read_excel(xlsx, sheet_name="table", index_col=0)
-    expected = widgets.export_frame(explorer.table)
-    assert back.index.tolist() == expected.index.tolist()
-    assert back.columns.tolist() == expected.columns.tolist()
-    assert back.to_numpy().tolist() == expected.to_numpy(dtype="int64").tolist()
-    about = pd.read_excel(xlsx, sheet_name="about", index_col=0)["value"]
-    assert "synthetic demo data" in about["source"]
-    assert about["filters"] == "Bayern"
-    assert about["measure"] == "courses"
+    name, data = download(explorer)
+    assert name == "educatalog-courses-by-state-by-duration_class.xlsx"
+    book = openpyxl.load_workbook(io.BytesIO(data))
+    assert book.sheetnames[0] == "About these data"
+    about = dict(book.worksheets[0].iter_rows(min_row=3, values_only=True))
+    assert about["Source"].startswith("synthetic demo data (educatalog), retrieved")
+    assert about["Filters"] == "Measure: Courses; Bavaria"
+    assert about["Note"].startswith("SYNTHETIC DEMO DATA")
+    sheet = book.worksheets[1]
+    assert sheet["A1"].value == "Courses by state and duration class"
+    rows = list(sheet.iter_rows(min_row=3, values_only=True))
+    assert [r[0] for r in rows] == [en(k) for k in explorer.table.index]
+    assert [list(r[1:]) for r in rows] == explorer.table.to_numpy(dtype="int64").tolist()
+    assert sheet["B3"].number_format == "#,##0"
 
-    again = explorer.export("csv")  # in the same second: a new name, never overwritten
-    assert again != csv
-    assert again.exists()
+    # The same bytes on the kernel's disk, from code.
+    path = explorer.export("xlsx")
+    assert path.parent == tmp_path
+    assert path.name.startswith("educatalog-courses-by-state-by-duration_class-")
+    again = explorer.export("csv")
+    assert again != path  # a new name, never overwritten
+    assert again.read_bytes() == explorer.payload("csv")
     with pytest.raises(EducatalogError, match="csv or xlsx"):
         explorer.export("json")
+
+
+def test_german_by_default(offers: pd.DataFrame) -> None:
+    explorer = widgets.explorer(offers, debounce=0)
+    status = explorer.outputs["status"].value
+    assert f"<b>{texts.number(len(offers), 'de')}</b> von" in status
+    assert "Quelle: synthetische Demodaten" in status
+    assert explorer.controls["by"].description == "Zählen nach"
+    assert '<th scope="row">Insgesamt</th>' in explorer.outputs["table"].value
+    assert "SYNTHETISCHE DEMODATEN" in [t.get_text() for t in explorer.figure.texts]
+    assert "Tabelle herunterladen (CSV)" in explorer.outputs["download"].value
+    _name, data = download(explorer)
+    lines = data.decode("utf-8-sig").splitlines()
+    assert lines[0] == "Bundesland;Veranstaltungen;Anteil (%)"
+    assert re.search(r";\d+,\d+$", lines[1])
+    explorer.close()
+
+
+def test_total_capacity_is_unknown_when_no_event_states_it(offers: pd.DataFrame) -> None:
+    frame = offers.assign(max_participants=pd.array([None] * len(offers), dtype="Int64"))
+    explorer = widgets.explorer(frame, debounce=0, lang="en")
+    explorer.controls["measure"].value = "capacity"
+    assert explorer.error is None
+    total = re.search(r"<tfoot>.*</tfoot>", explorer.outputs["table"].value)
+    assert total is not None
+    assert f"<td>{len(offers):,}</td><td>–</td>" in total.group(0)
+    assert ">0<" not in total.group(0)
+    explorer.close()
 
 
 def test_debounce_recomputes_once_after_the_pause(offers: pd.DataFrame, tmp_path: Path) -> None:
@@ -401,7 +454,7 @@ def test_display(explorer: Explorer) -> None:
         explorer.controls
     )
     assert "format" in explorer.controls
-    assert "export" in explorer.controls
+    assert "download" in explorer.outputs
 
 
 def test_refuses_what_is_not_a_frame_of_offers() -> None:
@@ -416,7 +469,7 @@ def test_refuses_what_is_not_a_frame_of_offers() -> None:
 def test_funding_frame_counts_distinct_events(demo_catalogue: Any, tmp_path: Path) -> None:
     funded = demo_catalogue.offers(funding=True)
     assert not funded["event_id"].is_unique
-    explorer = widgets.explorer(funded, debounce=0, export_dir=tmp_path)
+    explorer = widgets.explorer(funded, debounce=0, export_dir=tmp_path, lang="en")
     explorer.controls["states"].value = ("Bayern",)
     bayern = funded.loc[funded["state"] == "Bayern", "event_id"].nunique()
     assert explorer.table["events"].sum() == bayern
@@ -435,10 +488,11 @@ def test_funding_frame_total_capacity_counts_each_event_once(
     demo_catalogue: Any, tmp_path: Path
 ) -> None:
     funded = demo_catalogue.offers(funding=True)
-    explorer = widgets.explorer(funded, debounce=0, export_dir=tmp_path)
+    explorer = widgets.explorer(funded, debounce=0, export_dir=tmp_path, lang="en")
     explorer.controls["measure"].value = "capacity"
     places = int(funded.drop_duplicates("event_id")["max_participants"].sum())
     assert places < int(funded["max_participants"].sum())  # the frame repeats events
-    assert f"<th>Total</th><td>{funded['event_id'].nunique():,}</td><td>{places:,}</td>" in (
+    n = funded["event_id"].nunique()
+    assert f'<th scope="row">Total</th><td>{n:,}</td><td>{places:,}</td>' in (
         explorer.outputs["table"].value
     )

@@ -16,6 +16,7 @@ valid choices and the nearest one. matplotlib is imported on the first chart onl
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,7 @@ import pandas as pd
 
 from educatalog import stats
 from educatalog.catalogue import CATALOGUE
+from educatalog.catalogue_data import SOURCE_ATTR, Source
 from educatalog.errors import EducatalogError
 
 if TYPE_CHECKING:
@@ -93,6 +95,24 @@ class EduAccessor:
         ``by``; ``unknown`` is ``"exclude"`` (default: out of the base, as ``mean()``),
         ``"as_false"`` or ``"separate"`` (:func:`educatalog.stats.share`)."""
         return stats.share(self._frame, column, by, unknown=unknown, value=value, dropna=dropna)
+
+    def with_source(
+        self,
+        url: str | None = None,
+        *,
+        demo: bool = False,
+        name: str | None = None,
+        fetched_at: dt.datetime | None = None,
+    ) -> pd.DataFrame:
+        """State where the frame's data come from (a service ``url``, or a ``name`` in
+        words such as "Eigene Erhebung 2025"; ``demo=True`` for demo data), for the source
+        line and demo mark of its charts and tables; returns the frame itself. Credentials
+        in the URL are never kept."""
+        source = Source(
+            url=url, demo=demo, name=name, fetched_at=fetched_at or dt.datetime.now(dt.UTC)
+        )
+        self._frame.attrs[SOURCE_ATTR] = source.to_attrs()
+        return self._frame
 
     def dimensions(self) -> list[str]:
         """The dimensions the frame is usually grouped by (:func:`educatalog.stats.dimensions`)."""

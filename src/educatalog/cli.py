@@ -98,6 +98,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     report.add_argument("--start", metavar="YYYY-MM-DD", help="first start date to keep")
     report.add_argument("--end", metavar="YYYY-MM-DD", help="last start date to keep")
+    report.add_argument(
+        "--lang",
+        choices=["de", "en"],
+        default="de",
+        help="language of the report's text, labels and number formats (default: de)",
+    )
     report.add_argument("--scale", type=_positive_float, default=1.0, help="demo size")
     report.add_argument("--seed", type=int, default=DEFAULT_SEED, help="demo random seed")
     _add_snapshot_commands(commands)
@@ -171,6 +177,7 @@ def _report(args: argparse.Namespace) -> int:
             start=args.start,
             end=args.end,
             demo=demo,
+            lang=args.lang,
         )
     except EducatalogError as exc:
         print(f"educatalog report: {exc}", file=sys.stderr)

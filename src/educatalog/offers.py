@@ -45,7 +45,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from educatalog.catalogue_data import SOURCE_ATTR, Catalogue
+from educatalog.catalogue_data import SOURCE_ATTR, Catalogue, Source, remember
 from educatalog.errors import EducatalogError
 from educatalog.frames import DATETIME_DTYPE
 
@@ -220,6 +220,9 @@ def build_offers(catalogue: Catalogue, *, funding: bool = False) -> pd.DataFrame
     if funding:
         out = _with_funding(out, catalogue)
     out.attrs[SOURCE_ATTR] = dict(ev.attrs.get(SOURCE_ATTR) or catalogue.source.to_attrs())
+    source = Source.from_attrs(out.attrs)
+    if source is not None:
+        remember(out, source)  # recognised after a merge or concat, which drop attrs
     return out
 
 

@@ -12,14 +12,22 @@ one of report size, or the figure of ``ax`` when given an Axes to draw into. New
 made with :class:`~matplotlib.figure.Figure`, not pyplot, so nothing accumulates in pyplot's
 list of open figures (in a notebook, show one with ``display(fig)``).
 
-All charts share one look (:data:`STYLE`, applied with :func:`matplotlib.rc_context`), an
-English title that names the measure and the dimension, axis labels with units, and the
-labels of the data exactly as the catalogue gives them (a missing value is
-:data:`MISSING_LABEL`). A source line sits at the bottom left of the figure ("Quelle: "
-and :attr:`educatalog.Source.label` from the frame's attrs); when the source is the
-synthetic demo catalogue, a diagonal watermark and a corner label say
-:data:`DEMO_MARK`, so that a demo chart is never mistaken for real data. In a figure of
-your own, use ``layout="constrained"`` so that the source line gets room of its own.
+All charts share one look (:data:`STYLE`, applied with :func:`matplotlib.rc_context`) and
+speak one language, ``lang="de"`` (default) or ``"en"`` (:mod:`educatalog.texts`): a title
+that names the measure and the dimension, axis labels with units, numbers formatted by
+Babel (``1.635`` / ``1,635``, ``10 %`` / ``10%``), the labels of the data as the catalogue
+gives them (in English the states, categories and duration classes translated) and one
+label for a missing value ("ohne Angabe" / "not stated", also for the catalogue's "Keine
+Angabe"). A source line sits at the bottom left of the figure ("Quelle: " and
+:meth:`educatalog.Source.text`); the source is the frame's
+(:func:`educatalog.catalogue_data.source_of`: its attrs, or the catalogue whose rows it
+holds after a ``merge`` or ``concat``), or
+``source=`` where you state it. Where it cannot be known, the line says so. When the data
+are the synthetic demo catalogue, a diagonal watermark and a corner label say so
+("SYNTHETISCHE DEMODATEN" / :data:`DEMO_MARK`), so that a demo chart is never mistaken for
+real data. Every chart carries a text alternative (:func:`alt_text`) that says what it
+shows; the report puts it on the image. In a figure of your own, use
+``layout="constrained"`` so that the source line gets room of its own.
 """
 
 from __future__ import annotations
@@ -27,7 +35,7 @@ from __future__ import annotations
 import functools
 import math
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -35,7 +43,6 @@ import matplotlib as mpl
 import numpy as np
 import pandas as pd
 from cycler import cycler
-from matplotlib import dates as mdates
 from matplotlib import ticker
 from matplotlib.axes import Axes
 from matplotlib.cm import ScalarMappable
@@ -46,8 +53,8 @@ from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 from matplotlib.transforms import ScaledTranslation
 
-from educatalog import population, stats
-from educatalog.catalogue_data import Source
+from educatalog import population, stats, texts
+from educatalog.catalogue_data import Source, source_of
 from educatalog.errors import EducatalogError
 
 __all__ = [
@@ -55,6 +62,7 @@ __all__ = [
     "MISSING_LABEL",
     "STYLE",
     "TILE_GRID",
+    "alt_text",
     "cost_boxplot",
     "heatmap",
     "save",
@@ -114,11 +122,13 @@ STYLE: dict[str, Any] = {
 }
 """The look of every chart, applied with :func:`matplotlib.rc_context` while it is drawn."""
 
-MISSING_LABEL = "ohne Angabe"
-"""Label of the group of offers without a value (e.g. events whose state is unknown)."""
+MISSING_LABEL = texts.missing("de")
+"""Label of the group of offers without a value (e.g. events whose state is unknown) in
+German charts; ``texts.missing("en")`` ("not stated") in English ones."""
 
-DEMO_MARK = "SYNTHETIC DEMO DATA"
-"""Written over every chart of the synthetic demo catalogue."""
+DEMO_MARK = texts.text("demo_mark", "en")
+"""Written over every English chart of the synthetic demo catalogue (German charts:
+"SYNTHETISCHE DEMODATEN")."""
 
 PER_100K = "events_per_100k"
 
@@ -148,40 +158,16 @@ _DEMO_LABEL_GID = "educatalog-demo-label"
 _FOOTER_SIZE = 7.5
 _FREQUENCIES = ("month", "quarter", "year")
 
-_DIMENSIONS: dict[str, str] = {
-    "state": "state",
-    "state_code": "state",
-    "city": "city",
-    "zip": "postcode",
-    "institution": "institution",
-    "instruction_form": "instruction form",
-    "instruction_form_category": "instruction form category",
-    "instruction_time": "instruction time",
-    "duration_class": "duration class",
-    "education_type": "education type",
-    "course_type": "course type",
-    "institution_type": "institution type",
-    "funding_type": "funding type",
-    "funding_level": "funding level",
-    "barrier_free": "barrier-free access",
-    "education_voucher": "education voucher",
-    "is_part_time": "part time",
-    "has_individual_start": "individual start",
-    "is_inhouse": "in-house",
-    "year": "start year",
-    "quarter": "start quarter",
-    "month": "start month",
-}
-"""English names of the dimensions, for titles and axis labels."""
 
-_MEASURES: dict[str, tuple[str, str, str]] = {
-    # measure: (title, axis label with unit, column the measure needs)
-    "events": ("Events", "Number of events", "event_id"),
-    "courses": ("Courses", "Number of courses", "course_id"),
-    "institutions": ("Institutions", "Number of institutions", "institution"),
-    "capacity": ("Places", "Places (sum of maximum participants)", "max_participants"),
-    PER_100K: ("Events per 100,000 inhabitants", "Events per 100,000 inhabitants", "state"),
+_MEASURES: dict[str, str] = {
+    # measure: the column it needs (title and axis label: educatalog.texts)
+    "events": "event_id",
+    "courses": "course_id",
+    "institutions": "institution",
+    "capacity": "max_participants",
+    PER_100K: "state",
 }
+_ALT_ATTR = "_educatalog_alt"
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -210,15 +196,23 @@ def supply_bars(
     top: int | None = None,
     ax: Axes | None = None,
     title: str | None = None,
+    lang: str = texts.DEFAULT_LANG,
+    source: Source | str | None = None,
+    population: Any = None,
 ) -> Figure:
     """Horizontal bars of a measure by ``by``, largest on top, each labelled with its value.
 
     ``measure`` is one of :data:`educatalog.stats.MEASURES` (events, courses,
     institutions, capacity) or ``"events_per_100k"`` (only with ``by="state"``, from
-    :func:`educatalog.stats.per_capita`). ``top`` keeps the largest ``top`` groups. Offers
-    without a value of ``by`` form a bar of their own, :data:`MISSING_LABEL`.
+    :func:`educatalog.stats.per_capita`, with ``population=`` your own figures; the
+    footer names the figures and their reference date). ``top`` keeps the largest ``top``
+    groups. Offers without a value of ``by`` form a bar of their own, labelled
+    "ohne Angabe" / "not stated". Groups whose capacity nobody states have no bar; a note
+    names them. ``lang`` is ``"de"`` or ``"en"``; ``source`` states the data's source
+    where the frame does not know it.
     """
     what = "supply_bars()"
+    lang = texts.check_lang(lang)
     _check_dimension(by, "by")
     if measure not in _MEASURES:
         raise EducatalogError(f'Unknown measure "{measure}"; choose one of {", ".join(_MEASURES)}.')
@@ -232,11 +226,18 @@ def supply_bars(
                 f"(or another measure: {', '.join(stats.MEASURES)})."
             )
         _require(offers, ["event_id", "state"], what)
-        values = stats.per_capita(offers)[PER_100K]
-        notes.append(_population_note())
+        rates = stats.per_capita(offers, population=population)
+        values = rates[PER_100K]
+        notes.append(_population_note(rates, lang))
     else:
-        _require(offers, ["event_id", _MEASURES[measure][2], *_columns_of(offers, [by])], what)
-        values = stats.supply(offers, by, normalize=False)[measure]
+        _require(offers, ["event_id", _MEASURES[measure], *_columns_of(offers, [by])], what)
+        table = stats.supply(offers, by, normalize=False)
+        values = table[measure]
+        if measure == "capacity":
+            unknown = table.index[values.isna() & (table["events"] > 0)]
+            if len(unknown):
+                groups = ", ".join(_label(k, lang) for k in unknown)
+                notes.append(texts.text("note.capacity_unknown", lang, groups=groups))
     values = values.dropna()
     missing = _missing_mask(values.index)
     values = values[~(missing & (values.to_numpy(dtype=float) == 0))]  # an empty "no value"
@@ -246,30 +247,43 @@ def supply_bars(
         raise EducatalogError(f"{what}: the frame has no offers to count by {by}.")
 
     numbers = shown.to_numpy(dtype=float)
-    labels = [_label(key) for key in shown.index]
+    labels = [_label(key, lang) for key in shown.index]
     fig, ax = _axes(ax, (8.0, max(2.8, 1.5 + 0.3 * len(shown))))
     positions = np.arange(len(shown))
     colors = [MISSING_COLOR if m else BAR_COLOR for m in _missing_mask(shown.index)]
     bars = ax.barh(positions, numbers, height=0.72, color=colors)
     text = _rate_text if measure == PER_100K else _count_text
-    _inside(
-        ax.bar_label(
-            bars, labels=[text(v) for v in numbers], padding=3, fontsize=8.5, color=TEXT_COLOR
-        )
-    )
+    value_texts = [text(v, lang) for v in numbers]
+    _inside(ax.bar_label(bars, labels=value_texts, padding=3, fontsize=8.5, color=TEXT_COLOR))
     ax.set_yticks(positions, labels)
     ax.set_ylim(len(shown) - 0.5, -0.5)  # the first, largest bar on top
     ax.set_xlim(0, (numbers.max() or 1.0) * 1.14)
-    _value_axis(ax.xaxis, rate=measure == PER_100K)
+    _value_axis(ax.xaxis, rate=measure == PER_100K, lang=lang)
     _grid(ax.xaxis)
     ax.tick_params(axis="y", length=0)
-    ax.set_xlabel(_MEASURES[measure][1])
-    ax.set_ylabel(_dimension_name(by).capitalize())
+    ax.set_xlabel(texts.text(f"axis.{measure}", lang))
+    ax.set_ylabel(texts.capitalized(texts.dimension(by, lang)))
     if title is None:
-        title = f"{_MEASURES[measure][0]} by {_dimension_name(by)}"
+        title = texts.text(
+            "title.by",
+            lang,
+            measure=texts.text(f"measure.{measure}", lang),
+            dimension=texts.dimension(by, lang),
+        )
         if top is not None and top < len(values):
-            title += f" (top {top})"
-    return _finish(fig, ax, offers, title, notes)
+            title = texts.text("title.top", lang, title=title, top=top)
+    known = [i for i, m in enumerate(_missing_mask(shown.index)) if not m] or [0]
+    alt = texts.text(
+        "alt.bars",
+        lang,
+        title=title,
+        top=labels[known[0]],
+        top_value=value_texts[known[0]],
+        low=labels[known[-1]],
+        low_value=value_texts[known[-1]],
+        n=len(labels),
+    )
+    return _finish(fig, ax, offers, title, notes, lang=lang, source=source, alt=alt)
 
 
 @_styled
@@ -280,6 +294,8 @@ def stacked_shares(
     *,
     ax: Axes | None = None,
     title: str | None = None,
+    lang: str = texts.DEFAULT_LANG,
+    source: Source | str | None = None,
 ) -> Figure:
     """100 % stacked horizontal bars: the shares of ``columns`` among the events of each
     value of ``rows`` (:func:`educatalog.stats.crosstab` with ``normalize="index"``).
@@ -288,6 +304,7 @@ def stacked_shares(
     events have no shares and are left out, as are values of ``columns`` that no event has.
     """
     what = "stacked_shares()"
+    lang = texts.check_lang(lang)
     _check_dimension(rows, "rows")
     _check_dimension(columns, "columns")
     if rows == columns:
@@ -295,8 +312,8 @@ def stacked_shares(
     _require(offers, ["event_id", *_columns_of(offers, [rows, columns])], what)
     shares = stats.crosstab(offers, rows, columns, normalize="index")
     events = stats.supply(offers, rows, normalize=False)["events"]
-    n_of = {_label(key): int(n) for key, n in events.items()}
-    shares = shares.iloc[[i for i, k in enumerate(shares.index) if n_of.get(_label(k), 0) > 0]]
+    n_of = {_key(key): int(n) for key, n in events.items()}
+    shares = shares.iloc[[i for i, k in enumerate(shares.index) if n_of.get(_key(k), 0) > 0]]
     if shares.empty:
         raise EducatalogError(f"{what}: the frame has no offers to count by {rows}.")
     values = shares.to_numpy(dtype=float, na_value=np.nan) * 100
@@ -318,34 +335,44 @@ def stacked_shares(
             color=colors[j],
             edgecolor="white",
             linewidth=0.6,
-            label=_label(key),
+            label=_label(key, lang),
         )
-        inside = [f"{v:.0f}%" if v >= 7 else "" for v in width]
+        inside = [texts.percent(v / 100, lang, 0) if v >= 7 else "" for v in width]
         _inside(
             ax.bar_label(
                 bars, labels=inside, label_type="center", fontsize=7.5, color=_ink(colors[j])
             )
         )
         left += width
-    labels = [f"{_label(k)} (n = {n_of[_label(k)]:,})" for k in shares.index]
+    labels = [
+        texts.text("n", lang, label=_label(k, lang), n=texts.number(n_of[_key(k)], lang))
+        for k in shares.index
+    ]
     ax.set_yticks(positions, labels)
     ax.set_ylim(n_rows - 0.5, -0.5)
     ax.set_xlim(0, 100)
-    ax.xaxis.set_major_formatter(ticker.PercentFormatter(xmax=100, decimals=0))
+    ax.xaxis.set_major_formatter(_percent_formatter(lang))
     ax.xaxis.set_major_locator(ticker.MultipleLocator(20))
     ax.tick_params(axis="y", length=0)
-    ax.set_xlabel("Share of events (%)")
-    ax.set_ylabel(_dimension_name(rows).capitalize())
+    ax.set_xlabel(texts.text("axis.share", lang))
+    ax.set_ylabel(texts.capitalized(texts.dimension(rows, lang)))
     ax.legend(
-        title=_dimension_name(columns).capitalize(),
+        title=texts.capitalized(texts.dimension(columns, lang)),
         loc="upper left",
         bbox_to_anchor=(1.01, 1.0),
         borderaxespad=0.0,
         frameon=False,
     )
     if title is None:
-        title = f"Share of events by {_dimension_name(columns)} within each {_dimension_name(rows)}"
-    return _finish(fig, ax, offers, title)
+        title = texts.text(
+            "title.shares",
+            lang,
+            columns=texts.dimension(columns, lang),
+            rows=texts.dimension(rows, lang),
+        )
+    parts = ", ".join(_label(k, lang) for k in keys)
+    alt = texts.text("alt.stacked", lang, title=title, n=n_rows, parts=parts)
+    return _finish(fig, ax, offers, title, lang=lang, source=source, alt=alt)
 
 
 @_styled
@@ -355,17 +382,22 @@ def heatmap(
     columns: str = "duration_class",
     *,
     normalize: bool | str | None = "index",
+    measure: str = "events",
     ax: Axes | None = None,
     title: str | None = None,
+    lang: str = texts.DEFAULT_LANG,
+    source: Source | str | None = None,
 ) -> Figure:
-    """An annotated heatmap of the events by ``rows`` and ``columns``
+    """An annotated heatmap of the events (or another ``measure`` of
+    :data:`educatalog.stats.MEASURES`, for counts) by ``rows`` and ``columns``
     (:func:`educatalog.stats.crosstab`).
 
     ``normalize`` as in :func:`~educatalog.stats.crosstab`: ``"index"`` shares within each
     row, ``"columns"`` within each column, ``"all"`` of the total (cells in percent), or
-    False/None for counts. Empty cells show "–"; rows without events (no shares) stay blank.
+    False/None for counts. Empty cells show "–"; cells of unknown capacity stay blank.
     """
     what = "heatmap()"
+    lang = texts.check_lang(lang)
     _check_dimension(rows, "rows")
     _check_dimension(columns, "columns")
     if rows == columns:
@@ -375,8 +407,13 @@ def heatmap(
         raise EducatalogError(
             f"normalize must be index, columns, all or False (counts), got {normalize!r}."
         )
-    _require(offers, ["event_id", *_columns_of(offers, [rows, columns])], what)
-    table = stats.crosstab(offers, rows, columns, normalize=mode)
+    if measure not in stats.MEASURES:
+        raise EducatalogError(
+            f'Unknown measure "{measure}"; choose one of {", ".join(stats.MEASURES)}.'
+        )
+    needed = ["event_id", _MEASURES[measure], *_columns_of(offers, [rows, columns])]
+    _require(offers, needed, what)
+    table = stats.crosstab(offers, rows, columns, measure=measure, normalize=mode)
     if table.size == 0:
         raise EducatalogError(f"{what}: the frame has no offers to count.")
     data = table.to_numpy(dtype=float, na_value=np.nan)
@@ -408,46 +445,66 @@ def heatmap(
             ax.text(
                 j + 0.5,
                 i + 0.5,
-                _share_text(value) if share else _cell_count_text(value),
+                _share_text(value, lang) if share else _cell_count_text(value, lang),
                 ha="center",
                 va="center",
                 fontsize=size,
                 color=color,
                 in_layout=False,  # inside the axes; keeps the layout fast
             )
+    row_labels = [_label(k, lang) for k in table.index]
+    column_labels = [_label(k, lang) for k in table.columns]
     ax.set_xlim(0, n_cols)
     ax.set_ylim(n_rows, 0)
-    ax.set_yticks(np.arange(n_rows) + 0.5, [_label(k) for k in table.index])
-    _column_labels(ax, [_label(k) for k in table.columns], col_width)
+    ax.set_yticks(np.arange(n_rows) + 0.5, row_labels)
+    _column_labels(ax, column_labels, col_width)
     ax.tick_params(length=0)
     for spine in ax.spines.values():
         spine.set_visible(False)
-    ax.set_xlabel(_dimension_name(columns).capitalize())
-    ax.set_ylabel(_dimension_name(rows).capitalize())
-    row_name, col_name = _dimension_name(rows), _dimension_name(columns)
+    ax.set_xlabel(texts.capitalized(texts.dimension(columns, lang)))
+    ax.set_ylabel(texts.capitalized(texts.dimension(rows, lang)))
+    row_name, col_name = texts.dimension(rows, lang), texts.dimension(columns, lang)
     unit = {
-        "index": f"Share of events within each {row_name} (%)",
-        "columns": f"Share of events within each {col_name} (%)",
-        "all": "Share of all events (%)",
-        False: "Number of events",
+        "index": texts.text("axis.share_within", lang, name=row_name),
+        "columns": texts.text("axis.share_within", lang, name=col_name),
+        "all": texts.text("axis.share_all", lang),
+        False: texts.text(f"axis.{measure}", lang),
     }[mode]
     colorbar = fig.colorbar(mesh, ax=ax, pad=0.02, fraction=0.05, aspect=25)
     colorbar.set_label(unit)
     colorbar.outline.set_visible(False)
     if share:
-        colorbar.formatter = ticker.PercentFormatter(xmax=100, decimals=0)
+        colorbar.formatter = _percent_formatter(lang)
     else:
         colorbar.locator = ticker.MaxNLocator(nbins=6, integer=True)
-        colorbar.formatter = ticker.FuncFormatter(_count_tick)
+        colorbar.formatter = ticker.FuncFormatter(lambda v, _p=None: _count_tick(v, lang=lang))
     colorbar.update_ticks()
     if title is None:
+        names = {"rows": row_name, "columns": col_name}
         title = {
-            "index": f"Share of events by {col_name} within each {row_name}",
-            "columns": f"Share of events by {row_name} within each {col_name}",
-            "all": f"Share of all events by {row_name} and {col_name}",
-            False: f"Events by {row_name} and {col_name}",
+            "index": texts.text("title.shares", lang, **names),
+            "columns": texts.text("title.shares_columns", lang, **names),
+            "all": texts.text("title.shares_all", lang, **names),
+            False: texts.text(
+                "title.measure_by_2d", lang, measure=texts.text(f"measure.{measure}", lang), **names
+            ),
         }[mode]
-    return _finish(fig, ax, offers, title)
+    alt = title
+    if np.isfinite(data).any():
+        i, j = np.unravel_index(np.nanargmax(data), data.shape)
+        top_value = _share_text(data[i, j], lang) if share else _count_text(data[i, j], lang)
+        alt = texts.text(
+            "alt.heatmap",
+            lang,
+            title=title,
+            rows=n_rows,
+            row_name=row_name,
+            columns=n_cols,
+            column_name=col_name,
+            top_value=top_value,
+            top=f"{row_labels[i]} / {column_labels[j]}",
+        )
+    return _finish(fig, ax, offers, title, lang=lang, source=source, alt=alt)
 
 
 @_styled
@@ -458,6 +515,8 @@ def starts_over_time(
     by: str | None = None,
     ax: Axes | None = None,
     title: str | None = None,
+    lang: str = texts.DEFAULT_LANG,
+    source: Source | str | None = None,
 ) -> Figure:
     """Events starting per ``freq`` (``"month"``, ``"quarter"`` or ``"year"``) from the first
     to the last period with starts; periods without starts count 0. With ``by`` (e.g.
@@ -465,6 +524,7 @@ def starts_over_time(
     not shown; a note under the chart counts them.
     """
     what = "starts_over_time()"
+    lang = texts.check_lang(lang)
     if freq not in _FREQUENCIES:
         raise EducatalogError(f"freq must be month, quarter or year, got {freq!r}.")
     if by is not None:
@@ -504,26 +564,46 @@ def starts_over_time(
             markersize=3.5,
             linewidth=1.8,
             color=color,
-            label=_label(key) if by else "Events",
+            label=_label(key, lang) if by else texts.text("title.line", lang),
         )
-    _time_axis(ax, freq, full, x)
+    _time_axis(ax, freq, full, x, lang)
     ax.set_ylim(0, peak * 1.08 or 1.0)
-    _value_axis(ax.yaxis, rate=False)
+    _value_axis(ax.yaxis, rate=False, lang=lang)
     _grid(ax.yaxis)
-    ax.set_xlabel(f"Start {freq}")
-    ax.set_ylabel(f"Events starting per {freq}")
+    period_name = texts.text(f"freq.{freq}", lang)
+    ax.set_xlabel(texts.text("axis.start", lang, freq=period_name))
+    ax.set_ylabel(texts.text("axis.starts", lang, freq=period_name))
     if by:
         ax.legend(
-            title=_dimension_name(by).capitalize(),
+            title=texts.capitalized(texts.dimension(by, lang)),
             loc="upper left",
             bbox_to_anchor=(1.01, 1.0),
             borderaxespad=0.0,
             frameon=False,
         )
-    notes = [f"Not shown: {_events(undated)} without a start date."] if undated else []
+    notes = [texts.text("note.without_start", lang, events=_events(undated, lang))]
+    notes = notes if undated else []
+    start_name = texts.dimension(freq, lang)
     if title is None:
-        title = f"Events by start {freq}" + (f" and {_dimension_name(by)}" if by else "")
-    return _finish(fig, ax, offers, title, notes)
+        title = (
+            texts.text(
+                "title.starts_by", lang, freq=start_name, dimension=texts.dimension(by, lang)
+            )
+            if by
+            else texts.text("title.starts", lang, freq=start_name)
+        )
+    totals_all = _reindex(totals[dated], full)
+    peak_at = int(np.argmax(totals_all))
+    alt = texts.text(
+        "alt.lines",
+        lang,
+        title=title,
+        first=_label(full[0], lang),
+        last=_label(full[-1], lang),
+        top_value=_count_text(totals_all[peak_at], lang),
+        top=_label(full[peak_at], lang),
+    )
+    return _finish(fig, ax, offers, title, notes, lang=lang, source=source, alt=alt)
 
 
 @_styled
@@ -534,6 +614,8 @@ def cost_boxplot(
     currency: str = "EUR",
     ax: Axes | None = None,
     title: str | None = None,
+    lang: str = texts.DEFAULT_LANG,
+    source: Source | str | None = None,
 ) -> Figure:
     """Boxplots of the events' costs per value of ``by``, in one ``currency``
     (:func:`educatalog.stats.costs`): box from the first to the third quartile, the median
@@ -541,6 +623,7 @@ def cost_boxplot(
     labels give the number of events with a cost (``n``); groups without one are left out.
     """
     what = "cost_boxplot()"
+    lang = texts.check_lang(lang)
     _check_dimension(by, "by")
     _require(offers, ["event_id", "cost", "cost_currency", *_columns_of(offers, [by])], what)
     table = stats.costs(offers, by, currency=currency)
@@ -558,7 +641,9 @@ def cost_boxplot(
     table = table.droplevel("currency")
     boxes = [
         {
-            "label": f"{_label(key)} (n = {int(row['events']):,})",
+            "label": texts.text(
+                "n", lang, label=_label(key, lang), n=texts.number(row["events"], lang)
+            ),
             "med": float(row["median"]),
             "q1": float(row["q1"]),
             "q3": float(row["q3"]),
@@ -591,15 +676,22 @@ def cost_boxplot(
     )
     ax.set_ylim(n - 0.5, -0.5)
     ax.set_xlim(left=0 if table["min"].min() >= 0 else None)
-    _value_axis(ax.xaxis, rate=True)
+    _value_axis(ax.xaxis, rate=True, lang=lang)
     _grid(ax.xaxis)
     ax.tick_params(axis="y", length=0)
-    ax.set_xlabel(f"Cost ({currency})")
-    ax.set_ylabel(_dimension_name(by).capitalize())
-    notes = ["Box: first to third quartile; line: median; diamond: mean; whiskers: min to max."]
+    ax.set_xlabel(texts.text("axis.cost", lang, currency=currency))
+    ax.set_ylabel(texts.capitalized(texts.dimension(by, lang)))
+    notes = [texts.text("note.box", lang)]
     if title is None:
-        title = f"Costs by {_dimension_name(by)} ({currency})"
-    return _finish(fig, ax, offers, title, notes)
+        title = texts.text(
+            "title.costs", lang, dimension=texts.dimension(by, lang), currency=currency
+        )
+    medians = "; ".join(
+        f"{_label(key, lang)}: {texts.number(row['median'], lang, 0)} {currency}"
+        for key, row in table.iterrows()
+    )
+    alt = texts.text("alt.boxes", lang, title=title, medians=medians)
+    return _finish(fig, ax, offers, title, notes, lang=lang, source=source, alt=alt)
 
 
 @_styled
@@ -609,6 +701,9 @@ def tile_map(
     measure: str = PER_100K,
     ax: Axes | None = None,
     title: str | None = None,
+    lang: str = texts.DEFAULT_LANG,
+    source: Source | str | None = None,
+    population: Any = None,
 ) -> Figure:
     """The 16 German states as a grid of equal tiles (:data:`TILE_GRID`), each coloured by
     ``measure`` and labelled with its ISO code and value; ``"events_per_100k"``
@@ -616,17 +711,21 @@ def tile_map(
 
     States are matched by name through :data:`educatalog.population.STATE_POPULATION` or
     by the frame's ``state_code``; a frame with ``state_code`` only works as well.
+    ``population=`` takes your own figures (:func:`educatalog.stats.per_capita`); the
+    footer names the figures used and their reference date.
     """
     what = "tile_map()"
+    lang = texts.check_lang(lang)
     if measure not in _MEASURES:
         raise EducatalogError(f'Unknown measure "{measure}"; choose one of {", ".join(_MEASURES)}.')
     frame = _with_state(offers, what)
-    _require(frame, ["event_id", _MEASURES[measure][2]], what)
+    _require(frame, ["event_id", _MEASURES[measure]], what)
     code_of = _state_codes(frame)
     notes: list[str] = []
     if measure == PER_100K:
-        table = stats.per_capita(frame)[PER_100K]
-        notes.append(_population_note())
+        rates = stats.per_capita(frame, population=population)
+        table = rates[PER_100K]
+        notes.append(_population_note(rates, lang))
     else:
         table = stats.supply(frame, "state", normalize=False, dropna=True)[measure]
     values: dict[str, float] = {}
@@ -637,7 +736,7 @@ def tile_map(
     events = stats.supply(frame, "state", normalize=False)["events"]
     stateless = int(events[_missing_mask(events.index)].sum())
     if stateless:
-        notes.insert(0, f"Not shown: {_events(stateless)} without a state.")
+        notes.insert(0, texts.text("note.without_state", lang, events=_events(stateless, lang)))
 
     fig, ax = _axes(ax, (6.4, 7.4))
     vmax = max(values.values(), default=0.0) or 1.0
@@ -673,7 +772,7 @@ def tile_map(
         ax.text(
             column,
             -row - 0.17,
-            text(value) if value is not None else "–",
+            text(value, lang) if value is not None else "–",
             ha="center",
             va="center",
             fontsize=9.5,
@@ -693,13 +792,33 @@ def tile_map(
         aspect=30,
         pad=0.02,
     )
-    colorbar.set_label(_MEASURES[measure][1])
+    colorbar.set_label(texts.text(f"axis.{measure}", lang))
     colorbar.outline.set_visible(False)
-    colorbar.formatter = ticker.FuncFormatter(_rate_tick if measure == PER_100K else _count_tick)
+    tick = _rate_tick if measure == PER_100K else _count_tick
+    colorbar.formatter = ticker.FuncFormatter(lambda v, _p=None: tick(v, lang=lang))
     colorbar.update_ticks()
     if title is None:
-        title = f"{_MEASURES[measure][0]} by state"
-    return _finish(fig, ax, offers, title, notes)
+        title = texts.text(
+            "title.by",
+            lang,
+            measure=texts.text(f"measure.{measure}", lang),
+            dimension=texts.dimension("state", lang),
+        )
+    alt = texts.text("alt.chart", lang, title=title)
+    if values:
+        name_of = {code: name for name, code in code_of.items()}
+        high = max(values, key=lambda c: values[c])
+        low = min(values, key=lambda c: values[c])
+        alt = texts.text(
+            "alt.tiles",
+            lang,
+            title=title,
+            top=_label(name_of.get(high, high), lang),
+            top_value=text(values[high], lang),
+            low=_label(name_of.get(low, low), lang),
+            low_value=text(values[low], lang),
+        )
+    return _finish(fig, ax, offers, title, notes, lang=lang, source=source, alt=alt)
 
 
 @_styled
@@ -795,12 +914,24 @@ def save(fig: Figure, path: str | Path, *, dpi: int = 200) -> Path:
         raise EducatalogError(f"save() writes .png, .svg or .pdf files, not {path.name!r}.")
     if dpi < 150:
         raise EducatalogError(f"Charts for reports need at least 150 dpi, got {dpi}.")
-    metadata = {"png": None, "svg": {"Date": None}, "pdf": {"CreationDate": None}}[fmt]
+    alt = alt_text(fig)
+    metadata = {
+        "png": {"Description": alt} if alt else None,
+        "svg": {"Date": None, "Description": alt} if alt else {"Date": None},
+        "pdf": {"CreationDate": None, "Subject": alt} if alt else {"CreationDate": None},
+    }[fmt]
     with mpl.rc_context(STYLE):
         fig.savefig(
             path, format=fmt, dpi=dpi, bbox_inches="tight", pad_inches=0.1, metadata=metadata
         )
     return path
+
+
+def alt_text(fig: Figure) -> str | None:
+    """What the chart shows, in words, for readers who cannot see it (the ``alt`` text of
+    its image): kind of chart, title, the largest and smallest values, the demo mark and the
+    source. None for a figure no chart function drew."""
+    return getattr(fig, _ALT_ATTR, None)
 
 
 # -- furniture: title, source line, demo mark ------------------------------------------
@@ -817,19 +948,35 @@ def _axes(ax: Axes | None, size: tuple[float, float]) -> tuple[Figure, Axes]:
 
 
 def _finish(
-    fig: Figure, ax: Axes, offers: pd.DataFrame, title: str, notes: Sequence[str] = ()
+    fig: Figure,
+    ax: Axes,
+    offers: pd.DataFrame,
+    title: str,
+    notes: Sequence[str] = (),
+    *,
+    lang: str,
+    source: Source | str | None = None,
+    alt: str | None = None,
 ) -> Figure:
-    """Title, spines, the source line (with ``notes`` above it) and the demo mark."""
+    """Title, spines, the source line (with ``notes`` above it), the demo mark and the
+    text alternative."""
     ax.set_title(title, loc="left", fontsize=STYLE["axes.titlesize"], fontweight="bold")
     ax.spines["top"].set_visible(False)
     ax.spines["right"].set_visible(False)
     ax.set_axisbelow(True)
-    source = Source.from_attrs(offers.attrs)
-    source_line = f"Quelle: {source.label}" if source is not None else "Quelle: unbekannt"
-    demo = source is not None and source.demo
+    found = source_of(offers, source)
+    described = found.text(lang) if found is not None else texts.text("source.unknown", lang)
+    source_line = texts.text("source", lang, source=described)
+    demo = found is not None and found.demo
     if demo:
-        _demo_mark(fig)
+        _demo_mark(fig, lang)
     _footer(fig, notes, source_line)
+    parts = [alt or texts.text("alt.chart", lang, title=title)]
+    if demo:
+        parts.append(texts.text("alt.demo", lang))
+    parts.append(source_line + ".")
+    earlier = alt_text(fig)
+    setattr(fig, _ALT_ATTR, " ".join([*([earlier] if earlier else []), *parts]))
     return fig
 
 
@@ -866,21 +1013,22 @@ def _footer(fig: Figure, notes: Sequence[str], source_line: str) -> None:
         engine.set(rect=(0, bottom, 1, 1 - bottom))
 
 
-def _demo_mark(fig: Figure) -> None:
+def _demo_mark(fig: Figure, lang: str) -> None:
     """A light diagonal watermark across the figure and a label in its bottom right corner."""
     if _figure_text(fig, _WATERMARK_GID) is not None:
         return
+    mark = texts.text("demo_mark", lang)
     width, height = fig.get_figwidth(), fig.get_figheight()
     diagonal = math.hypot(width, height) * 72
     watermark = fig.text(
         0.5,
         0.5,
-        DEMO_MARK,
+        mark,
         ha="center",
         va="center",
         rotation=min(45.0, math.degrees(math.atan2(height, width))),
         rotation_mode="anchor",
-        fontsize=min(60.0, diagonal * 0.55 / (len(DEMO_MARK) * 0.62)),
+        fontsize=min(60.0, diagonal * 0.55 / (len(mark) * 0.62)),
         fontweight="bold",
         color="#7F7F7F",
         alpha=0.16,
@@ -892,7 +1040,7 @@ def _demo_mark(fig: Figure) -> None:
     fig.text(
         1,
         0,
-        DEMO_MARK,
+        mark,
         transform=fig.transFigure + offset,
         ha="right",
         va="bottom",
@@ -915,18 +1063,53 @@ def _figure_text(fig: Figure, gid: str) -> Text | None:
     return next((t for t in fig.texts if t.get_gid() == gid), None)
 
 
-def _population_note() -> str:
-    return f"Population: {population.SOURCE}"
+def _population_note(rates: pd.DataFrame, lang: str) -> str:
+    """The population figures behind a per-capita chart, with their reference date."""
+    origin = rates.attrs.get("educatalog", {}).get("population", {})
+    return texts.text("population", lang, source=population_text(origin, lang))
+
+
+def population_text(origin: Mapping[str, Any], lang: str = texts.DEFAULT_LANG) -> str:
+    """The population figures named in words, with their reference date: "Statistisches
+    Bundesamt (Destatis), Fortschreibung des Bevölkerungsstandes (Tabelle 12411-0010), Stand
+    31.12.2022"."""
+    date = origin.get("date")
+    if origin.get("table") and origin.get("publisher") and date:
+        english = lang == "en"
+        return texts.text(
+            "population.source",
+            lang,
+            publisher=origin.get("publisher_en" if english else "publisher", origin["publisher"]),
+            statistic=origin.get(
+                "statistic_en" if english else "statistic", origin.get("statistic", "")
+            ),
+            table=origin["table"],
+            date=texts.date(date, lang),
+        )
+    name = origin.get("source") or texts.text("population.caller", lang)
+    if str(name).startswith("given by the caller"):
+        name = texts.text("population.caller", lang)
+    if date:
+        return texts.text("population.own", lang, source=name, date=texts.date(date, lang))
+    if origin.get("year"):
+        return texts.text("population.own", lang, source=name, date=str(origin["year"]))
+    return texts.text("population.own_nodate", lang, source=name)
 
 
 # -- axes ------------------------------------------------------------------------------
 
 
-def _value_axis(axis: Any, *, rate: bool) -> None:
-    """Ticks with thousands separators (whole numbers only for counts)."""
+def _value_axis(axis: Any, *, rate: bool, lang: str) -> None:
+    """Ticks with the language's thousands separators (whole numbers only for counts)."""
     if not rate:
         axis.set_major_locator(ticker.MaxNLocator(integer=True, min_n_ticks=3))
-    axis.set_major_formatter(ticker.FuncFormatter(_rate_tick if rate else _count_tick))
+    tick = _rate_tick if rate else _count_tick
+    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _p=None: tick(v, lang=lang)))
+
+
+def _percent_formatter(lang: str) -> ticker.Formatter:
+    """Ticks of a 0–100 axis as whole percentages in the language's format."""
+    return ticker.FuncFormatter(lambda v, _p=None: texts.percent(v / 100, lang, 0))
 
 
 def _grid(axis: Any) -> None:
@@ -934,7 +1117,9 @@ def _grid(axis: Any) -> None:
     axis.grid(True, color=STYLE["grid.color"], linewidth=STYLE["grid.linewidth"])
 
 
-def _time_axis(ax: Axes, freq: str, full: pd.Index, x: list[Any]) -> None:
+def _time_axis(ax: Axes, freq: str, full: pd.Index, x: list[Any], lang: str) -> None:
+    """Ticks of periods: years; quarters as "Q1" with the year under the first of a year;
+    months by their name in ``lang`` with the year under the first tick and each January."""
     if freq == "year":
         step = max(1, math.ceil(len(x) / 12))
         ax.set_xticks(x[::step], [str(v) for v in x[::step]])
@@ -949,9 +1134,13 @@ def _time_axis(ax: Axes, freq: str, full: pd.Index, x: list[Any]) -> None:
         ]
         ax.set_xticks([x[i] for i in chosen], labels)
     else:
-        locator = mdates.AutoDateLocator(minticks=4, maxticks=14)
-        ax.xaxis.set_major_locator(locator)
-        ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
+        step = next(s for s in (1, 2, 3, 4, 6, 12, 24, 60) if len(x) / s <= 14 or s == 60)
+        chosen = [i for i, p in enumerate(full) if (p.month - 1) % step == 0]
+        labels = [
+            _month_label(full[i], lang, year=n == 0 or full[i].month <= step)
+            for n, i in enumerate(chosen)
+        ]
+        ax.set_xticks([x[i] for i in chosen], labels)
     if len(x) == 1:
         ax.margins(x=0.5)
 
@@ -976,54 +1165,64 @@ def _column_labels(ax: Axes, labels: list[str], col_width: float) -> None:
 # -- values and labels -----------------------------------------------------------------
 
 
-def _label(key: Any) -> str:
-    """The label of a group as the data gives it; :data:`MISSING_LABEL` where missing."""
-    if key is None or (not isinstance(key, str) and bool(pd.isna(key))):
-        return MISSING_LABEL
-    return str(key)
+def _month_label(period: pd.Period, lang: str, *, year: bool) -> str:
+    from babel.dates import format_date
+
+    day = period.to_timestamp().date()
+    month = format_date(day, "MMM", locale=texts.LOCALES[lang])
+    return f"{month}\n{period.year}" if year else month
+
+
+def _label(key: Any, lang: str = texts.DEFAULT_LANG) -> str:
+    """The label of a group as a reader sees it (:func:`educatalog.texts.label`): missing
+    values, also the catalogue's "Keine Angabe", as the one missing label."""
+    return texts.label(key, lang)
+
+
+def _key(key: Any) -> Any:
+    """A group key usable in a dict: missing values as None."""
+    return None if texts.is_missing(key) and not isinstance(key, str) else key
 
 
 def _missing_mask(index: pd.Index) -> np.ndarray:
-    return np.asarray([_label(k) == MISSING_LABEL and not isinstance(k, str) for k in index])
+    return np.asarray([texts.is_missing(k) for k in index], dtype=bool)
 
 
-def _events(n: int) -> str:
-    return f"{n:,} event" + ("" if n == 1 else "s")
+def _events(n: int, lang: str) -> str:
+    return texts.count(n, lang)
 
 
-def _count_text(value: float) -> str:
-    return f"{value:,.0f}"
+def _count_text(value: float, lang: str = texts.DEFAULT_LANG) -> str:
+    return texts.number(value, lang)
 
 
-def _rate_text(value: float) -> str:
-    """Two significant decimals for small rates, fewer for large ones."""
-    if abs(value) >= 100:
-        return f"{value:,.0f}"
-    if abs(value) >= 10:
-        return f"{value:,.1f}"
-    return f"{value:.2f}"
+def _rate_text(value: float, lang: str = texts.DEFAULT_LANG) -> str:
+    """Two decimals for small rates, fewer for large ones."""
+    return texts.rate(value, lang)
 
 
-def _share_text(value: float) -> str:
+def _share_text(value: float, lang: str = texts.DEFAULT_LANG) -> str:
+    """A cell of percent (0–100) as a whole percentage; "<1 %" for a small one."""
     if value == 0:
         return "–"
     if value < 0.5:
-        return "<1%"
-    return f"{value:.0f}%"
+        return texts.text("less_than_1", lang)
+    return texts.percent(value / 100, lang, 0)
 
 
-def _cell_count_text(value: float) -> str:
-    return "–" if value == 0 else _count_text(value)
+def _cell_count_text(value: float, lang: str = texts.DEFAULT_LANG) -> str:
+    return "–" if value == 0 else _count_text(value, lang)
 
 
-def _count_tick(value: float, _position: Any = None) -> str:
-    return f"{value:,.0f}"
+def _count_tick(value: float, _position: Any = None, *, lang: str = texts.DEFAULT_LANG) -> str:
+    return texts.number(value, lang)
 
 
-def _rate_tick(value: float, _position: Any = None) -> str:
+def _rate_tick(value: float, _position: Any = None, *, lang: str = texts.DEFAULT_LANG) -> str:
     if float(value).is_integer():
-        return f"{value:,.0f}"
-    return f"{value:,.6g}"
+        return texts.number(value, lang)
+    decimals = min(6, max(1, len(f"{abs(value):.6g}".partition(".")[2])))
+    return texts.number(value, lang, decimals)
 
 
 def _reindex(values: pd.Series, full: pd.Index) -> np.ndarray:
@@ -1043,8 +1242,8 @@ def _group_colors(keys: Sequence[Any], offers: pd.DataFrame, dimension: str) -> 
     grey for missing values and "Keine Angabe"."""
     dtype = getattr(offers.get(dimension), "dtype", None)
     ordered = isinstance(dtype, pd.CategoricalDtype) and bool(dtype.ordered)
-    labels = [_label(k) for k in keys]
-    plain = [i for i, label in enumerate(labels) if label not in (MISSING_LABEL, "Keine Angabe")]
+    plain = [i for i, key in enumerate(keys) if not texts.is_missing(key)]
+    labels = list(keys)
     colors: list[Any] = [MISSING_COLOR] * len(labels)
     if ordered:
         cmap = mpl.colormaps[SEQUENTIAL_CMAP]
@@ -1065,10 +1264,6 @@ def _group_colors(keys: Sequence[Any], offers: pd.DataFrame, dimension: str) -> 
 def _check_dimension(name: Any, argument: str) -> None:
     if not isinstance(name, str) or not name:
         raise EducatalogError(f"{argument} must name one column of the frame, got {name!r}.")
-
-
-def _dimension_name(name: str) -> str:
-    return _DIMENSIONS.get(name, name.replace("_", " "))
 
 
 def _columns_of(offers: pd.DataFrame, dimensions: Sequence[str]) -> list[str]:
@@ -1118,10 +1313,14 @@ def _state_codes(frame: pd.DataFrame) -> dict[str, str]:
     return codes
 
 
-def _png(figure: Figure) -> bytes:
+def _png(figure: Figure) -> bytes | tuple[bytes, dict[str, str]]:
+    """The figure as PNG for IPython, with its text alternative as the output's ``alt``
+    metadata (which the report puts on the image)."""
     from IPython.core.pylabtools import print_figure
 
-    return print_figure(figure, "png", bbox_inches="tight")  # type: ignore[no-any-return]
+    data = print_figure(figure, "png", bbox_inches="tight")
+    alt = alt_text(figure)
+    return (data, {"alt": alt}) if alt else data
 
 
 def _register_notebook_display() -> None:

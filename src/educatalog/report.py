@@ -5,16 +5,20 @@
 :func:`write_report` runs the notebook with nbclient against the given service (the URL and
 token reach the kernel as ``EDUCATALOG_URL`` / ``EDUCATALOG_TOKEN`` in its environment, never
 in a cell), with the filters injected after its ``parameters`` cell as papermill does, and
-writes into the output folder: ``report.html`` (self-contained, code hidden), ``charts/*.png``,
-``tables.xlsx`` (one sheet a table), the executed ``report.ipynb`` and ``manifest.json`` (the
-data source without token, the time, the parameters, the toolkit's version and a checksum of
-every file).
+writes into the output folder: ``report.html`` (self-contained, code hidden, ``lang`` set,
+every chart image with its alt text), ``charts/*.png``, ``tables.xlsx`` (a sheet on the source,
+then one sheet a table: :func:`educatalog.tables.write_excel`), the executed ``report.ipynb``
+and ``manifest.json`` (the data source without token, the time, the parameters, the
+toolkit's version and a checksum of every file). ``lang="de"`` (default) or ``"en"`` sets
+the language of every word and number on the page and in the workbook.
+:func:`accessibility_findings` is the static check of the page the tests run.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -28,7 +32,14 @@ from educatalog.errors import EducatalogError
 from educatalog.urls import public_url
 from educatalog.workspace import NOTEBOOKS, inside_package, output_folder
 
-__all__ = ["NOTEBOOKS", "execute_notebook", "notebook_path", "render_html", "write_report"]
+__all__ = [
+    "NOTEBOOKS",
+    "accessibility_findings",
+    "execute_notebook",
+    "notebook_path",
+    "render_html",
+    "write_report",
+]
 
 REPORT_NOTEBOOK = "06-report"
 
@@ -131,8 +142,11 @@ def _first_line(exc: BaseException) -> str:
     return (errors or lines or ["unknown error"])[-1].strip()
 
 
-def render_html(nb: nbformat.NotebookNode, *, title: str) -> str:
-    """The executed notebook as one self-contained HTML page, code and prompts hidden."""
+def render_html(nb: nbformat.NotebookNode, *, title: str, lang: str = "de") -> str:
+    """The executed notebook as one self-contained HTML page, code and prompts hidden,
+    in ``lang`` (the ``lang`` attribute of the page), every chart image with the text
+    alternative its output carries (``alt`` metadata, :func:`educatalog.plots.alt_text`)."""
+    from bs4 import BeautifulSoup
     from nbconvert import HTMLExporter
 
     exporter = HTMLExporter(
@@ -152,7 +166,68 @@ def render_html(nb: nbformat.NotebookNode, *, title: str) -> str:
         ) from None
     # The page needs no scripts from the network: no math, no widgets in a report.
     html = re.sub(r"<script[^>]*src=\"https?://[^\"]*\"[^>]*>\s*</script>", "", html)
-    return html
+    alts = {
+        str(output["data"]["image/png"]).replace("\n", ""): alt
+        for cell in nb.cells
+        for output in cell.get("outputs", [])
+        if "image/png" in output.get("data", {})
+        and (alt := (output.get("metadata", {}).get("image/png", {}) or {}).get("alt"))
+    }
+    soup = BeautifulSoup(html, features="html.parser")
+    if soup.html is not None:
+        soup.html["lang"] = lang
+    for image in soup.find_all("img"):
+        data = str(image.get("src", "")).removeprefix("data:image/png;base64,")
+        if data in alts:
+            image["alt"] = alts[data]
+    return str(soup)
+
+
+_DEFAULT_ALT = "No description has been provided for this image"
+
+
+def accessibility_findings(page: str) -> list[str]:
+    """What keeps an HTML page from being accessible, as far as a static check can tell
+    (empty when nothing): a ``lang`` attribute and a title; every image with a meaningful
+    ``alt`` text (not nbconvert's placeholder, not a file name, a sentence long); one
+    ``h1`` first and headings without skipped levels; every data table with a caption and
+    header cells with ``scope``. axe-core in a browser checks more (tests/accessibility.py).
+    """
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(page, features="html.parser")
+    findings = []
+    root = soup.find("html")
+    if root is None or not str(root.get("lang", "")).strip():
+        findings.append("the page has no lang attribute")
+    title = soup.find("title")
+    if title is None or not title.get_text(strip=True):
+        findings.append("the page has no title")
+    for n, image in enumerate(soup.find_all("img"), start=1):
+        alt = str(image.get("alt", "")).strip()
+        if not alt:
+            findings.append(f"image {n} has no alt text")
+        elif alt == _DEFAULT_ALT or re.fullmatch(r"[\w.-]+\.(png|svg|jpe?g)", alt):
+            findings.append(f"image {n} has a placeholder alt text: {alt!r}")
+        elif len(alt.split()) < 4:
+            findings.append(f"image {n} has an alt text that says little: {alt!r}")
+    levels = [int(h.name[1]) for h in soup.find_all(re.compile(r"^h[1-6]$"))]
+    if levels.count(1) != 1 or (levels and levels[0] != 1):
+        findings.append(f"the page needs exactly one h1, first; its headings: {levels}")
+    for before, after in itertools.pairwise(levels):
+        if after > before + 1:
+            findings.append(f"a heading skips from h{before} to h{after}")
+    for n, table in enumerate(soup.find_all("table"), start=1):
+        if table.find("caption") is None and not table.get("aria-label"):
+            findings.append(f"table {n} has no caption")
+        headers = table.find_all("th")
+        if not headers:
+            findings.append(f"table {n} has no header cells")
+        for cell in headers:
+            if cell.get("scope") not in ("col", "row", "colgroup", "rowgroup"):
+                findings.append(f"table {n} has a header cell without scope: {cell.get_text()!r}")
+                break
+    return findings
 
 
 def _versions(*names: str) -> str:
@@ -177,14 +252,19 @@ def write_report(
     end: str | None = None,
     demo: bool = False,
     timeout: int = 600,
+    lang: str = "de",
 ) -> Path:
     """Execute the report notebook against the service at ``url`` and write the report
-    into ``out``; returns the path of ``report.html``.
+    into ``out`` in ``lang`` (``"de"``, the default, or ``"en"``); returns the path of
+    ``report.html``.
 
     The manifest is written first and again if the run fails, listing what this run wrote
     (marked ``"complete": false``), so that the next run may write over a half-written
     folder while files nobody of ours wrote are never touched.
     """
+    from educatalog import texts
+
+    lang = texts.check_lang(lang)
     for name, value in (("start", start), ("end", end)):
         if value is not None and not _DATE.fullmatch(value):
             raise ReportError(f"{name} must be a date as YYYY-MM-DD, got {value!r}")
@@ -199,6 +279,7 @@ def write_report(
         "start": start,
         "end": end,
         "out_dir": str(folder),
+        "lang": lang,
     }
     record = {"url": url, "demo": demo, "parameters": parameters}
     try:
@@ -221,7 +302,9 @@ def write_report(
             timeout=timeout,
         )
         nbformat.write(nb, folder / "report.ipynb")
-        page.write_text(render_html(nb, title="Course supply report"), encoding="utf-8")
+        page.write_text(
+            render_html(nb, title=texts.text("report.title", lang), lang=lang), encoding="utf-8"
+        )
     except BaseException:
         _write_manifest(folder, _new_charts(folder, before), complete=False, **record)
         raise

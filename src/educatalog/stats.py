@@ -30,7 +30,7 @@ import pandas as pd
 
 from educatalog import population as _population
 from educatalog.catalogue import _did_you_mean
-from educatalog.catalogue_data import SOURCE_ATTR
+from educatalog.catalogue_data import SOURCE_ATTR, source_of
 from educatalog.errors import EducatalogError
 from educatalog.offers import ends_before_start
 from educatalog.population import STATE_POPULATION
@@ -221,38 +221,56 @@ def per_capita(
     offers: pd.DataFrame,
     *,
     per: int = 100_000,
-    population: Mapping[str, int] | pd.Series | None = None,
+    population: Mapping[str, int] | pd.Series | pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """Offers per ``per`` inhabitants by state: ``events``, ``courses``, ``institutions``,
     ``population`` and ``events_per_<per>`` (e.g. ``events_per_100k``).
 
-    ``population`` maps state names to inhabitants; by default the shipped table
-    (:mod:`educatalog.population`), matched on the ISO code where the frame has
+    ``population`` is by default the shipped table (:mod:`educatalog.population`,
+    Destatis 12411-0010 on 31.12.2022), matched on the ISO code where the frame has
     ``state_code`` (so a differently spelled state name still finds its population), else
-    on the name. A state with no or zero population gets no rate. The table names the
-    figures' source and year in ``attrs["educatalog"]["population"]`` (``source``,
-    ``year``; of a given Series, its own ``attrs["source"]`` and ``attrs["year"]``).
-    Definitions: ``docs/definitions.md``.
+    on the name. Your own figures: a mapping or Series of state name -> inhabitants, or a
+    table like :func:`educatalog.population.read_population` gives (index ``code``,
+    columns ``state`` and ``population``). A state with no or zero population gets no
+    rate. The table names the figures' origin in ``attrs["educatalog"]["population"]``
+    (``source``, ``year``, ``date`` ...; of your own table or Series, its ``attrs``
+    ``source``, ``year`` and ``date``). Definitions: ``docs/definitions.md``.
     """
     if isinstance(per, bool) or not isinstance(per, int) or per <= 0:
         raise EducatalogError(f"per must be a positive number of inhabitants, got {per}")
     table = supply(offers, "state", normalize=False, dropna=True)
+    by_code: pd.Series | None = None
     if population is None:
-        pop = STATE_POPULATION.set_index("state")["population"]
-        by_code = STATE_POPULATION["population"]
-        if "state_code" in offers:
-            pairs = offers[["state", "state_code"]].dropna().drop_duplicates()
-            for name, code in pairs.astype(str).itertuples(index=False):
-                if code in by_code.index:
-                    pop[name] = by_code[code]
-        origin = {"source": _population.SOURCE, "year": _population.YEAR}
+        population = STATE_POPULATION
+    if isinstance(population, pd.DataFrame):
+        if not {"state", "population"} <= set(population.columns):
+            raise EducatalogError(
+                "per_capita(population=...) needs a table with the columns state and "
+                f"population (and the ISO code as index or column code); got the columns "
+                f"{', '.join(map(str, population.columns))}."
+            )
+        codes = population.get("code", population.index)
+        pop = pd.Series(
+            population["population"].to_numpy(), index=population["state"].astype(str)
+        ).astype("Int64")
+        by_code = pd.Series(population["population"].to_numpy(), index=codes.astype(str))
+        origin = _population.origin(population)
+        if population is not STATE_POPULATION and origin.get("source") is None:
+            origin["source"] = "given by the caller (population=...)"
     else:
         attrs = population.attrs if isinstance(population, pd.Series) else {}
         origin = {
             "source": attrs.get("source", "given by the caller (population=...)"),
             "year": attrs.get("year"),
         }
+        if attrs.get("date") is not None:
+            origin["date"] = str(attrs["date"])[:10]
         pop = pd.Series(population, dtype="Int64")
+    if by_code is not None and "state_code" in offers:
+        pairs = offers[["state", "state_code"]].dropna().drop_duplicates()
+        for name, code in pairs.astype(str).itertuples(index=False):
+            if code in by_code.index:
+                pop[name] = by_code[code]
     inhabitants = pd.Series(
         [pop.get(str(s), pd.NA) for s in table.index], index=table.index, dtype="Int64"
     )
@@ -635,7 +653,13 @@ def _short(per: int) -> str:
 
 
 def _finish(table: pd.DataFrame, offers: pd.DataFrame) -> pd.DataFrame:
-    """Keep the frame's source on the table, so that charts know demo data."""
+    """Keep the frame's source on the table, so that charts and tables know demo data:
+    the one in its attrs, or the one whose rows it holds (:func:`source_of`, after a merge
+    or concat dropped the attrs)."""
     if SOURCE_ATTR in offers.attrs:
         table.attrs[SOURCE_ATTR] = dict(offers.attrs[SOURCE_ATTR])
+    else:
+        found = source_of(offers)
+        if found is not None:
+            table.attrs[SOURCE_ATTR] = found.to_attrs()
     return table

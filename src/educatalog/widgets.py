@@ -8,7 +8,11 @@ frame, or the ``month``, ``quarter`` or ``year`` of the start), optionally split
 second one, in one of :data:`educatalog.stats.MEASURES`, after filtering by state,
 instruction-form category, duration class, start month and voucher eligibility. It shows
 the chart (:mod:`educatalog.plots`) and the table (:mod:`educatalog.stats`) side by side,
-and exports the table to CSV or Excel.
+in one language (``lang="de"``, the default, or ``"en"``). By two dimensions the chart is a
+heatmap of the measure, which stays readable with many groups. A link under the table
+downloads it as CSV or Excel through the browser (a ``data:`` URI made in the kernel, so it
+works in JupyterLab, Voila and JupyterHub alike, where the kernel's disk is not the user's);
+:meth:`Explorer.export` writes the same file on the kernel's disk from code.
 
 Changes of the controls are debounced: the dashboard recomputes ``debounce`` seconds after
 the last of a quick series of changes, in a background timer. :meth:`Explorer.refresh`
@@ -25,6 +29,7 @@ table shown), :attr:`Explorer.figure` (the chart), :attr:`Explorer.mask` and
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
 import html
 import io
@@ -41,8 +46,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from educatalog import plots, stats
-from educatalog.catalogue_data import Source
+from educatalog import plots, stats, tables, texts
+from educatalog.catalogue_data import Source, source_of
 from educatalog.errors import EducatalogError
 from educatalog.workspace import output_folder
 
@@ -59,6 +64,42 @@ FORMATS: dict[str, str] = {"CSV": "csv", "Excel": "xlsx"}
 """Export formats: label of the control -> file suffix."""
 
 MISSING_LABEL = plots.MISSING_LABEL
+"""The value of a filter's entry for rows without a value (shown as "ohne Angabe" or
+"not stated")."""
+
+_MIME = {
+    "csv": "text/csv;charset=utf-8",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+}
+_UI: dict[str, tuple[str, str]] = {
+    # control or message: (German, English)
+    "heading": ("Kursangebot erkunden", "Course supply explorer"),
+    "by": ("Zählen nach", "Count by"),
+    "by2": ("und nach", "and by"),
+    "measure": ("Maß", "Measure"),
+    "states": ("Bundesländer", "States"),
+    "categories": ("Lernformen", "Forms"),
+    "durations": ("Dauer", "Durations"),
+    "all": ("{name}: keine Auswahl heißt alle", "{name}: none selected means all"),
+    "start": ("Beginn", "Start"),
+    "voucher": ("nur mit Bildungsgutschein", "Voucher only"),
+    "reset": ("Filter zurücksetzen", "Clear filters"),
+    "download": ("Tabelle herunterladen ({format})", "Download the table ({format})"),
+    "match": (
+        "<b>{n}</b> von {total} Veranstaltungen passen",
+        "<b>{n}</b> of {total} events match",
+    ),
+    "ignored": (
+        "zweite Dimension ignoriert: dieselbe wie die erste",
+        "second dimension ignored: the same as the first",
+    ),
+    "updated": ("aktualisiert in {seconds} s", "updated in {seconds} s"),
+    "voucher_only": ("nur mit Bildungsgutschein", "voucher only"),
+    "range": ("Beginn {low} bis {high}", "start {low} to {high}"),
+    "demo": ("synthetische Demodaten", "synthetic demo data"),
+    "failed": ("Export fehlgeschlagen: {error}", "Export failed: {error}"),
+    "measures": ("Veranstaltungen|Kurse|Anbieter|Plätze", "Events|Courses|Institutions|Places"),
+}
 
 _EXCLUDED = frozenset({"state_code"})  # the state again, as its ISO code
 _FILTERS: dict[str, tuple[str, str]] = {
@@ -73,27 +114,6 @@ _MEASURE_COLUMNS: dict[str, str] = {
     "institutions": "institution",
     "capacity": "max_participants",
 }
-_NAMES: dict[str, str] = {
-    "state": "State",
-    "instruction_form": "Instruction form",
-    "instruction_form_category": "Instruction-form category",
-    "instruction_time": "Instruction time",
-    "duration_class": "Duration class",
-    "education_type": "Education type",
-    "course_type": "Course type",
-    "institution_type": "Institution type",
-    "funding_type": "Funding type",
-    "funding_level": "Funding level",
-    "barrier_free": "Barrier-free access",
-    "education_voucher": "Education voucher",
-    "is_part_time": "Part time",
-    "has_individual_start": "Individual start",
-    "is_inhouse": "In-house",
-    "month": "Start month",
-    "quarter": "Start quarter",
-    "year": "Start year",
-}
-_HEADERS = {"share": "share of events"}
 _NO_MONTH = np.iinfo(np.int64).min
 
 
@@ -103,15 +123,17 @@ def explorer(
     debounce: float = 0.3,
     export_dir: str | Path | None = None,
     dpi: int = 100,
+    lang: str = texts.DEFAULT_LANG,
 ) -> Explorer:
     """The course-supply dashboard over ``offers`` (:meth:`educatalog.Catalogue.offers`).
 
     ``debounce`` is the pause in seconds after the last change of a control before the
-    dashboard recomputes (0: at once); ``export_dir`` the directory the export button
+    dashboard recomputes (0: at once); ``export_dir`` the directory :meth:`Explorer.export`
     writes to (default: the current directory; never a folder inside the package, where a
-    notebook opened from the package itself would run); ``dpi`` the resolution of the chart.
+    notebook opened from the package itself would run); ``dpi`` the resolution of the chart;
+    ``lang`` the language of everything shown, ``"de"`` (default) or ``"en"``.
     """
-    return Explorer(offers, debounce=debounce, export_dir=export_dir, dpi=dpi)
+    return Explorer(offers, debounce=debounce, export_dir=export_dir, dpi=dpi, lang=lang)
 
 
 class Explorer:
@@ -147,7 +169,9 @@ class Explorer:
         debounce: float = 0.3,
         export_dir: str | Path | None = None,
         dpi: int = 100,
+        lang: str = texts.DEFAULT_LANG,
     ) -> None:
+        self.lang = texts.check_lang(lang)
         if not isinstance(offers, pd.DataFrame):
             raise EducatalogError(
                 f"explorer() needs the frame of offers, a pandas DataFrame, not "
@@ -165,7 +189,7 @@ class Explorer:
         self.debounce = float(debounce)
         self.export_dir = Path(export_dir) if export_dir is not None else Path.cwd()
         self.dpi = dpi
-        self.source = Source.from_attrs(offers.attrs)
+        self.source = source_of(offers)
         self.recomputes = 0
         self.seconds = 0.0
         self.error = None
@@ -184,7 +208,8 @@ class Explorer:
         self._totals: dict[str, Any] | None = None
         self.mask = np.ones(self._n, dtype=bool)
         self.table = pd.DataFrame()
-        self.figure = _empty_figure()
+        self.figure = _empty_figure(self.lang)
+        self.figure_title: str | None = None
 
         self._dimensions = self._find_dimensions()
         self._filters = {
@@ -202,20 +227,21 @@ class Explorer:
         self._chart = w.Image(format="png", layout=w.Layout(max_width="58%", height="auto"))
         self._table_html = w.HTML(layout=w.Layout(flex="1 1 auto", overflow="auto"))
         self._status = w.HTML()
-        self._export_status = w.HTML()
+        self._download = w.HTML()
         self.outputs: dict[str, w.Widget] = {
             "chart": self._chart,
             "table": self._table_html,
             "status": self._status,
-            "export": self._export_status,
+            "download": self._download,
         }
         """The output widgets by name: ``chart`` (an Image of the PNG), ``table`` and
-        ``status`` (HTML), ``export`` (HTML: the path last written)."""
+        ``status`` (HTML), ``download`` (HTML: the link that downloads the table in the
+        chosen format)."""
         self.widget = self._layout()
         for name, control in self.controls.items():
-            if name not in ("format", "export", "reset"):
+            if name not in ("format", "reset"):
                 control.observe(self._on_change, names="value")
-        self.controls["export"].on_click(lambda _button: self._export_clicked())
+        self.controls["format"].observe(lambda _change: self._update_download(), names="value")
         self.controls["reset"].on_click(lambda _button: self.reset())
         self.refresh()
 
@@ -268,7 +294,9 @@ class Explorer:
             except EducatalogError as error:
                 self.error = str(error)
                 self._status.value = _status_html(
-                    f"<span style='color:#B00020'>{html.escape(str(error))}</span>", self.source
+                    f"<span style='color:#B00020'>{html.escape(str(error))}</span>",
+                    self.source,
+                    self.lang,
                 )
                 return
             finally:
@@ -303,42 +331,82 @@ class Explorer:
 
     def export(self, format: str | None = None, directory: str | Path | None = None) -> Path:
         """Write the current table to a new file in ``directory`` (default: ``export_dir``)
-        as ``"csv"`` or ``"xlsx"`` (default: the format control's choice); returns its path.
-
-        Groups without a value are labelled :data:`educatalog.plots.MISSING_LABEL`. The Excel
-        workbook has the table on its first sheet and the source and filters on a second.
+        on the kernel's disk, as ``"csv"`` or ``"xlsx"`` (default: the format control's
+        choice); returns its path. The same bytes as the download link (:meth:`payload`).
         """
         self.flush()
-        suffix = format or FORMATS[self.controls["format"].value]
-        suffix = FORMATS.get(suffix, suffix).lower().lstrip(".")
-        if suffix not in FORMATS.values():
-            raise EducatalogError(f"export() writes csv or xlsx files, not {format!r}.")
+        suffix = self._suffix(format)
         folder = Path(directory) if directory is not None else self.export_dir
         folder = output_folder(folder, what="exported tables")
         folder.mkdir(parents=True, exist_ok=True)
         path = _new_path(folder, self._file_stem(), suffix)
-        table = export_frame(self.table)
-        if suffix == "csv":
-            table.to_csv(path, encoding="utf-8")
-        else:
-            about = pd.DataFrame(
-                {
-                    "item": ["source", "measure", "dimensions", "filters", "events", "written"],
-                    "value": [
-                        self.source.label if self.source is not None else "unknown",
-                        self.controls["measure"].value,
-                        ", ".join(self._dims()),
-                        "; ".join(self._filter_notes()) or "none",
-                        f"{self._matched:,} of {self._total_events:,}",
-                        dt.datetime.now().isoformat(timespec="seconds"),
-                    ],
-                }
-            )
-            with pd.ExcelWriter(path, engine="openpyxl") as writer:
-                table.to_excel(writer, sheet_name="table")
-                about.to_excel(writer, sheet_name="about", index=False)
+        path.write_bytes(self.payload(suffix))
         self.exported = path
         return path
+
+    def payload(self, format: str | None = None) -> bytes:
+        """The current table as a file's bytes: ``"csv"`` (UTF-8 with BOM; in German with
+        ``;`` between fields and a decimal comma, as German Excel reads it; shares in
+        percent) or ``"xlsx"`` (:func:`educatalog.tables.write_excel`: a sheet on the source,
+        measure, filters and demo mark, then the table with number formats). Headers and
+        labels are in words, in the explorer's language."""
+        suffix = self._suffix(format)
+        table = self._presented()
+        if suffix == "csv":
+            frame = table.frame.copy()
+            for column, kind in table.kinds.items():
+                if kind == "share":
+                    frame[column] = (frame[column].astype("Float64") * 100).round(2)
+            german = self.lang == "de"
+            text = frame.to_csv(sep=";" if german else ",", decimal="," if german else ".")
+            return ("\ufeff" + text).encode("utf-8")
+        buffer = io.BytesIO()
+        filters = [
+            f"{texts.text('excel.measure', self.lang)}: {self._measure_name()}",
+            *self._filter_notes(),
+        ]
+        tables.write_excel(
+            buffer,
+            [table],
+            lang=self.lang,
+            title=table.title,
+            source=self.source,
+            filters=filters,
+        )
+        return buffer.getvalue()
+
+    def _suffix(self, format: str | None) -> str:
+        suffix = format or FORMATS[self.controls["format"].value]
+        suffix = FORMATS.get(suffix, suffix).lower().lstrip(".")
+        if suffix not in FORMATS.values():
+            raise EducatalogError(f"export() writes csv or xlsx files, not {format!r}.")
+        return suffix
+
+    def _presented(self) -> tables.Table:
+        title = self.figure_title or self._file_stem()
+        return tables.present(self.table, self.lang, title=title, source=self.source)
+
+    def _measure_name(self) -> str:
+        return texts.text(f"measure.{self.controls['measure'].value}", self.lang)
+
+    def _update_download(self) -> None:
+        """The link that downloads the table in the chosen format, made anew."""
+        if self.table.empty:
+            self._download.value = ""
+            return
+        suffix = self._suffix(None)
+        try:
+            data = base64.b64encode(self.payload(suffix)).decode("ascii")
+        except Exception as error:  # shown in place of the link
+            message = _ui("failed", self.lang, error=html.escape(str(error)))
+            self._download.value = f"<span style='color:#B00020'>{message}</span>"
+            return
+        name = f"{self._file_stem()}.{suffix}"
+        label = _ui("download", self.lang, format=self.controls["format"].value)
+        self._download.value = (
+            f'<a download="{html.escape(name)}" href="data:{_MIME[suffix]};base64,{data}" '
+            f"style='font-weight:bold'>⬇ {html.escape(label)}</a>"
+        )
 
     def close(self) -> None:
         """Stop a pending update and close the widgets."""
@@ -357,11 +425,11 @@ class Explorer:
             if column in _EXCLUDED or not isinstance(column, str):
                 continue
             if isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(dtype):
-                dims[column] = _NAMES.get(column, column.replace("_", " ").capitalize())
+                dims[column] = texts.capitalized(texts.dimension(column, self.lang))
         if "event_start_date" in self._offers:
             for name in TIME_DIMENSIONS:
                 if name not in dims:
-                    dims[name] = _NAMES[name]
+                    dims[name] = texts.capitalized(texts.dimension(name, self.lang))
         if not dims:
             raise EducatalogError(
                 "The frame has no labelled column to count by; build the frame of offers "
@@ -381,27 +449,36 @@ class Explorer:
         wide = {"description_width": "initial"}
         options = [(label, name) for name, label in self._dimensions.items()]
         first = "state" if "state" in self._dimensions else options[0][1]
+        lang = self.lang
+        measures = _ui("measures", lang).split("|")
         controls: dict[str, w.Widget] = {
-            "by": w.Dropdown(options=options, value=first, description="Count by", style=wide),
+            "by": w.Dropdown(options=options, value=first, description=_ui("by", lang), style=wide),
             "by2": w.Dropdown(
-                options=[(NONE, NONE), *options], value=NONE, description="and by", style=wide
+                options=[(NONE, NONE), *options],
+                value=NONE,
+                description=_ui("by2", lang),
+                style=wide,
             ),
             "measure": w.ToggleButtons(
-                options=[(m.capitalize(), m) for m in stats.MEASURES],
+                options=list(zip(measures, stats.MEASURES, strict=True)),
                 value="events",
-                description="Measure",
-                style={"button_width": "92px", **wide},
+                description=_ui("measure", lang),
+                style={"button_width": "104px", **wide},
             ),
         }
-        for name, (column, description) in _FILTERS.items():
+        for name, (column, _description) in _FILTERS.items():
             if name in self._filters:
+                labels = self._filters[name].labels
                 controls[name] = w.SelectMultiple(
-                    options=self._filters[name].labels,
+                    options=[
+                        (texts.label(v, lang) if v != MISSING_LABEL else texts.missing(lang), v)
+                        for v in labels
+                    ],
                     value=(),
-                    rows=min(8, max(3, len(self._filters[name].labels))),
-                    description=description,
+                    rows=min(8, max(3, len(labels))),
+                    description=_ui(name, lang),
                     layout=w.Layout(width="290px"),
-                    tooltip=f"{_NAMES.get(column, column)}: none selected means all",
+                    tooltip=_ui("all", lang, name=texts.capitalized(texts.dimension(column, lang))),
                 )
         if self._months is not None:
             known = self._months[self._months != _NO_MONTH]
@@ -412,20 +489,19 @@ class Explorer:
                     freq="M",
                 )
                 controls["start"] = w.SelectionRangeSlider(
-                    options=[(str(p), p) for p in periods],
+                    options=[(texts.label(p, lang), p) for p in periods],
                     index=(0, len(periods) - 1),
-                    description="Start",
+                    description=_ui("start", lang),
                     continuous_update=False,
                     layout=w.Layout(width="420px"),
                 )
         if self._voucher is not None:
-            controls["voucher"] = w.Checkbox(value=False, description="Voucher only", indent=False)
-        controls["reset"] = w.Button(description="Clear filters", icon="filter")
+            controls["voucher"] = w.Checkbox(
+                value=False, description=_ui("voucher", lang), indent=False
+            )
+        controls["reset"] = w.Button(description=_ui("reset", lang), icon="filter")
         controls["format"] = w.ToggleButtons(
             options=list(FORMATS), value="CSV", style={"button_width": "70px"}
-        )
-        controls["export"] = w.Button(
-            description="Export table", icon="download", button_style="primary"
         )
         return controls
 
@@ -436,24 +512,21 @@ class Explorer:
         extra = [c[name] for name in ("start", "voucher", "reset") if name in c]
         return w.VBox(
             [
-                w.HTML("<b>Course supply explorer</b>"),
+                w.HTML(f"<b>{_ui('heading', self.lang)}</b>"),
                 dims,
                 c["measure"],
                 w.HBox(filters),
                 w.HBox(extra, layout=w.Layout(align_items="center")),
                 self._status,
                 w.HBox([self._chart, self._table_html], layout=w.Layout(align_items="flex-start")),
-                w.HBox(
-                    [c["format"], c["export"], self._export_status],
-                    layout=w.Layout(align_items="center"),
-                ),
+                w.HBox([c["format"], self._download], layout=w.Layout(align_items="center")),
             ]
         )
 
     def _close_widgets(self) -> None:
         for control in self.controls.values():
             control.close()
-        for widget in (self._chart, self._table_html, self._status, self._export_status):
+        for widget in (self._chart, self._table_html, self._status, self._download):
             widget.close()
         self.widget.close()
 
@@ -485,7 +558,9 @@ class Explorer:
                 self._idle.notify_all()
                 self.error = f"{type(error).__name__}: {error}"
                 self._status.value = _status_html(
-                    f"<span style='color:#B00020'>{html.escape(self.error)}</span>", self.source
+                    f"<span style='color:#B00020'>{html.escape(self.error)}</span>",
+                    self.source,
+                    self.lang,
                 )
 
     def _cancel_timer(self) -> None:
@@ -526,12 +601,17 @@ class Explorer:
             table = stats.crosstab(frame, dims[0], dims[1], measure=measure)
         self.table = table
         self._totals = self._total_row(frame, measure) if len(dims) == 1 else None
-        self._table_html.value = table_html(self.table, self._totals)
         t2 = clock()
         self.figure = self._draw(frame, dims, measure)
+        self.figure_title = _title(self.figure)
         t3 = clock()
         self._chart.value = _png(self.figure, self.dpi)
+        self._chart.tooltip = plots.alt_text(self.figure) or self.figure_title or ""
         t4 = clock()
+        self._table_html.value = table_html(
+            self.table, self._totals, lang=self.lang, title=self.figure_title
+        )
+        self._update_download()
         self.timings = {"filter": t1 - t0, "table": t2 - t1, "chart": t3 - t2, "png": t4 - t3}
 
     def _mask(self) -> np.ndarray:
@@ -610,70 +690,74 @@ class Explorer:
         elif measure == "capacity" and column in frame:
             # Each event once, also on a frame that repeats events (offers(funding=True)).
             events = frame.drop_duplicates("event_id") if "event_id" in frame else frame
-            totals[measure] = int(events[column].sum())
+            stated = events[column].dropna()
+            # No event states a maximum: the capacity is unknown, not 0.
+            totals[measure] = int(stated.sum()) if len(stated) else pd.NA
         return totals
 
     def _draw(self, frame: pd.DataFrame, dims: Sequence[str], measure: str) -> Figure:
+        """Bars by one dimension; lines of starts over time; by two dimensions a heatmap
+        of the measure (the table's numbers), readable also with many groups."""
         by = dims[0]
         by2 = dims[1] if len(dims) > 1 else None
+        lang = self.lang
         if not self._matched:
-            return _empty_figure()
+            return _empty_figure(lang)
+        if measure == "capacity" and self.table[measure].isna().all():
+            return _empty_figure(lang, texts.text("empty.capacity", lang))
         if by2 is None and not (by in TIME_DIMENSIONS and measure == "events"):
-            return plots.supply_bars(frame, by, measure=measure)
-        # These charts count events: the measure's column would only cost time.
-        measured = _MEASURE_COLUMNS[measure]
-        if measured != "event_id" and measured not in dims:
-            frame = frame.drop(columns=measured)
-        if by in TIME_DIMENSIONS and measure == "events":
-            return plots.starts_over_time(frame, freq=by, by=by2)
-        # The default title runs past the right edge for long names; this one fits.
-        title = f"Share of events by {_name(by2)}, per {_name(by)}"
-        return plots.stacked_shares(frame, by, by2, title=title)
+            return plots.supply_bars(frame, by, measure=measure, lang=lang, source=self.source)
+        if (
+            by in TIME_DIMENSIONS
+            and measure == "events"
+            and (by2 is None or len(self.table.columns) <= 8)
+        ):
+            return plots.starts_over_time(frame, freq=by, by=by2, lang=lang, source=self.source)
+        assert by2 is not None
+        return plots.heatmap(
+            frame, by, by2, normalize=False, measure=measure, lang=lang, source=self.source
+        )
 
     # -- text ------------------------------------------------------------------------
 
     def _filter_notes(self) -> list[str]:
         notes = []
+        lang = self.lang
         for name in _FILTERS:
             if name in self.controls and self.controls[name].value:
-                notes.append(", ".join(self.controls[name].value))
+                notes.append(
+                    ", ".join(
+                        texts.missing(lang) if v == MISSING_LABEL else texts.label(v, lang)
+                        for v in self.controls[name].value
+                    )
+                )
         if "start" in self.controls:
             slider = self.controls["start"]
             if tuple(slider.index) != (0, len(slider.options) - 1):
-                low, high = slider.value
-                notes.append(f"start {low} to {high}")
+                low, high = (texts.label(p, lang) for p in slider.value)
+                notes.append(_ui("range", lang, low=low, high=high))
         if self.controls.get("voucher") is not None and self.controls["voucher"].value:
-            notes.append("voucher only")
+            notes.append(_ui("voucher_only", lang))
         return notes
 
     def _status_text(self) -> str:
+        lang = self.lang
+        matched = texts.number(self._matched, lang)
+        total = texts.number(self._total_events, lang)
         parts = [
-            f"<b>{self._matched:,}</b> of {self._total_events:,} events match",
+            _ui("match", lang, n=matched, total=total),
             *(html.escape(note) for note in self._filter_notes()),
         ]
         dims = self._dims()
-        measure = self.controls["measure"].value
         by2 = self.controls["by2"].value
         if by2 not in (NONE, None, "") and len(dims) == 1:
-            parts.append("second dimension ignored: the same as the first")
-        elif len(dims) == 2 and measure != "events":
-            parts.append(f"chart: shares of events; table: {measure}")
-        parts.append(f"updated in {self.seconds:.2f} s")
-        return _status_html(" · ".join(parts), self.source)
+            parts.append(_ui("ignored", lang))
+        parts.append(_ui("updated", lang, seconds=texts.number(self.seconds, lang, 2)))
+        return _status_html(" · ".join(parts), self.source, lang)
 
     def _file_stem(self) -> str:
         dims = "-by-".join(self._dims())
         return f"educatalog-{self.controls['measure'].value}-by-{dims}"
-
-    def _export_clicked(self) -> None:
-        try:
-            path = self.export()
-        except Exception as error:  # shown beside the button
-            self._export_status.value = (
-                f"<span style='color:#B00020'>Export failed: {html.escape(str(error))}</span>"
-            )
-            return
-        self._export_status.value = f"Written: <code>{html.escape(str(path))}</code>"
 
 
 # -- filters ---------------------------------------------------------------------------
@@ -711,7 +795,7 @@ class _CategoryFilter:
 
 
 def export_frame(table: pd.DataFrame) -> pd.DataFrame:
-    """The table as written to files: labels as text (missing ones as
+    """The table with its labels as text (missing ones as
     :data:`educatalog.plots.MISSING_LABEL`), the values as they are."""
     out = table.copy()
     out.index = pd.Index([_label(k) for k in table.index], name=table.index.name)
@@ -719,54 +803,33 @@ def export_frame(table: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def table_html(table: pd.DataFrame, totals: Mapping[str, Any] | None = None) -> str:
-    """The table as HTML: counts with thousands separators, shares in percent, missing
-    groups as :data:`educatalog.plots.MISSING_LABEL`, an optional total row."""
-    corner = " / ".join(
-        html.escape(_NAMES.get(str(n), str(n))) for n in (table.index.name, table.columns.name) if n
-    )
-    head = "".join(
-        f"<th>{html.escape(_HEADERS.get(_label(c), _label(c)))}</th>" for c in table.columns
-    )
-    body = []
-    for key, row in zip(table.index, table.itertuples(index=False), strict=True):
-        cells = "".join(
-            f"<td>{_cell(value, column)}</td>"
-            for value, column in zip(row, table.columns, strict=True)
-        )
-        body.append(f"<tr><th>{html.escape(_label(key))}</th>{cells}</tr>")
-    foot = ""
+def table_html(
+    table: pd.DataFrame,
+    totals: Mapping[str, Any] | None = None,
+    *,
+    lang: str = texts.DEFAULT_LANG,
+    title: str | None = None,
+) -> str:
+    """The table as accessible HTML in ``lang`` (:func:`educatalog.tables.present`):
+    headers in words, counts with the language's thousands separators, shares in percent,
+    missing groups as "ohne Angabe" / "not stated", an optional total row (a capacity
+    nobody states is "–", not 0)."""
+    presented = tables.present(table, lang, title=title)
+    page = presented.to_html()
     if totals is not None:
-        cells = "".join(f"<td>{_cell(totals.get(c, pd.NA), c)}</td>" for c in table.columns)
-        foot = f"<tfoot><tr><th>Total</th>{cells}</tr></tfoot>"
-    style = (
-        "<style>.educatalog-table{border-collapse:collapse;font-size:12px;"
-        "font-variant-numeric:tabular-nums}"
-        ".educatalog-table th,.educatalog-table td{padding:2px 8px;"
-        "border-bottom:1px solid #e3e3e3}"
-        ".educatalog-table td{text-align:right}.educatalog-table tbody th{text-align:left;"
-        "font-weight:normal}.educatalog-table tfoot th,.educatalog-table tfoot td"
-        "{font-weight:bold;border-top:1px solid #999}</style>"
-    )
-    return (
-        f"{style}<div style='max-height:560px;overflow:auto'><table class='educatalog-table'>"
-        f"<thead><tr><th>{corner}</th>{head}</tr></thead><tbody>{''.join(body)}</tbody>"
-        f"{foot}</table></div>"
-    )
+        cells = "".join(
+            f"<td>{html.escape(presented.cell(totals.get(str(c), pd.NA), h))}</td>"
+            for c, h in zip(table.columns, presented.frame.columns, strict=True)
+        )
+        total = html.escape(texts.text("total", lang))
+        foot = f'<tfoot><tr><th scope="row">{total}</th>{cells}</tr></tfoot>'
+        page = page.replace("</tbody></table>", f"</tbody>{foot}</table>", 1)
+    return f"<div style='max-height:560px;overflow:auto'>{page}</div>"
 
 
-def _cell(value: Any, column: Any) -> str:
-    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
-        return "–"
-    if column == "share":
-        return f"{float(value) * 100:,.1f} %"
-    number = float(value)
-    return f"{number:,.0f}" if number.is_integer() else f"{number:,.2f}"
-
-
-def _name(dimension: str) -> str:
-    name = _NAMES.get(dimension, dimension.replace("_", " "))
-    return name[0].lower() + name[1:]
+def _ui(key: str, lang: str, **fields: Any) -> str:
+    template = _UI[key][texts.LANGS.index(texts.check_lang(lang))]
+    return template.format(**fields) if fields else template
 
 
 def _label(key: Any) -> str:
@@ -775,16 +838,17 @@ def _label(key: Any) -> str:
     return str(key)
 
 
-def _status_html(text: str, source: Source | None) -> str:
-    if source is None:
-        origin = "Source: unknown"
-    elif source.demo:
-        origin = (
-            "<span style='color:#B00020;font-weight:bold'>synthetic demo data</span> "
-            f"({html.escape(source.label)})"
-        )
-    else:
-        origin = f"Source: {html.escape(source.label)}"
+def _title(fig: Figure) -> str | None:
+    axes = fig.axes
+    return (axes[0].get_title(loc="left") or None) if axes else None
+
+
+def _status_html(text: str, source: Source | None, lang: str = texts.DEFAULT_LANG) -> str:
+    described = source.text(lang) if source is not None else texts.text("source.unknown", lang)
+    origin = html.escape(texts.text("source", lang, source=described))
+    if source is not None and source.demo:
+        mark = html.escape(_ui("demo", lang))
+        origin = f"<span style='color:#B00020;font-weight:bold'>{mark}</span> · {origin}"
     return f"<div style='font-size:12px'>{text}<br>{origin}</div>"
 
 
@@ -795,10 +859,12 @@ def _png(fig: Figure, dpi: int) -> bytes:
     return buffer.getvalue()
 
 
-def _empty_figure() -> Figure:
+def _empty_figure(lang: str = texts.DEFAULT_LANG, title: str | None = None) -> Figure:
     fig = Figure(figsize=(8.0, 2.8))
-    fig.text(0.5, 0.55, "No offers match the filters.", ha="center", fontsize=13)
-    fig.text(0.5, 0.4, "Change or clear them.", ha="center", fontsize=10, color="#555555")
+    title = title or texts.text("empty.title", lang)
+    fig.text(0.5, 0.55, title, ha="center", fontsize=13)
+    hint = texts.text("empty.hint", lang)
+    fig.text(0.5, 0.4, hint, ha="center", fontsize=10, color="#555555")
     return fig
 
 
