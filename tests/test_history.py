@@ -199,12 +199,19 @@ def test_a_tampered_file_is_named(archive: history.Archive, tmp_path: Path) -> N
 
 def test_trend_chart_carries_the_demo_mark(archive: history.Archive) -> None:
     from educatalog import plots
+    from educatalog import texts as words
 
-    fig = archive.supply(by="instruction_form_category").edu.plot.trend(kind="area")
-    texts = [t.get_text() for t in fig.texts]
-    assert plots.DEMO_MARK in texts
-    assert any("4 snapshots, 2024-01-01 to 2025-07-01" in t for t in texts)
-    lines = archive.flows("courses").edu.plot.trend("entered")
+    table = archive.supply(by="instruction_form_category")
+    fig = table.edu.plot.trend(kind="area")  # German by default
+    shown = [t.get_text() for t in fig.texts]
+    assert words.text("demo_mark", "de") in shown
+    assert any("4 Stichtage, 01.01.2024 bis 01.07.2025" in t for t in shown)
+    assert fig.axes[0].get_title(loc="left") == "Veranstaltungen im Zeitverlauf nach Lernform"
+    english = table.edu.plot.trend(kind="area", lang="en")
+    shown = [t.get_text() for t in english.texts]
+    assert plots.DEMO_MARK in shown
+    assert any("4 snapshots, 1 Jan 2024 to 1 Jul 2025" in t for t in shown)
+    lines = archive.flows("courses").edu.plot.trend("entered", lang="en")
     assert lines.axes[0].get_ylabel() == "Entered"
 
 

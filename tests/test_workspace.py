@@ -43,7 +43,7 @@ def test_version_and_python_m_educatalog(tmp_path: Path) -> None:
     assert "required: COMMAND" in done.stderr
 
 
-def test_notebooks_copies_the_six_and_keeps_edited_copies(
+def test_notebooks_copies_the_seven_and_keeps_edited_copies(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
@@ -59,6 +59,7 @@ def test_notebooks_copies_the_six_and_keeps_edited_copies(
             "04-costs-funding-and-access.ipynb",
             "05-explorer.ipynb",
             "06-report.ipynb",
+            "07-trends.ipynb",
         ]
     )
     for name in SHIPPED:
@@ -119,15 +120,16 @@ def test_output_folder_refuses_the_package_and_anything_in_it(tmp_path: Path) ->
 def test_the_explorer_never_exports_into_the_package(
     demo_catalogue: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A notebook opened from the package folder runs there: its export is refused, with the
-    reason beside the button."""
+    """A notebook opened from the package folder runs there: writing the table to the
+    kernel's disk is refused (the download link goes through the browser instead)."""
     from educatalog.widgets import explorer
 
     monkeypatch.chdir(NOTEBOOKS)
     dashboard = explorer(demo_catalogue.offers(), debounce=0)  # export_dir: the current directory
-    dashboard.controls["export"].click()
+    assert "download=" in dashboard._download.value  # the browser download needs no disk
+    with pytest.raises(EducatalogError, match="inside the educatalog package"):
+        dashboard.export("csv")
     assert dashboard.exported is None
-    assert "inside the educatalog package" in dashboard.outputs["export"].value
     assert sorted(p.name for p in NOTEBOOKS.iterdir()) == SHIPPED
     monkeypatch.chdir(tmp_path)
     assert dashboard.export("csv", tmp_path).parent == tmp_path

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
 import matplotlib as mpl
+import matplotlib.dates as mdates
 import numpy as np
 import pandas as pd
 from cycler import cycler
@@ -830,15 +831,20 @@ def trend(
     top: int | None = None,
     ax: Axes | None = None,
     title: str | None = None,
+    lang: str = texts.DEFAULT_LANG,
+    source: Source | str | None = None,
 ) -> Figure:
     """A measure over snapshot dates: one line per group (``kind="area"``: stacked areas).
 
     ``table`` is a trend table of :mod:`educatalog.history`: indexed by ``snapshot_date``
     and at most one dimension (``arc.supply(by="state")``), or by the date alone
-    (``arc.flows()``). ``top`` keeps the groups largest on the newest date.
+    (``arc.flows()``). ``top`` keeps the groups largest on the newest date. ``lang`` is
+    ``"de"`` or ``"en"``; ``source`` states the data's source where the table does not
+    know it.
 
     >>> plots.trend(history.open("archive/").supply(by="state"), top=6)  # doctest: +SKIP
     """
+    lang = texts.check_lang(lang)
     if kind not in ("line", "area"):
         raise EducatalogError(f"kind must be line or area, got {kind!r}.")
     if not isinstance(table, pd.DataFrame) or "snapshot_date" not in table.index.names:
@@ -869,7 +875,8 @@ def trend(
     keys = list(wide.columns)
     frame = pd.DataFrame({dimension: table.index.get_level_values(1)}) if dimension else table
     colors = _group_colors(keys, frame, dimension) if dimension else [BAR_COLOR]
-    labels = [_label(k) for k in keys] if dimension else [_MEASURES.get(measure, (measure,))[0]]
+    name = texts.measure(measure, lang)
+    labels = [_label(k, lang) for k in keys] if dimension else [name]
     if kind == "area":
         ax.stackplot(x, wide.to_numpy().T, labels=labels, colors=colors, alpha=0.9, linewidth=0)
     else:
@@ -881,27 +888,34 @@ def trend(
     ax.set_ylim(bottom=0)
     locator = mdates.AutoDateLocator(minticks=4, maxticks=14)
     ax.xaxis.set_major_locator(locator)
-    ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
-    _value_axis(ax.yaxis, rate=measure == "share")
+    ax.xaxis.set_major_formatter(
+        ticker.FuncFormatter(lambda value, _pos: texts.date(mdates.num2date(value).date(), lang))
+    )
+    _value_axis(ax.yaxis, rate=measure == "share", lang=lang)
     _grid(ax.yaxis)
-    ax.set_xlabel("Snapshot date")
-    axis_label = _MEASURES.get(measure, (measure, measure.replace("_", " ").capitalize()))[1]
-    ax.set_ylabel(axis_label)
+    ax.set_xlabel(texts.text("axis.snapshot_date", lang))
+    axis_key = f"axis.{measure}"
+    ax.set_ylabel(texts.text(axis_key, lang) if texts.has_text(axis_key) else name)
     if dimension:
         ax.legend(
-            title=_dimension_name(dimension).capitalize(),
+            title=texts.capitalized(texts.dimension(dimension, lang)),
             loc="upper left",
             bbox_to_anchor=(1.01, 1.0),
             borderaxespad=0.0,
             frameon=False,
         )
     if title is None:
-        name = _MEASURES.get(measure, (measure.replace("_", " ").capitalize(),))[0]
-        title = f"{name} listed over time" + (
-            f" by {_dimension_name(dimension)}" if dimension else ""
-        )
-    notes = [f"{len(x)} snapshots, {x[0]:%Y-%m-%d} to {x[-1]:%Y-%m-%d}."] if len(x) else []
-    return _finish(fig, ax, table, title, notes)
+        if dimension:
+            title = texts.text(
+                "title.trend_by", lang, measure=name, dimension=texts.dimension(dimension, lang)
+            )
+        else:
+            title = texts.text("title.trend", lang, measure=name)
+    notes = []
+    if len(x):
+        first, last = texts.date(x[0].date(), lang), texts.date(x[-1].date(), lang)
+        notes.append(texts.text("note.snapshots", lang, n=len(x), first=first, last=last))
+    return _finish(fig, ax, table, title, notes, lang=lang, source=source)
 
 
 def save(fig: Figure, path: str | Path, *, dpi: int = 200) -> Path:

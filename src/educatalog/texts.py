@@ -166,6 +166,18 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "freq.year": ("Jahr", "year"),
     # titles
     "title.by": ("{measure} nach {dimension}", "{measure} by {dimension}"),
+    "title.trend": ("{measure} im Zeitverlauf", "{measure} over time"),
+    "title.trend_by": (
+        "{measure} im Zeitverlauf nach {dimension}",
+        "{measure} over time by {dimension}",
+    ),
+    "axis.snapshot_date": ("Stichtag", "Snapshot date"),
+    "note.snapshots": ("{n} Stichtage, {first} bis {last}.", "{n} snapshots, {first} to {last}."),
+    "measure.share": ("Anteil", "Share"),
+    "measure.listed": ("Gelistete", "Listed"),
+    "measure.entered": ("Neu gelistete", "Entered"),
+    "measure.exited": ("Nicht mehr gelistete", "Exited"),
+    "measure.net": ("Saldo", "Net change"),
     "title.top": ("{title} (die {top} größten)", "{title} (top {top})"),
     "title.shares": (
         "Anteil der Veranstaltungen nach {columns} je {rows}",
@@ -549,6 +561,13 @@ def count(n: Any, lang: str = DEFAULT_LANG) -> str:
     """A whole number of events in words: "1 Veranstaltung", "5.503 Veranstaltungen"."""
     n = int(n)
     return text("events.one" if n == 1 else "events.many", lang, n=number(n, lang))
+
+
+def measure(name: str, lang: str = DEFAULT_LANG) -> str:
+    """A measure's name for titles and legends ("Veranstaltungen" / "Events"); unknown
+    columns by their name with spaces."""
+    key = f"measure.{name}"
+    return text(key, lang) if key in _TEXTS else str(name).replace("_", " ").capitalize()
 
 
 def dimension(name: str, lang: str = DEFAULT_LANG) -> str:
