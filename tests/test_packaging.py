@@ -26,7 +26,9 @@ import educatalog
 REPO = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 NOTEBOOK_NAMES = sorted(p.name for p in (REPO / "src/educatalog/notebooks").glob("*.ipynb"))
-JUNK = re.compile(r"__pycache__|\.py[co]$|\.ipynb_checkpoints|/charts/|\.xlsx$|\.csv$|/report/")
+JUNK = re.compile(
+    r"__pycache__|\.py[co]$|\.ipynb_checkpoints|/charts/|\.xlsx$|notebooks/[^/]*\.csv$|/report/"
+)
 
 
 def _run(command: list[str], **options: object) -> subprocess.CompletedProcess[str]:
@@ -103,7 +105,11 @@ def test_wheel_holds_exactly_the_package_and_its_notebooks(dist: tuple[Path, Pat
         if "__pycache__" not in p.parts
     }
     info = f"educatalog-{educatalog.__version__}.dist-info"
-    expected = modules | {"educatalog/py.typed"}
+    data = {
+        str(p.relative_to(source)) for p in (source / "educatalog" / "data").iterdir()
+    }  # the package's own data files (population figures)
+    assert data
+    expected = modules | data | {"educatalog/py.typed"}
     expected |= {f"educatalog/notebooks/{n}" for n in NOTEBOOK_NAMES}
     expected |= {f"{info}/{n}" for n in ("METADATA", "WHEEL", "entry_points.txt", "RECORD")}
     expected |= {f"{info}/licenses/LICENSE"}
