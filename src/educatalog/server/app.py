@@ -47,7 +47,7 @@ from educatalog.server.items import (
     stream_items,
 )
 from educatalog.server.openapi import openapi_document
-from educatalog.server.store import Database
+from educatalog.server.store import Database, check_database
 
 __all__ = ["DEMO_HEADER", "create_app"]
 
@@ -147,6 +147,9 @@ def create_app(
         raise ValueError("the server needs at least one access token")
     if limit_max is not None and limit_max < 1:
         raise ValueError("limit_max must be a positive integer")
+    problem = check_database(database)
+    if problem is not None:
+        raise (ValueError if os.path.isfile(database) else FileNotFoundError)(problem)
     db = Database(database)
     demo = bool(db.info.get("demo"))
     extra_headers = {DEMO_HEADER: "synthetic-demo"} if demo else {}

@@ -189,10 +189,11 @@ def read_items_json(
         meta = _meta(db, conn, bound)
         if bound.limit == 0:
             return b"[]", meta
+        check_objects(db, conn, bound)
         # One aggregate row: SQLite builds the whole array in a single step, without the
         # GIL. The page query has a LIMIT, so it is never flattened: rows arrive in its
         # ORDER BY.
-        columns, select = _flat_select(bound)
+        columns, select = _flat_select(db, bound)
         rows = _page(
             db,
             conn,
@@ -207,18 +208,33 @@ def read_items_json(
 
 
 def is_flat(bound: BoundQuery) -> bool:
-    """Whether the selection holds plain columns only (no relation, expanded or listed)."""
-    coll = bound.collection
-    return all(sub is None and coll.field(name).is_stored for name, sub in bound.fields.items())
+    """Whether SQLite can write the rows alone: plain columns, and list relations as their
+    ids (nothing expanded)."""
+    return all(sub is None for sub in bound.fields.values())
 
 
-def _flat_select(bound: BoundQuery) -> tuple[list[str], str]:
+def _flat_select(db: Database, bound: BoundQuery) -> tuple[list[str], str]:
+    """The columns and the ``json_object`` of a flat selection, keys in the order the
+    general path writes them: stored fields, then list relations (their ids, capped per
+    parent as ``deep`` says, in id order)."""
     coll = bound.collection
     columns = [name for name in _columns(coll, bound.fields) if name in bound.fields]
-    pairs = ", ".join(
+    pairs = [
         f"'{name}', {json_value_sql(coll.field(name), f't0.{quote(name)}')}" for name in columns
-    )
-    return columns, f"json_object({pairs}) AS item"
+    ]
+    lists = [name for name in bound.fields if not coll.field(name).is_stored]
+    for n, name in enumerate(lists, start=1):
+        fld = coll.field(name)
+        assert fld.relation is not None
+        target = quote(db.catalogue.expansion_target(fld).name)
+        fk = quote(fld.relation.foreign_key or "")
+        limit = int(bound.deep.get(name, {}).get("_limit", NESTED_LIMIT))
+        ids = (
+            f"(SELECT json_group_array(l{n}.id) FROM (SELECT id FROM {target} "
+            f"WHERE {fk} = t0.id ORDER BY id LIMIT {limit}) AS l{n})"
+        )
+        pairs.append(f"'{name}', json({ids})")
+    return columns, f"json_object({', '.join(pairs)}) AS item"
 
 
 def stream_items(
@@ -239,7 +255,7 @@ def stream_items(
     coll = bound.collection
     with guard.working(), _interruptible(guard):
         meta = _meta(db, conn, bound)
-        if bound.limit != 0 and not is_flat(bound):
+        if bound.limit != 0:
             check_objects(db, conn, bound)
     tail = b"]" + (b',"meta":' + orjson.dumps(meta) if meta else b"") + b"}"
     if bound.limit == 0:
@@ -249,7 +265,7 @@ def stream_items(
     flat = is_flat(bound)
     first = True
     if flat:
-        columns, select = _flat_select(bound)
+        columns, select = _flat_select(db, bound)
         select = f"CAST(json({select.removesuffix(' AS item')}) AS BLOB)"
     else:
         columns = _columns(coll, bound.fields)

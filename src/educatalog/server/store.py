@@ -261,6 +261,36 @@ def read_rows(
         ]
 
 
+def check_database(path: str | os.PathLike[str], catalogue: Schema = CATALOGUE) -> str | None:
+    """What is wrong with ``path`` as a database to serve (None: nothing): missing, not
+    readable, not SQLite, or without the catalogue's tables."""
+    file = Path(path)
+    if not file.is_file():
+        return f"no database file at {file}"
+    try:
+        with open(file, "rb") as handle:
+            header = handle.read(16)
+    except OSError as exc:
+        return f"cannot read {file}: {exc.strerror}"
+    if not header:
+        return f"{file} is empty, not a database built by educatalog"
+    if header != b"SQLite format 3\x00":
+        return f"{file} is not an SQLite database"
+    try:
+        with closing(_connect_readonly(file)) as conn:
+            tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
+    except sqlite3.DatabaseError as exc:
+        return f"{file} cannot be read as an SQLite database ({exc})"
+    missing = [name for name in catalogue if name not in tables]
+    if missing:
+        shown = ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else "")
+        return (
+            f"{file} is not a database of the catalogue: it has no table {shown} "
+            "(build one with educatalog.server.store.build_database)"
+        )
+    return None
+
+
 def _connect_readonly(path: Path) -> sqlite3.Connection:
     if not path.is_file():
         raise FileNotFoundError(f"no database at {path}")
