@@ -67,6 +67,8 @@ def _hardened(base: type[asyncio.Protocol], header_timeout: float, max_connectio
 
     class Hardened(base):  # type: ignore[valid-type,misc]
         _header_timer: asyncio.TimerHandle | None = None
+        _counted: Any = None
+        _received = 0
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -99,15 +101,29 @@ def _hardened(base: type[asyncio.Protocol], header_timeout: float, max_connectio
             super().connection_lost(exc)
 
         def data_received(self, data: bytes) -> None:
+            # Bytes since the last request began: its line and headers (httptools itself
+            # would take any length).
+            cycle = self.cycle
+            if cycle is not self._counted:
+                self._counted, self._received = cycle, 0
+            self._received += len(data)
+            if self._received > MAX_HEADER_BYTES and (cycle is None or cycle.response_complete):
+                self.send_400_response("Request line and headers too long.")
+                return
             try:
                 super().data_received(data)
             except Exception:  # uvicorn's own parsing failed (raw bytes it cannot decode)
                 self.send_400_response("Invalid HTTP request received.")
+            if self.cycle is not cycle:  # a request began: count afresh
+                self._counted, self._received = self.cycle, 0
 
         def send_400_response(self, msg: str) -> None:
             if self.transport.is_closing():
                 return
-            if self.cycle is None or self.cycle.response_complete:
+            cycle = self.cycle
+            if cycle is not None and not cycle.response_started:
+                cycle.disconnected = True  # the application's answer goes nowhere
+            if cycle is None or cycle.response_complete or cycle.disconnected:
                 self.transport.write(_BAD_REQUEST)
             self.transport.close()
 
@@ -116,10 +132,15 @@ def _hardened(base: type[asyncio.Protocol], header_timeout: float, max_connectio
 
 
 def http_protocol(
-    header_timeout: float = HEADER_TIMEOUT, max_connections: int = MAX_CONNECTIONS
+    header_timeout: float = HEADER_TIMEOUT,
+    max_connections: int = MAX_CONNECTIONS,
+    implementation: str = "auto",
 ) -> type:
-    """The HTTP protocol class to give uvicorn: httptools' when installed, else h11's."""
+    """The HTTP protocol class to give uvicorn: httptools' when installed (or
+    ``implementation="httptools"``), else h11's."""
     try:
+        if implementation == "h11":
+            raise ImportError
         from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
     except ImportError:
         return _hardened(H11Protocol, header_timeout, max_connections)
@@ -133,14 +154,16 @@ def server_config(
     port: int = 0,
     header_timeout: float = HEADER_TIMEOUT,
     max_connections: int = MAX_CONNECTIONS,
+    http: str = "auto",
     **options: Any,
 ) -> uvicorn.Config:
-    """uvicorn's configuration for the reference server (see the module's docstring)."""
+    """uvicorn's configuration for the reference server (see the module's docstring);
+    ``http`` chooses the HTTP implementation: ``auto``, ``httptools`` or ``h11``."""
     return uvicorn.Config(
         app,
         host=host,
         port=port,
-        http=http_protocol(header_timeout, max_connections),
+        http=http_protocol(header_timeout, max_connections, http),
         log_level="warning",
         access_log=False,
         lifespan="off",
@@ -157,8 +180,10 @@ class ServerThread:
     ...     httpx.get(server.url + "/server/ping")
     """
 
-    def __init__(self, app: Any, *, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, app: Any, *, host: str = "127.0.0.1", port: int = 0, **options: Any) -> None:
+        """``options`` go to :func:`server_config` (``header_timeout``, ``max_connections``)."""
         self.app = app
+        self.options = options
         self.host = host
         self._requested_port = port
         self.port = port
@@ -189,7 +214,7 @@ class ServerThread:
             self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             self._socket.bind((self.host, self._requested_port))
             self.port = self._socket.getsockname()[1]
-            config = server_config(self.app)
+            config = server_config(self.app, **self.options)
             self._server = uvicorn.Server(config)
             self._thread = threading.Thread(
                 target=self._run,
