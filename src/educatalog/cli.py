@@ -307,6 +307,7 @@ def _fetch(args: argparse.Namespace) -> int:
 
     if not args.out and not args.update:
         return _fail("fetch", "give --out PATH (a new snapshot) or --update PATH.", 2)
+    _interrupt_on_sigterm()  # so that the half-written snapshot is removed
     if (args.scale is not None or args.seed is not None) and not args.demo:
         return _fail("fetch", "--scale and --seed choose the demo catalogue: add --demo.", 2)
     try:
@@ -386,6 +387,16 @@ def _fetch(args: argparse.Namespace) -> int:
         if changes.isna().any().any():
             print("(<NA>: a table that only one of the two snapshots holds)")
     return 0
+
+
+def _interrupt_on_sigterm() -> None:
+    """Turn SIGTERM into KeyboardInterrupt, so that clean-ups run as on Ctrl+C."""
+    import signal
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
 
 
 def _origin(args: argparse.Namespace) -> dict[str, object]:

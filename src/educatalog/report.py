@@ -152,6 +152,11 @@ def write_report(
     if start and end and start > end:
         raise ReportError(f"start {start} is after end {end}.")
     folder = Path(out).resolve()
+    if folder in (Path.home().resolve(), Path(folder.anchor)):
+        raise ReportError(
+            f"Refusing to write the report into {folder} (a home or root folder): give "
+            "--out a folder of its own, such as reports/."
+        )
     try:
         folder.mkdir(parents=True, exist_ok=True)
         _remove_earlier_report(folder)
@@ -179,16 +184,19 @@ def write_report(
 
 
 def _remove_earlier_report(folder: Path) -> None:
-    """Remove the files an earlier report listed in its manifest (only those), so that a
-    new report, or a failed one, never mixes with an old one. Files of the same names that
-    no report of ours wrote are never touched: the folder is refused instead."""
+    """Remove the files an earlier report listed in its manifest, and only those whose
+    checksum is still the one it records, so that a new report, or a failed one, never
+    mixes with an old one. Files of the same names that no report of ours wrote are never
+    touched: the folder is refused instead."""
     manifest = folder / "manifest.json"
     try:
         earlier = json.loads(manifest.read_text(encoding="utf-8"))
         files = list(earlier["files"]) if "educatalog" in earlier else None
+        if files is not None and not all(isinstance(v, str) for v in earlier["files"].values()):
+            files = None
     except FileNotFoundError:
         files = []
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         files = None
     ours = ("report.html", "report.ipynb", "tables.xlsx")
     if files is None or any((folder / n).exists() and n not in files for n in ours):
@@ -196,11 +204,28 @@ def _remove_earlier_report(folder: Path) -> None:
             f"{folder} holds files that no educatalog report wrote (report.html, "
             "tables.xlsx ...); choose an empty folder with --out."
         )
+    unchanged = []
     for name in files:
         path = (folder / name).resolve()
-        if path.parent in (folder, folder / "charts"):
-            path.unlink(missing_ok=True)
+        if path.parent in (folder, folder / "charts") and _sha256(path) == earlier["files"][name]:
+            unchanged.append(path)  # only files as the earlier report wrote them
+    changed = [n for n in ours if (folder / n).exists() and (folder / n).resolve() not in unchanged]
+    if changed:
+        raise ReportError(
+            f"{', '.join(changed)} in {folder} changed since the earlier report wrote it; "
+            "move it away or choose another folder with --out."
+        )
+    for path in unchanged:
+        path.unlink()
     manifest.unlink(missing_ok=True)
+
+
+def _sha256(path: Path) -> str | None:
+    """The SHA-256 of a file (None when there is no such file)."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+    except OSError:
+        return None
 
 
 def _write_manifest(
