@@ -438,3 +438,26 @@ def test_connections_beyond_the_cap_get_a_json_503(small_database: Path) -> None
             time.sleep(0.05)
         else:
             raise AssertionError("the server did not answer again once connections closed")
+
+
+def test_a_dropped_null_row_condition_drops_its_parameters(server: ServerThread) -> None:
+    """Was a 500: a condition on a row of nulls that an _and made false kept its SQL
+    parameters (more bindings than placeholders)."""
+    from conftest import small_records
+
+    records = small_records()
+    flt = {"events": {"_and": [{"contacts": {"_none": {"id": {"_gt": 1}}}}, {"id": {"_gt": 1}}]}}
+    linked = {row["events_id"] for row in records["events_contacts"] if row["id"] > 1}
+    expected = sorted(
+        {e["course"] for e in records["events"] if e["id"] > 1 and e["id"] not in linked} - {None}
+    )
+    with httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {TOKEN}"}) as c:
+        r = c.get(
+            "/items/courses",
+            params={"filter": json.dumps(flt), "fields": "id", "limit": -1, "meta": "*"},
+        )
+    assert r.status_code == 200, r.text[:300]
+    ids = [row["id"] for row in r.json()["data"]]
+    known = {c["id"] for c in records["courses"]}
+    assert ids == [i for i in expected if i in known]
+    assert r.json()["meta"]["filter_count"] == len(ids)

@@ -153,11 +153,13 @@ def null_row_sql(f: Filter, coll: Collection, sql: Sql, catalogue: Schema = CATA
     """Whether ``f`` holds on a row of nulls of ``coll`` (what an outer join gives where
     there is no related item): ``"1"``, ``"0"`` or, rarely, an SQL condition."""
     if isinstance(f, And | Or):
+        mark = len(sql.params)
         parts = [null_row_sql(i, coll, sql, catalogue) for i in f.items]
         absorbing, neutral = ("0", "1") if isinstance(f, And) else ("1", "0")
         if isinstance(f, Or) and not f.items:
             return "1"  # an empty _or is no condition
         if absorbing in parts:
+            del sql.params[mark:]  # the other parts' SQL is dropped: so are their parameters
             return absorbing
         rest = [p for p in parts if p != neutral]
         if not rest:
