@@ -41,6 +41,7 @@ from educatalog.query import BoundQuery, Query, bind
 from educatalog.server.items import (
     Cancelled,
     Guard,
+    is_flat,
     read_item,
     read_items,
     read_items_json,
@@ -189,8 +190,10 @@ def create_app(
         db.catalogue[collection]  # unknown collection: 403 before the query is looked at
         query = Query.from_params(request.query_params.multi_items())
         bound = bind(query, collection, catalogue=db.catalogue, limit_max=limit_max, now=clock())
-        streamed = stream_rows is not None and (bound.limit is None or bound.limit > stream_rows)
-        slot = await share.acquire(heavy=streamed)
+        large = bound.limit is None or bound.limit > (stream_rows or 0)
+        # Expanded relations are streamed too, chunk by chunk: a page of them can be large.
+        streamed = stream_rows is not None and (large or not is_flat(bound))
+        slot = await share.acquire(heavy=stream_rows is not None and large)
         try:
             if streamed:
                 response: Response = await _streamed(request, bound, slot)
@@ -255,9 +258,13 @@ def create_app(
             Query(fields=query.fields, deep=query.deep), collection, catalogue=db.catalogue
         )
         guard = Guard(query_time)
-        row = await _watched(
-            request, guard, read_item, db, coll, item_id, bound.fields, bound.deep, None, guard
-        )
+        slot = await share.acquire(heavy=False)
+        try:
+            row = await _watched(
+                request, guard, read_item, db, coll, item_id, bound.fields, bound.deep, None, guard
+            )
+        finally:
+            share.release(slot)
         return respond({"data": row})
 
     async def ping(request: Request) -> Response:

@@ -270,6 +270,9 @@ def stream_items(
     else:
         columns = _columns(coll, bound.fields)
         select = None
+        # fewer rows a chunk when each may be written as many objects
+        per_row = _objects_per_row(db, conn, coll, bound.fields, bound.deep)
+        chunk_rows = max(1, min(chunk_rows, CHUNK_OBJECTS // per_row))
     with guard.working(), _interruptible(guard):
         cursor = _page(db, conn, bound, columns, guard, select=select)
     rows_of = iter(cursor) if isinstance(cursor, list) else None
@@ -319,6 +322,9 @@ def _meta(db: Database, conn: sqlite3.Connection, bound: BoundQuery) -> dict[str
         meta["filter_count"] = conn.execute(text, params).fetchone()[0]
     return meta
 
+
+CHUNK_OBJECTS = 100_000
+"""The most objects (by the upper bound) a chunk of a streamed answer is built from."""
 
 MAX_RESPONSE_OBJECTS = 5_000_000
 """JSON objects one answer may hold, nested ones counted each time they are written."""
