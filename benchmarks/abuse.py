@@ -7,6 +7,7 @@ from this client process:
 * four concurrent ``GET /items/events?limit=-1`` with default fields, read to the end, while
   one client pings ``/server/ping`` on its own connection: the server's peak memory against
   its idle memory, and the ping latency;
+* one ``limit=-1`` with expanded relations: memory while it streams;
 * ``fields=*.*`` over every event (too many objects): time to the 400 and memory;
 * a filter of 300 case-insensitive ``_or`` conditions: time to its JSON error;
 * three abandoned searches: the server's CPU time in the seconds after their clients left;
@@ -176,6 +177,17 @@ def concurrent_downloads(pid: int, url: str, clients: int) -> dict[str, object]:
     }
 
 
+def nested_download(pid: int, url: str) -> dict[str, object]:
+    """One ``limit=-1`` with expanded relations (3 objects per event), read to the end."""
+    sampler = Sampler(pid)
+    sampler.start()
+    out: dict[str, object] = {}
+    _download(url, {"limit": "-1", "fields": "id,course.title,address.city"}, out)
+    sampler.stop.set()
+    sampler.join()
+    return {**out, "peak": sampler.peak}
+
+
 def too_many_objects(pid: int, url: str) -> dict[str, object]:
     sampler = Sampler(pid)
     sampler.start()
@@ -268,6 +280,7 @@ def main() -> None:
             url + "/items/events", params={"limit": 0, "meta": "total_count"}, headers=HEADERS
         ).json()["meta"]["total_count"]
         run = concurrent_downloads(proc.pid, url, args.clients)
+        nested = nested_download(proc.pid, url)
         objects = too_many_objects(proc.pid, url)
         wide = wide_filter(url)
         abandoned = abandoned_searches(proc.pid, url)
@@ -305,6 +318,11 @@ def main() -> None:
             "`/server/ping` meanwhile: n, p50, p99, max (ms)",
             f"{len(pings)}, {statistics.median(pings):.1f}, {_percentile(pings, 0.99):.1f}, "
             f"{max(pings):.1f}; errors {run['ping_errors']}",
+        ),
+        (
+            "`fields=id,course.title,address.city&limit=-1`: status, size, seconds, peak VmRSS",
+            f"{nested['status']}, {nested['bytes'] / MB:.0f} MB, {nested['seconds']:.1f} s, "  # type: ignore[operator]
+            f"{nested['peak']['VmRSS'] / MB:.0f} MB",  # type: ignore[index]
         ),
         (
             "`fields=*.*&limit=-1`: status, seconds, peak VmRSS",

@@ -216,3 +216,28 @@ def test_past_the_bound_a_json_503_with_retry_after(small_database: Path) -> Non
         assert busy.headers["retry-after"] == "1"
         assert busy.json()["errors"][0]["extensions"]["code"] == "SERVICE_UNAVAILABLE"
         assert small.status_code == 200
+
+
+def test_a_budget_that_runs_out_while_streaming_ends_the_body_with_the_error(
+    small_database: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from educatalog import Client
+    from educatalog.errors import InvalidQuery
+
+    app = create_app(small_database, tokens=[TOKEN], stream_rows=0)
+    # the budget runs out once rows were written: after the first chunk
+    monkeypatch.setattr(Guard, "_over", lambda self: self.rows > 0)
+    monkeypatch.setattr(items, "CHUNK_OBJECTS", 20)  # chunks of 10 rows (2 objects each)
+    with ServerThread(app) as server:
+        with httpx.Client(base_url=server.url, headers=HEADERS) as client:
+            response = client.get("/items/events", params={"fields": "id,course.id"})
+        assert response.status_code == 200  # sent before the budget ran out
+        body = response.json()
+        assert len(body["data"]) == 10
+        assert body["errors"][0]["extensions"]["code"] == "INVALID_QUERY"
+        assert "server's time" in body["errors"][0]["message"]
+        with (
+            Client(server.url, token=TOKEN, retries=0) as client,
+            pytest.raises(InvalidQuery, match="server's time"),
+        ):
+            client.list("events", Query(fields=("id", "course.id")))
