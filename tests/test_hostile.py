@@ -62,6 +62,8 @@ def _raw(server: ServerThread, request: bytes) -> tuple[int, dict[str, str], byt
     head, _, body = data.partition(b"\r\n\r\n")
     lines = head.decode("latin-1").split("\r\n")
     headers = dict(line.lower().split(": ", 1) for line in lines[1:] if ": " in line)
+    if "content-length" in headers:  # the first answer only (a pipelined one may follow)
+        body = body[: int(headers["content-length"])]
     return int(lines[0].split()[1]), headers, body
 
 

@@ -192,16 +192,16 @@ def read_items_json(
         check_objects(db, conn, bound)
         # One aggregate row: SQLite builds the whole array in a single step, without the
         # GIL. The page query has a LIMIT, so it is never flattened: rows arrive in its
-        # ORDER BY.
-        columns, select = _flat_select(db, bound)
+        # ORDER BY, and the objects are built for the rows of the page only (not for every
+        # match that a sort has to look at).
+        item = _flat_item(db, bound)
         rows = _page(
             db,
             conn,
             bound,
-            columns,
+            _columns(bound.collection, bound.fields),
             guard,
-            select=select,
-            wrap="SELECT json_group_array(json(item)) FROM ({})",
+            wrap=f"SELECT json_group_array(json({item})) FROM ({{}}) AS t0",
         )
         (array,) = next(iter(rows))
         return array.encode(), meta
@@ -213,10 +213,10 @@ def is_flat(bound: BoundQuery) -> bool:
     return all(sub is None for sub in bound.fields.values())
 
 
-def _flat_select(db: Database, bound: BoundQuery) -> tuple[list[str], str]:
-    """The columns and the ``json_object`` of a flat selection, keys in the order the
-    general path writes them: stored fields, then list relations (their ids, capped per
-    parent as ``deep`` says, in id order)."""
+def _flat_item(db: Database, bound: BoundQuery) -> str:
+    """The ``json_object`` of a flat selection over the page's columns as ``t0``, keys in
+    the order the general path writes them: stored fields, then list relations (their ids,
+    capped per parent as ``deep`` says, in id order)."""
     coll = bound.collection
     columns = [name for name in _columns(coll, bound.fields) if name in bound.fields]
     pairs = [
@@ -234,7 +234,7 @@ def _flat_select(db: Database, bound: BoundQuery) -> tuple[list[str], str]:
             f"WHERE {fk} = t0.id ORDER BY id LIMIT {limit}) AS l{n})"
         )
         pairs.append(f"'{name}', json({ids})")
-    return columns, f"json_object({', '.join(pairs)}) AS item"
+    return f"json_object({', '.join(pairs)})"
 
 
 def stream_items(
@@ -264,17 +264,16 @@ def stream_items(
     yield b'{"data":['
     flat = is_flat(bound)
     first = True
-    if flat:
-        columns, select = _flat_select(db, bound)
-        select = f"CAST(json({select.removesuffix(' AS item')}) AS BLOB)"
+    columns = _columns(coll, bound.fields)
+    wrap = "{}"
+    if flat:  # objects built by SQLite for the page's rows (see read_items_json)
+        wrap = f"SELECT CAST(json({_flat_item(db, bound)}) AS BLOB) FROM ({{}}) AS t0"
     else:
-        columns = _columns(coll, bound.fields)
-        select = None
         # fewer rows a chunk when each may be written as many objects
         per_row = _objects_per_row(db, conn, coll, bound.fields, bound.deep)
         chunk_rows = max(1, min(chunk_rows, CHUNK_OBJECTS // per_row))
     with guard.working(), _interruptible(guard):
-        cursor = _page(db, conn, bound, columns, guard, select=select)
+        cursor = _page(db, conn, bound, columns, guard, wrap=wrap)
     rows_of = iter(cursor) if isinstance(cursor, list) else None
     try:
         while True:

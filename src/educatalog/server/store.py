@@ -337,7 +337,7 @@ class Database:
         # No memory map: its pages would count as the server's memory, once per connection,
         # for every page a large answer touched; reads cost the same CPU without it.
         conn.execute("PRAGMA mmap_size = 0")
-        conn.execute("PRAGMA cache_size = -16384")
+        conn.execute("PRAGMA cache_size = -65536")
         conn.create_function("edu_lower", 1, _lower, deterministic=True)
         with self._lock:
             self._connections.append(conn)
