@@ -337,7 +337,7 @@ class Database:
         # No memory map: its pages would count as the server's memory, once per connection,
         # for every page a large answer touched; reads cost the same CPU without it.
         conn.execute("PRAGMA mmap_size = 0")
-        conn.execute("PRAGMA cache_size = -65536")
+        conn.execute(f"PRAGMA cache_size = -{self.PAGE_CACHE_KIB}")
         conn.create_function("edu_lower", 1, _lower, deterministic=True)
         with self._lock:
             self._connections.append(conn)
@@ -350,21 +350,33 @@ class Database:
             self._local.conn = conn
         return conn
 
+    PAGE_CACHE_KIB = 65_536
+    """SQLite's page cache per connection (the database is read without a memory map)."""
+
     @contextmanager
     def lease(
-        self, progress: Callable[[], int] | None = None, steps: int = 50_000
+        self,
+        progress: Callable[[], int] | None = None,
+        steps: int = 50_000,
+        *,
+        cache_kib: int | None = None,
     ) -> Iterator[sqlite3.Connection]:
         """A connection of this request alone, with ``progress`` called every ``steps``
-        SQLite VM steps (a true result interrupts the running statement)."""
+        SQLite VM steps (a true result interrupts the running statement); ``cache_kib``
+        sets a smaller page cache for the lease (a scan gains nothing from a large one)."""
         with self._lock:
             conn = self._idle.pop() if self._idle else None
         if conn is None:
             conn = self._open()
         if progress is not None:
             conn.set_progress_handler(progress, steps)
+        if cache_kib is not None:
+            conn.execute(f"PRAGMA cache_size = -{int(cache_kib)}")
         try:
             yield conn
         finally:
+            if cache_kib is not None:
+                conn.execute(f"PRAGMA cache_size = -{self.PAGE_CACHE_KIB}")
             conn.set_progress_handler(None, 0)
             with self._lock:
                 keep = len(self._idle) < self.IDLE_CONNECTIONS and conn in self._connections
