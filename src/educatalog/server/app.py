@@ -79,6 +79,9 @@ class JSONResponse(Response):
 STREAM_ROWS = 5_000
 """Answers that may hold more rows than this (``limit=-1`` among them) are streamed."""
 
+NESTED_STREAM_ROWS = 500
+"""Pages with expanded relations that may hold more rows than this are streamed too."""
+
 STREAM_CACHE_KIB = 8_192
 """SQLite's page cache while a connection streams an answer (a scan reads each page once)."""
 
@@ -194,8 +197,11 @@ def create_app(
         query = Query.from_params(request.query_params.multi_items())
         bound = bind(query, collection, catalogue=db.catalogue, limit_max=limit_max, now=clock())
         large = bound.limit is None or bound.limit > (stream_rows or 0)
-        # Expanded relations are streamed too, chunk by chunk: a page of them can be large.
-        streamed = stream_rows is not None and (large or not is_flat(bound))
+        # Expanded relations are streamed from fewer rows on, chunk by chunk: a page of
+        # them can be large (small pages are built whole, faster).
+        threshold = min(stream_rows or 0, NESTED_STREAM_ROWS)
+        nested = not is_flat(bound) and (bound.limit is None or bound.limit > threshold)
+        streamed = stream_rows is not None and (large or nested)
         slot = await share.acquire(heavy=stream_rows is not None and large)
         try:
             if streamed:
