@@ -228,10 +228,14 @@ def openapi_document(catalogue: Schema) -> dict[str, Any]:
                 "Meta": {
                     "name": "meta",
                     "in": "query",
-                    "description": "Counts to add: total_count, filter_count or * (both).",
+                    "description": "Counts to add: total_count, filter_count or * (both); "
+                    "empty: none.",
                     "schema": {
                         "type": "array",
-                        "items": {"type": "string", "enum": ["total_count", "filter_count", "*"]},
+                        "items": {
+                            "type": "string",
+                            "enum": ["total_count", "filter_count", "*", ""],
+                        },
                     },
                     "style": "form",
                     "explode": False,
