@@ -15,6 +15,7 @@ tasks at once.
 from __future__ import annotations
 
 import asyncio
+import time
 import warnings
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
 from typing import Any, TypeVar
@@ -23,7 +24,13 @@ import httpx
 import orjson
 
 from educatalog.catalogue import CATALOGUE
-from educatalog.client import ClientBase, PassingFailure, wildcard_warnings
+from educatalog.client import (
+    ClientBase,
+    PassingFailure,
+    filter_count,
+    item_of,
+    wildcard_warnings,
+)
 from educatalog.errors import InvalidQuery
 from educatalog.paging import (
     DOWNLOAD_ATTEMPTS,
@@ -73,6 +80,7 @@ class AsyncClient(ClientBase):
         backoff: float = 0.25,
         progress: bool | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
+        deadline: float | None = None,
     ) -> None:
         options = self._configure(
             base_url,
@@ -83,6 +91,7 @@ class AsyncClient(ClientBase):
             retries=retries,
             backoff=backoff,
             progress=progress,
+            deadline=deadline,
         )
         self._http = httpx.AsyncClient(transport=transport, **options)
 
@@ -109,19 +118,30 @@ class AsyncClient(ClientBase):
         failure: Exception | None = None
         for attempt in range(self.retries + 1):
             try:
-                return self._answer(await self._http.get(path, params=params), context, decode)
+                return self._answer(await self._get(path, params), context, decode)
             except (httpx.TransportError, PassingFailure) as exc:
                 failure = exc
             if attempt < self.retries:
                 await asyncio.sleep(self._retry_delay(attempt, failure))
         raise self._gave_up(context, failure)
 
+    async def _get(self, path: str, params: dict[str, str] | None = None) -> httpx.Response:
+        """GET ``path``, the whole answer within the deadline."""
+        deadline = time.monotonic() + self.deadline
+        async with self._http.stream("GET", path, params=params) as response:
+            chunks = []
+            async for chunk in response.aiter_bytes():
+                chunks.append(chunk)
+                if time.monotonic() > deadline:
+                    raise self._late(response)
+        return self._bounded(response, chunks)
+
     async def get(self, collection: str, item_id: int, *, fields: str | None = None) -> Row:
         """One item by id."""
         CATALOGUE[collection]  # unknown names fail here, with a suggestion
         params = {"fields": fields} if fields else None
         body = await self.request(f"/items/{collection}/{item_id}", params)
-        return body["data"]  # type: ignore[no-any-return]
+        return item_of(body, f"GET /items/{collection}/{item_id}")
 
     async def list(self, collection: str, query: Query | None = None) -> Page:
         """One page of ``collection`` as the service answers ``query``."""
@@ -133,7 +153,7 @@ class AsyncClient(ClientBase):
 
     async def count(self, collection: str, query: Query | None = None) -> int:
         """Rows matching the query's filter and search (``meta=filter_count``)."""
-        return int((await self.list(collection, count_query(query))).meta["filter_count"])
+        return filter_count(await self.list(collection, count_query(query)), collection)
 
     # -- whole collections --------------------------------------------------------------
 
@@ -183,8 +203,11 @@ class AsyncClient(ClientBase):
         convert: Callable[[list[Row]], T],
         progress: bool | None,
     ) -> tuple[int, list[tuple[list[Any], T]]]:
+        size = self._effective_page_size
         first = await self._page(collection, first_query(base))
-        expected = int(first.meta["filter_count"])
+        expected = filter_count(first, collection)
+        self._check_window(collection, first, None, None)
+        self._notice_cap(first, size, expected)
         pages = [converted(first.data, convert)]
         if first_is_all(first, expected):
             return expected, pages
@@ -217,11 +240,12 @@ class AsyncClient(ClientBase):
             last = low
             while True:
                 page = await self._page(collection, window_query(base, last, high))
+                self._check_window(collection, page, last, high)
                 if page.data:
                     last = last_id(page.data)
                     bar.update(len(page.data))
                     out.append(converted(page.data, convert))
-                if self._slice_done(page):
+                if self._slice_done(page) or last == high:
                     return out
 
     async def _page(self, collection: str, query: Query) -> Page:
@@ -245,11 +269,17 @@ class AsyncClient(ClientBase):
     async def server_info(self) -> dict[str, Any]:
         """What ``GET /server/info`` says of the service (empty when it says nothing)."""
         if self._server_info is None:
-            try:
-                response: httpx.Response | None = await self._http.get("/server/info")
-            except httpx.HTTPError:
-                response = None
-            return self._remember_server_info(response)
+            for attempt in range(self.retries + 1):
+                try:
+                    response: httpx.Response | None = await self._get("/server/info")
+                except httpx.HTTPError:
+                    response = None
+                info = self._remember_server_info(response)
+                if self._server_info is not None:
+                    return info
+                if attempt < self.retries:  # a passing failure: ask again
+                    await asyncio.sleep(self._retry_delay(attempt, None))
+            return {}
         return self._server_info
 
     async def is_reference_server(self) -> bool:

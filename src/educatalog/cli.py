@@ -73,10 +73,22 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--token",
         action="append",
-        help="accepted bearer token (repeatable; default: the documented demo token)",
+        help="accepted bearer token (repeatable; visible in `ps`: prefer --token-file or "
+        "$EDUCATALOG_SERVER_TOKENS; default: the documented demo token)",
+    )
+    serve.add_argument(
+        "--token-file",
+        metavar="FILE",
+        help="read accepted bearer tokens from FILE, one a line (# starts a comment)",
     )
     serve.add_argument(
         "--limit-max", type=_positive_int, default=None, help="largest allowed page size"
+    )
+    serve.add_argument(
+        "--query-time",
+        type=_positive_float,
+        default=None,
+        help="CPU seconds a query may take, plus 0.1 ms a row written (default 10)",
     )
 
     report = commands.add_parser(
@@ -207,12 +219,37 @@ def _check_states(client: Any, states: Sequence[str]) -> None:
             raise EducatalogError(f'No state "{state}".{hint}')
 
 
+def _server_tokens(args: argparse.Namespace) -> list[str] | None:
+    """The tokens of --token, --token-file and $EDUCATALOG_SERVER_TOKENS (comma- or
+    space-separated); None when none is given (the demo token then)."""
+    import os
+    import re
+    from pathlib import Path
+
+    tokens = list(args.token or [])
+    if args.token_file:
+        text = Path(args.token_file).read_text(encoding="utf-8")
+        lines = [line.split("#", 1)[0].strip() for line in text.splitlines()]
+        if not any(lines):
+            raise ValueError(f"{args.token_file} holds no token")
+        tokens += [line for line in lines if line]
+    env = os.environ.get("EDUCATALOG_SERVER_TOKENS", "")
+    tokens += [t for t in re.split(r"[\s,]+", env) if t]
+    return tokens or None
+
+
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from educatalog.server.app import create_app
+    from educatalog.server.app import QUERY_TIME, create_app
     from educatalog.server.demo import DEMO_TOKEN
     from educatalog.server.embedded import demo_database
+    from educatalog.server.run import server_config
+
+    try:
+        given = _server_tokens(args)
+    except (OSError, ValueError) as exc:
+        return _fail("serve", f"cannot read tokens: {exc}", 2)
 
     if args.demo:
         print(f"Preparing the demo catalogue (seed {args.seed}, scale {args.scale:g})...")
@@ -226,25 +263,28 @@ def _serve(args: argparse.Namespace) -> int:
     else:
         from pathlib import Path
 
+        from educatalog.server.store import check_database
+
         path = Path(args.db)
-        if not path.is_file():
-            print(f"educatalog serve: no database file at {path}", file=sys.stderr)
-            return 2
+        problem = check_database(path)
+        if problem is not None:
+            return _fail("serve", problem, 2)
         label = str(path)
-    tokens = args.token or [DEMO_TOKEN]
-    app = create_app(path, tokens=tokens, limit_max=args.limit_max)
+    tokens = given or [DEMO_TOKEN]
+    query_time = QUERY_TIME if args.query_time is None else args.query_time
+    app = create_app(path, tokens=tokens, limit_max=args.limit_max, query_time=query_time)
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{args.port}"
     print(f"Serving {label} at {url}")
-    if args.token:
-        print("Token: the one(s) given with --token")
+    if given:
+        print(f"Tokens: {len(tokens)} given (--token, --token-file, $EDUCATALOG_SERVER_TOKENS)")
     else:
         print(f"Token: {DEMO_TOKEN}  (the fixed demo token)")
     print(f"  export EDUCATALOG_URL={url}")
-    if not args.token:
+    if not given:
         print(f"  export EDUCATALOG_TOKEN={DEMO_TOKEN}")
     print("Stop with Ctrl+C.", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", lifespan="off")
+    uvicorn.Server(server_config(app, host=args.host, port=args.port)).run()
     return 0
 
 
@@ -330,6 +370,7 @@ def _fetch(args: argparse.Namespace) -> int:
         return _fail(
             "fetch", "give --out PATH (a new snapshot), --update PATH or --archive DIR.", 2
         )
+    _interrupt_on_sigterm()  # so that the half-written snapshot is removed
     if (args.scale is not None or args.seed is not None or args.as_of) and not args.demo:
         return _fail(
             "fetch", "--scale, --seed and --as-of choose the demo catalogue: add --demo.", 2
@@ -457,6 +498,16 @@ def _fetch_archive(args: argparse.Namespace) -> int:
     if catalogue.source.demo:
         print("(SYNTHETIC demo data)")
     return 0
+
+
+def _interrupt_on_sigterm() -> None:
+    """Turn SIGTERM into KeyboardInterrupt, so that clean-ups run as on Ctrl+C."""
+    import signal
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
 
 
 def _origin(args: argparse.Namespace) -> dict[str, object]:

@@ -36,6 +36,7 @@ from educatalog.errors import (
     InvalidQuery,
     NotFoundOrForbidden,
     ServiceUnavailable,
+    UnexpectedAnswer,
     error_from_body,
 )
 from educatalog.frames import decode_rows
@@ -53,6 +54,7 @@ from educatalog.paging import (
     incomplete_download,
     last_id,
     page_of,
+    row_ids,
     sorted_pages,
     sorted_query,
     top_query,
@@ -60,13 +62,16 @@ from educatalog.paging import (
     window_query,
 )
 from educatalog.query import Filter, Query, walk_conditions
-from educatalog.urls import public_url
+from educatalog.urls import public_url, split_credentials
 
 __all__ = ["Client", "ClientBase", "Page", "PassingFailure"]
 
 T = TypeVar("T")
 
 REFERENCE_SERVER = "educatalog reference server"
+
+DEMO_HEADER = "X-Educatalog-Data"
+"""The header every answer of a reference server on the demo catalogue carries."""
 
 
 class PassingFailure(Exception):
@@ -95,10 +100,14 @@ class ClientBase:
         retries: int,
         backoff: float,
         progress: bool | None,
+        deadline: float | None = None,
     ) -> dict[str, Any]:
         """Set the client's options; returns the options of its httpx client.
 
-        The token goes only into those options' headers, never into an attribute.
+        The token goes only into those options' headers, never into an attribute. A token
+        in the URL (``https://:TOKEN@host`` or ``?access_token=TOKEN``) is taken out of it
+        before anything sees the URL; other query parameters of the URL are sent with
+        every request.
         """
         url = base_url or os.environ.get("EDUCATALOG_URL")
         if not url:
@@ -108,9 +117,13 @@ class ClientBase:
             )
         if max_concurrency < 1 or page_size < 1 or retries < 0:
             raise ValueError("max_concurrency and page_size must be positive, retries >= 0")
+        url, url_token, params = split_credentials(url)
         self.base_url = url.rstrip("/")
         token = token if token is not None else os.environ.get("EDUCATALOG_TOKEN") or None
+        token = token or url_token
         self._has_token = bool(token)
+        self.deadline = deadline if deadline is not None else max(5 * timeout, 30.0)
+        self._demo_seen = False
         self.max_concurrency = max_concurrency
         self.page_size = page_size
         self.retries = retries
@@ -120,6 +133,7 @@ class ClientBase:
         self._effective_page_size = page_size
         return {
             "base_url": self.base_url,
+            "params": params,
             "headers": {"Authorization": f"Bearer {token}"} if token else {},
             # Waiting for a free connection is not a failure: only the request itself times out.
             "timeout": httpx.Timeout(timeout, pool=None),
@@ -142,15 +156,42 @@ class ClientBase:
 
         Raises :class:`PassingFailure` for an answer to retry, the mapped error for others.
         """
+        self._note_demo(response)
         status = response.status_code
         if status == 429 or status >= 500:
             raise PassingFailure(f"HTTP {status}", _retry_after(response))
         if not response.is_success:
             raise self._error(response, context)
         try:
-            return decode(response.content)
+            body = decode(response.content)
         except orjson.JSONDecodeError:
             raise PassingFailure("an invalid JSON body") from None
+        if isinstance(body, dict) and "errors" in body:  # an answer cut short by an error
+            raise error_from_body(400, body, context)
+        return body
+
+    def _note_demo(self, response: httpx.Response) -> None:
+        if response.headers.get(DEMO_HEADER) == "synthetic-demo":
+            self._demo_seen = True
+
+    def _bounded(self, response: httpx.Response, chunks: Sequence[bytes]) -> httpx.Response:
+        """The answer whose body arrived in ``chunks`` (already decoded), as a response."""
+        headers = [
+            (k, v)
+            for k, v in response.headers.multi_items()
+            if k.lower() not in ("content-encoding", "content-length", "transfer-encoding")
+        ]
+        return httpx.Response(
+            response.status_code,
+            headers=headers,
+            content=b"".join(chunks),
+            request=response.request,
+        )
+
+    def _late(self, response: httpx.Response) -> httpx.ReadTimeout:
+        return httpx.ReadTimeout(
+            f"no complete answer within {self.deadline:g} s (deadline)", request=response.request
+        )
 
     @staticmethod
     def _page_decoder(collection: str, query: Query) -> Callable[[bytes], Page]:
@@ -161,10 +202,16 @@ class ClientBase:
         names = query.fields if query.fields and "*" not in query.fields else None
 
         def decode(content: bytes) -> Page:
-            fast = decode_rows(content, coll, names) if names is not None else None
+            # pyarrow only for a body that starts as a list answer: it never returns from
+            # some others (a body of "null").
+            simple = names is not None and content.startswith(b'{"data":[')
+            fast = decode_rows(content, coll, names) if simple and names else None
             if fast is not None:
                 return Page(*fast)
-            return page_of(orjson.loads(content))
+            body = orjson.loads(content)
+            if isinstance(body, dict) and "errors" in body:
+                return body  # type: ignore[no-any-return]  # _answer raises its error
+            return page_of(body, f"GET /items/{collection}")
 
         return decode
 
@@ -210,8 +257,34 @@ class ClientBase:
         self._effective_page_size = max(1, size // 2)
         return True
 
+    @staticmethod
+    def _check_window(collection: str, page: Page, low: Any, high: Any) -> None:
+        """The rows of a page asked for ids in (low, high] must hold just such ids (so that
+        every page moves the walk on)."""
+        ids = row_ids(page.data)
+        if any(not isinstance(i, int) or isinstance(i, bool) for i in ids):
+            raise UnexpectedAnswer(f"GET /items/{collection}: rows without an integer id.")
+        outside = [
+            i for i in ids if (low is not None and i <= low) or (high is not None and i > high)
+        ]
+        if outside:  # (repeated rows are left to the count at the end)
+            raise UnexpectedAnswer(
+                f"GET /items/{collection}: asked for ids in ({low}, {high}], the answer "
+                f"holds id {outside[0]}; a proxy or cache in between may answer for another "
+                "request."
+            )
+
+    def _notice_cap(self, first: Page, size: int, expected: int) -> None:
+        """A first page shorter than asked, though more rows match, means a gateway caps
+        pages silently: ask for that many from now on."""
+        if (
+            0 < len(first.data) < min(size, expected)
+            and len(first.data) < self._effective_page_size
+        ):
+            self._effective_page_size = len(first.data)
+
     def _walk_slices(self, first: Page, top: Page, expected: int) -> list[tuple[int, int]]:
-        return walk_slices(first, top, expected, self.page_size, self.max_concurrency)
+        return walk_slices(first, top, expected, self._effective_page_size, self.max_concurrency)
 
     def _slice_done(self, page: Page) -> bool:
         return len(page.data) < self._effective_page_size
@@ -234,6 +307,7 @@ class ClientBase:
         hiccup never hides, say, the demo mark for the rest of a session."""
         if response is None or response.status_code >= 500 or response.status_code == 429:
             return {}
+        self._note_demo(response)
         try:
             data = orjson.loads(response.content)["data"] if response.is_success else {}
             self._server_info = data if isinstance(data, dict) else {}
@@ -246,10 +320,10 @@ class ClientBase:
         project = info.get("project") or {}
         return project.get("project_name") == REFERENCE_SERVER
 
-    @staticmethod
-    def _is_demo(info: dict[str, Any]) -> bool:
+    def _is_demo(self, info: dict[str, Any]) -> bool:
+        """Demo data: ``/server/info`` says so, or an answer carried the demo header."""
         own = info.get("educatalog") or {}
-        return ClientBase._is_reference(info) and bool(own.get("demo"))
+        return self._demo_seen or (ClientBase._is_reference(info) and bool(own.get("demo")))
 
 
 class Client(ClientBase):
@@ -259,9 +333,12 @@ class Client(ClientBase):
     Requests that fail for a passing reason (connection errors, timeouts, 429, 5xx, a
     truncated or invalid body) are retried ``retries`` times with exponential backoff and
     jitter, honouring ``Retry-After``; other 4xx answers raise at once. ``page_size`` rows
-    are asked per request (lowered automatically when the service has a smaller maximum),
-    ``max_concurrency`` requests run at once. The token never appears in a repr, a log line
-    or an error message.
+    are asked per request (lowered automatically when the service has a smaller maximum,
+    or a gateway caps pages silently), ``max_concurrency`` requests run at once. ``timeout``
+    bounds each wait for the service; ``deadline`` (default: 5 × timeout, at least 30 s)
+    bounds each whole answer, however slowly it trickles in. Answers of the wrong shape, or
+    holding rows other than those asked for, raise :class:`UnexpectedAnswer`. The token
+    never appears in a repr, a log line or an error message.
     """
 
     def __init__(
@@ -276,6 +353,7 @@ class Client(ClientBase):
         backoff: float = 0.25,
         progress: bool | None = None,
         transport: httpx.BaseTransport | None = None,
+        deadline: float | None = None,
     ) -> None:
         options = self._configure(
             base_url,
@@ -286,6 +364,7 @@ class Client(ClientBase):
             retries=retries,
             backoff=backoff,
             progress=progress,
+            deadline=deadline,
         )
         self._http = httpx.Client(transport=transport, **options)
 
@@ -317,19 +396,30 @@ class Client(ClientBase):
         failure: Exception | None = None
         for attempt in range(self.retries + 1):
             try:
-                return self._answer(self._http.get(path, params=params), context, decode)
+                return self._answer(self._get(path, params), context, decode)
             except (httpx.TransportError, PassingFailure) as exc:
                 failure = exc
             if attempt < self.retries:
                 time.sleep(self._retry_delay(attempt, failure))
         raise self._gave_up(context, failure)
 
+    def _get(self, path: str, params: dict[str, str] | None = None) -> httpx.Response:
+        """GET ``path``, the whole answer within the deadline."""
+        deadline = time.monotonic() + self.deadline
+        with self._http.stream("GET", path, params=params) as response:
+            chunks = []
+            for chunk in response.iter_bytes():
+                chunks.append(chunk)
+                if time.monotonic() > deadline:
+                    raise self._late(response)
+        return self._bounded(response, chunks)
+
     def get(self, collection: str, item_id: int, *, fields: str | None = None) -> Row:
         """One item by id."""
         CATALOGUE[collection]  # unknown names fail here, with a suggestion
         params = {"fields": fields} if fields else None
         body = self.request(f"/items/{collection}/{item_id}", params)
-        return body["data"]  # type: ignore[no-any-return]
+        return item_of(body, f"GET /items/{collection}/{item_id}")
 
     def list(self, collection: str, query: Query | None = None) -> Page:
         """One page of ``collection`` as the service answers ``query``."""
@@ -341,7 +431,7 @@ class Client(ClientBase):
 
     def count(self, collection: str, query: Query | None = None) -> int:
         """Rows matching the query's filter and search (``meta=filter_count``)."""
-        return int(self.list(collection, count_query(query)).meta["filter_count"])
+        return filter_count(self.list(collection, count_query(query)), collection)
 
     # -- whole collections --------------------------------------------------------------
 
@@ -453,8 +543,11 @@ class Client(ClientBase):
         convert: Callable[[list[Row]], T],
         progress: bool | None,
     ) -> tuple[int, list[tuple[list[Any], T]]]:
+        size = self._effective_page_size
         first = self._page(collection, first_query(base))
-        expected = int(first.meta["filter_count"])
+        expected = filter_count(first, collection)
+        self._check_window(collection, first, None, None)
+        self._notice_cap(first, size, expected)
         pages = [converted(first.data, convert)]
         if first_is_all(first, expected):
             return expected, pages
@@ -483,11 +576,12 @@ class Client(ClientBase):
         last = low
         while True:
             page = self._page(collection, window_query(base, last, high))
+            self._check_window(collection, page, last, high)
             if page.data:
                 last = last_id(page.data)
                 bar.update(len(page.data))
                 out.append(converted(page.data, convert))
-            if self._slice_done(page):
+            if self._slice_done(page) or last == high:
                 return out
 
     def _page(self, collection: str, query: Query) -> Page:
@@ -512,11 +606,17 @@ class Client(ClientBase):
     def server_info(self) -> dict[str, Any]:
         """What ``GET /server/info`` says of the service (empty when it says nothing)."""
         if self._server_info is None:
-            try:
-                response: httpx.Response | None = self._http.get("/server/info")
-            except httpx.HTTPError:
-                response = None
-            return self._remember_server_info(response)
+            for attempt in range(self.retries + 1):
+                try:
+                    response: httpx.Response | None = self._get("/server/info")
+                except httpx.HTTPError:
+                    response = None
+                info = self._remember_server_info(response)
+                if self._server_info is not None:
+                    return info
+                if attempt < self.retries:  # a passing failure: ask again
+                    time.sleep(self._retry_delay(attempt, None))
+            return {}
         return self._server_info
 
     @property
@@ -549,6 +649,24 @@ def wildcard_warnings(f: Filter | None, search: str | None = None) -> list[str]:
                 "which a Directus service treats as wildcards, not as literal text."
             )
     return out
+
+
+def item_of(body: Any, context: str) -> Row:
+    """The item of a single-item answer; :class:`UnexpectedAnswer` when it is none."""
+    data = body.get("data") if isinstance(body, dict) else None
+    if not isinstance(data, dict):
+        raise UnexpectedAnswer(f'{context}: the answer is not an item ({{"data": {{...}}}}).')
+    return data
+
+
+def filter_count(page: Page, collection: str) -> int:
+    """The ``filter_count`` a page was asked to carry."""
+    count = page.meta.get("filter_count")
+    if not isinstance(count, int) or count < 0:
+        raise UnexpectedAnswer(
+            f"GET /items/{collection}: the answer has no filter_count, though asked for one."
+        )
+    return count
 
 
 def _retry_after(response: httpx.Response) -> float | None:

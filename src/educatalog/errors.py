@@ -19,6 +19,7 @@ __all__ = [
     "RouteNotFound",
     "ServiceUnavailable",
     "SnapshotError",
+    "UnexpectedAnswer",
     "error_body",
     "error_from_body",
 ]
@@ -83,6 +84,15 @@ class ServiceUnavailable(EducatalogError):
 
     status = 503
     code = "SERVICE_UNAVAILABLE"
+
+
+class UnexpectedAnswer(EducatalogError):
+    """An answer the service never gives: not the JSON shape of its kind, or rows other than
+    the ones asked for (say, ids outside the requested window). Often a proxy or gateway in
+    between, or a base URL that points elsewhere."""
+
+    status = 502
+    code = "UNEXPECTED_ANSWER"
 
 
 class IncompleteDownload(EducatalogError):

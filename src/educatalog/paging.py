@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from educatalog.catalogue import CATALOGUE
-from educatalog.errors import IncompleteDownload, InvalidQuery
+from educatalog.errors import IncompleteDownload, InvalidQuery, UnexpectedAnswer
 from educatalog.frames import ArrowRows
 from educatalog.query import F, Query, bind_fields, list_relations
 
@@ -68,9 +68,23 @@ class Page:
     meta: dict[str, int] = field(default_factory=dict)
 
 
-def page_of(body: Any) -> Page:
-    """The :class:`Page` of a decoded list answer."""
-    return Page(list(body.get("data") or []), dict(body.get("meta") or {}))
+def page_of(body: Any, context: str = "") -> Page:
+    """The :class:`Page` of a decoded list answer; :class:`UnexpectedAnswer` when it is not
+    ``{"data": [{...}, ...], "meta": {"name": count}}``."""
+    data = body.get("data") if isinstance(body, dict) else None
+    meta = body.get("meta", {}) if isinstance(body, dict) else None
+    if (
+        not isinstance(data, list)
+        or not all(isinstance(row, dict) for row in data)
+        or not isinstance(meta, dict)
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in meta.values())
+    ):
+        got = type(body).__name__ if not isinstance(body, dict) else f"keys {sorted(body)[:5]}"
+        raise UnexpectedAnswer(
+            f"{context + ': ' if context else ''}the answer is not a list of items "
+            f'({{"data": [...], "meta": {{...}}}}); got {got}.'
+        )
+    return Page(data, dict(meta))
 
 
 def count_query(query: Query | None) -> Query:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
+import unicodedata
 import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -432,8 +433,14 @@ def _listify(node: Any) -> Any:
         return list(node[""])
     out = {k: _listify(v) for k, v in node.items()}
     if out and all(k.isdigit() for k in out):
-        return [out[k] for k in sorted(out, key=int)]
+        return [out[k] for k in sorted(out, key=_index)]
     return out
+
+
+def _index(key: str) -> tuple[int, str]:
+    """The order of a bracket index: by its number (any length, any decimal digits)."""
+    digits = "".join(str(unicodedata.digit(ch, 0)) for ch in key).lstrip("0")
+    return len(digits), digits
 
 
 def _json_or_brackets(items: list[tuple[str, str]], name: str) -> Any:
@@ -853,7 +860,7 @@ def _bind_deep(
     deep: Mapping[str, Any], coll: Collection, catalogue: Schema, where: str
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    if where.count(".") >= MAX_RELATIONAL_DEPTH:
+    if where.count(".") > MAX_RELATIONAL_DEPTH:
         raise InvalidQuery(f"Max relational depth exceeded in {where[:80]}.")
     for key, value in deep.items():
         if key.startswith("_"):
@@ -1011,13 +1018,17 @@ def _coerce_scalar(
             if not _NUMBER.fullmatch(value):
                 raise InvalidQuery(f'"{op}" on {where} needs a number, got {_show(value)}.')
             text = value.strip()
-            value = int(text) if _INTEGER.fullmatch(text) else float(text)
+            value = int(text) if _INTEGER.fullmatch(text) and len(text) <= 20 else float(text)
             if value == 0 and not _ZERO.fullmatch(text):
                 raise InvalidQuery(f'"{op}" on {where}: {_show(text)} is too small a number.')
             if isinstance(value, float) and not math.isfinite(value):
                 raise InvalidQuery(f'"{op}" on {where}: {_show(text)} is too large a number.')
         if isinstance(value, int) and not -MAX_INTEGER - 1 <= value <= MAX_INTEGER:
-            return float(value)  # beyond any stored integer; compares correctly as a float
+            # beyond any stored integer; compares correctly as a float
+            try:
+                value = float(value)
+            except OverflowError:
+                raise InvalidQuery(f'"{op}" on {where}: the number is too large.') from None
         return value
     if ftype is FieldType.BOOLEAN:
         if isinstance(value, bool):

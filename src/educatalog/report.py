@@ -274,6 +274,11 @@ def write_report(
         folder = output_folder(out, what="reports")
     except EducatalogError as exc:
         raise ReportError(str(exc)) from None
+    if folder in (Path.home().resolve(), Path(folder.anchor)):
+        raise ReportError(
+            f"Refusing to write the report into {folder} (a home or root folder): give "
+            "--out a folder of its own, such as reports/."
+        )
     parameters = {
         "states": list(states) if states else None,
         "start": start,
@@ -322,27 +327,55 @@ def _new_charts(folder: Path, before: Mapping[Path, tuple[int, int]]) -> list[Pa
 
 
 def _remove_earlier_report(folder: Path) -> None:
-    """Remove the files an earlier report listed in its manifest (only those), so that a
-    new report, or a failed one, never mixes with an old one. Files of the same names that
-    no report of ours wrote are never touched: the folder is refused instead."""
+    """Remove the files an earlier report listed in its manifest, and only those whose
+    checksum is still the one it records, so that a new report, or a failed one, never
+    mixes with an old one. Files of the same names that no report of ours wrote are never
+    touched: the folder is refused instead."""
     manifest = folder / "manifest.json"
     try:
         earlier = json.loads(manifest.read_text(encoding="utf-8"))
         files = list(earlier["files"]) if "educatalog" in earlier else None
+        recorded = earlier["files"].values() if files is not None else ()
+        if not all(v is None or isinstance(v, str) for v in recorded):
+            files = None  # a checksum, or None for a file a failed run did not write
     except FileNotFoundError:
         files = []
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         files = None
     if files is None or any((folder / n).exists() and n not in files for n in REPORT_FILES):
         raise ReportError(
             f"{folder} holds files that no educatalog report wrote (report.html, "
             "tables.xlsx ...); choose an empty folder with --out."
         )
+    unchanged = []
     for name in files:
         path = (folder / name).resolve()
-        if path.parent in (folder, folder / "charts"):
-            path.unlink(missing_ok=True)
+        checksum = earlier["files"][name]
+        if (
+            checksum is not None
+            and path.parent in (folder, folder / "charts")
+            and (_sha256(path) == checksum)
+        ):
+            unchanged.append(path)  # only files as the earlier report wrote them
+    changed = [
+        n for n in REPORT_FILES if (folder / n).exists() and (folder / n).resolve() not in unchanged
+    ]
+    if changed:
+        raise ReportError(
+            f"{', '.join(changed)} in {folder} changed since the earlier report wrote it; "
+            "move it away or choose another folder with --out."
+        )
+    for path in unchanged:
+        path.unlink()
     manifest.unlink(missing_ok=True)
+
+
+def _sha256(path: Path) -> str | None:
+    """The SHA-256 of a file (None when there is no such file)."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+    except OSError:
+        return None
 
 
 def _write_manifest(

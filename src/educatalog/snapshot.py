@@ -32,6 +32,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -121,8 +122,10 @@ def save(
     if clash:
         raise ValueError(f"extra may not set the manifest's own keys: {sorted(clash)}")
     target.parent.mkdir(parents=True, exist_ok=True)
+    remove_abandoned(target.parent)
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent))
     try:
+        (tmp / _OWNER).write_text(f"{os.getpid()} {socket.gethostname()}\n", encoding="utf-8")
         tables: dict[str, Any] = {}
         omitted: dict[str, list[str]] = {}
         for name, frame in catalogue.items():
@@ -156,12 +159,49 @@ def save(
         if target.exists():  # appeared while writing
             raise SnapshotError(f"{target} already exists; snapshots are never overwritten.")
         os.chmod(tmp, 0o755)  # mkdtemp makes directories readable by the owner only
+        (tmp / _OWNER).unlink()
         os.rename(tmp, target)
         _fsync_directory(target.parent)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return target
+
+
+_OWNER = ".educatalog-partial-owner"
+"""In a snapshot being written: the process writing it and its host."""
+
+
+def remove_abandoned(folder: str | os.PathLike[str]) -> list[Path]:
+    """Remove the half-written snapshots in ``folder`` whose writer is gone (a fetch killed
+    by SIGKILL or a power cut cannot clean up after itself); returns what was removed.
+
+    Only folders ``.NAME.*.partial`` that name their writer are touched, and only when that
+    process no longer runs on this host.
+    """
+    removed = []
+    host = socket.gethostname()
+    for partial in Path(folder).glob(".*.partial"):
+        try:
+            pid_text, _, owner_host = (partial / _OWNER).read_text(encoding="utf-8").partition(" ")
+            pid = int(pid_text)
+        except (OSError, ValueError):
+            continue  # not ours, or being created this very moment
+        if owner_host.strip() != host or _alive(pid):
+            continue
+        shutil.rmtree(partial, ignore_errors=True)
+        removed.append(partial)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process
+    return True
 
 
 def _write_table(folder: Path, name: str, frame: pd.DataFrame) -> dict[str, Any]:
@@ -256,7 +296,33 @@ def read_manifest(path: str | os.PathLike[str], *, verify: bool = True) -> dict[
             raise SnapshotError(f'{file} lists an unknown table "{name}".')
         if entry.get("file") != f"{name}.parquet" or not isinstance(entry.get("rows"), int):
             raise SnapshotError(f'{file}: the entry of table "{name}" is malformed.')
+        columns = entry.get("columns")
+        if not isinstance(columns, list):
+            raise SnapshotError(f'{file}: table "{name}" lists no columns.')
+        for spec in columns:
+            problem = _column_problem(spec)
+            if problem is not None:
+                raise SnapshotError(f'{file}: table "{name}": {problem}.')
     return manifest
+
+
+def _column_problem(spec: Any) -> str | None:
+    """What is wrong with a column entry of a manifest (None: nothing)."""
+    if not isinstance(spec, dict) or not isinstance(spec.get("name"), str):
+        return f"a column entry is malformed ({str(spec)[:60]})"
+    for key in ("dtype", "categories_dtype"):
+        if key not in spec and key == "categories_dtype":
+            continue
+        value = spec.get(key)
+        try:
+            if not isinstance(value, str):
+                raise TypeError(value)
+            pd.api.types.pandas_dtype(value)
+        except Exception:  # pandas raises many kinds for an unknown dtype
+            return f'column "{spec["name"]}" has an unknown {key} {str(value)[:40]!r}'
+    if "ordered" in spec and not isinstance(spec["ordered"], bool):
+        return f'column "{spec["name"]}": "ordered" must be true or false'
+    return None
 
 
 def load(path: str | os.PathLike[str], *, verify: bool = True) -> Catalogue:
@@ -362,7 +428,7 @@ def _restore_dtype(column: pd.Series, spec: Mapping[str, Any], file: Path) -> pd
     if str(column.dtype) != wanted:
         try:
             column = column.astype(wanted)
-        except (TypeError, ValueError) as exc:
+        except Exception as exc:  # TypeError, ValueError, OverflowError, ...
             raise SnapshotError(
                 f'{file}: column "{spec["name"]}" has dtype {column.dtype}, the manifest says '
                 f"{wanted}."

@@ -17,13 +17,15 @@ import sqlite3
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
+import anyio
+import anyio.to_thread
 import orjson
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
 
 from educatalog.errors import (
     AuthenticationError,
@@ -32,12 +34,21 @@ from educatalog.errors import (
     InvalidQuery,
     NotFoundOrForbidden,
     RouteNotFound,
+    ServiceUnavailable,
     error_body,
 )
-from educatalog.query import Query, bind
-from educatalog.server.items import read_item, read_items, read_items_json
+from educatalog.query import BoundQuery, Query, bind
+from educatalog.server.items import (
+    Cancelled,
+    Guard,
+    is_flat,
+    read_item,
+    read_items,
+    read_items_json,
+    stream_items,
+)
 from educatalog.server.openapi import openapi_document
-from educatalog.server.store import Database
+from educatalog.server.store import Database, check_database
 
 __all__ = ["DEMO_HEADER", "create_app"]
 
@@ -65,33 +76,100 @@ class JSONResponse(Response):
         return orjson.dumps(content)
 
 
+STREAM_ROWS = 5_000
+"""Answers that may hold more rows than this (``limit=-1`` among them) are streamed."""
+
+NESTED_STREAM_ROWS = 500
+"""Pages with expanded relations that may hold more rows than this are streamed too."""
+
+STREAM_CACHE_KIB = 8_192
+"""SQLite's page cache while a connection streams an answer (a scan reads each page once)."""
+
+QUERY_TIME = 10.0
+"""Seconds of CPU time a query may take (plus 0.1 ms for every row it writes)."""
+
+
+class FairShare:
+    """Bounded slots for queries, so that small requests (and ``/server/ping``) stay fast
+    while expensive ones run: ``queries`` at once in all, of which ``heavy`` streamed
+    answers; up to ``queue`` requests wait for a slot, any more get a 503 with
+    ``Retry-After`` (which clients honour)."""
+
+    def __init__(self, queries: int = 8, heavy: int = 2, queue: int = 32) -> None:
+        self.queries = anyio.CapacityLimiter(queries)
+        self.heavy = anyio.CapacityLimiter(heavy)
+        self.queue = queue
+        self.waiting = 0
+
+    async def acquire(self, heavy: bool) -> tuple[object, list[anyio.CapacityLimiter]]:
+        """A slot (released by :meth:`release`); raises ServiceUnavailable when full."""
+        token = object()
+        taken: list[anyio.CapacityLimiter] = []
+        try:
+            for limiter in [self.heavy, self.queries] if heavy else [self.queries]:
+                if limiter.available_tokens < 1 and self.waiting >= self.queue:
+                    raise ServiceUnavailable(
+                        "The server is busy with other queries; try again in a moment."
+                    )
+                self.waiting += 1
+                try:
+                    await limiter.acquire_on_behalf_of(token)
+                finally:
+                    self.waiting -= 1
+                taken.append(limiter)
+        except BaseException:
+            self.release((token, taken))
+            raise
+        return token, taken
+
+    @staticmethod
+    def release(slot: tuple[object, list[anyio.CapacityLimiter]]) -> None:
+        token, taken = slot
+        for limiter in taken:
+            limiter.release_on_behalf_of(token)
+        taken.clear()
+
+
 def create_app(
     database: str | os.PathLike[str],
     *,
     tokens: Iterable[str] = (),
     limit_max: int | None = None,
     clock: Callable[[], dt.datetime] = dt.datetime.now,
+    query_time: float | None = QUERY_TIME,
+    share: FairShare | None = None,
+    stream_rows: int | None = STREAM_ROWS,
 ) -> Starlette:
     """The service's application over a database file built by :mod:`~.store`.
 
     ``tokens`` are the accepted bearer tokens (at least one: the service has no public
     access); ``limit_max`` caps ``limit`` (``-1`` then means that maximum); ``clock`` gives
     the time that ``$NOW`` in filters stands for (the server's local time, as in Directus).
+    ``query_time`` is the CPU time in seconds a query may take (plus 0.1 ms a row written;
+    None: unbounded); ``share`` bounds the queries running at once; answers that may hold
+    more than ``stream_rows`` rows are streamed in constant memory (None: never).
     """
     token_list = [t.encode() for t in tokens]
     if not token_list:
         raise ValueError("the server needs at least one access token")
     if limit_max is not None and limit_max < 1:
         raise ValueError("limit_max must be a positive integer")
+    problem = check_database(database)
+    if problem is not None:
+        raise (ValueError if os.path.isfile(database) else FileNotFoundError)(problem)
     db = Database(database)
     demo = bool(db.info.get("demo"))
     extra_headers = {DEMO_HEADER: "synthetic-demo"} if demo else {}
+    share = share or FairShare()
 
     def respond(content: Any, status: int = 200) -> JSONResponse:
         return JSONResponse(content, status_code=status, headers=extra_headers)
 
     def authenticate(request: Request) -> None:
-        header = request.headers.get("authorization")
+        headers = request.headers.getlist("authorization")
+        if len(headers) > 1:
+            raise InvalidPayload("The request has more than one Authorization header.")
+        header = headers[0] if headers else None
         query_tokens = [t for t in request.query_params.getlist("access_token") if t]
         given: str | None = None
         if header is not None:
@@ -118,17 +196,60 @@ def create_app(
         db.catalogue[collection]  # unknown collection: 403 before the query is looked at
         query = Query.from_params(request.query_params.multi_items())
         bound = bind(query, collection, catalogue=db.catalogue, limit_max=limit_max, now=clock())
-        flat = await run_in_threadpool(_guarded, read_items_json, db, bound)
-        if flat is not None:  # rows serialized by SQLite: splice them into the body
-            data, meta = flat
-            tail = b',"meta":' + orjson.dumps(meta) if meta else b""
-            body = b'{"data":' + data + tail + b"}"
-            return Response(body, media_type="application/json", headers=extra_headers)
-        rows, meta = await run_in_threadpool(_guarded, read_items, db, bound)
-        content: dict[str, Any] = {"data": rows}
-        if meta:
-            content["meta"] = meta
-        return respond(content)
+        large = bound.limit is None or bound.limit > (stream_rows or 0)
+        # Expanded relations are streamed from fewer rows on, chunk by chunk: a page of
+        # them can be large (small pages are built whole, faster).
+        threshold = min(stream_rows or 0, NESTED_STREAM_ROWS)
+        nested = not is_flat(bound) and (bound.limit is None or bound.limit > threshold)
+        streamed = stream_rows is not None and (large or nested)
+        slot = await share.acquire(heavy=stream_rows is not None and large)
+        try:
+            if streamed:
+                response: Response = await _streamed(request, bound, slot)
+                slot = None  # released by the response when it is done
+                return response
+            guard = Guard(query_time)
+            flat = await _watched(request, guard, read_items_json, db, bound, None, guard)
+            if flat is not None:  # rows serialized by SQLite: splice them into the body
+                data, meta = flat
+                tail = b',"meta":' + orjson.dumps(meta) if meta else b""
+                body = b'{"data":' + data + tail + b"}"
+                return Response(body, media_type="application/json", headers=extra_headers)
+            rows, meta = await _watched(request, guard, read_items, db, bound, None, guard)
+            content: dict[str, Any] = {"data": rows}
+            if meta:
+                content["meta"] = meta
+            return respond(content)
+        finally:
+            if slot is not None:
+                share.release(slot)
+
+    async def _streamed(request: Request, bound: BoundQuery, slot: Any) -> Response:
+        """A streamed answer; its first piece of rows is read before the status is sent, so
+        that a refused or too long query is still answered with its error."""
+        guard = Guard(query_time)
+        lease = db.lease(guard.progress, cache_kib=STREAM_CACHE_KIB)
+        state: dict[str, Any] = {}
+
+        def start() -> list[bytes]:
+            state["conn"] = lease.__enter__()
+            state["pieces"] = pieces = stream_items(db, bound, state["conn"], guard)
+            return [piece for _, piece in zip(range(2), pieces, strict=False)]
+
+        def finish() -> None:
+            if "pieces" in state:
+                state["pieces"].close()
+            if "conn" in state:
+                lease.__exit__(None, None, None)
+            share.release(slot)
+
+        try:
+            first = await _watched(request, guard, start)
+        except BaseException:
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(finish)
+            raise
+        return StreamedAnswer(first, state["pieces"], guard, finish, extra_headers)
 
     async def get_item(request: Request) -> Response:
         authenticate(request)
@@ -145,9 +266,14 @@ def create_app(
         bound = bind(
             Query(fields=query.fields, deep=query.deep), collection, catalogue=db.catalogue
         )
-        row = await run_in_threadpool(
-            _guarded, read_item, db, coll, item_id, bound.fields, bound.deep
-        )
+        guard = Guard(query_time)
+        slot = await share.acquire(heavy=False)
+        try:
+            row = await _watched(
+                request, guard, read_item, db, coll, item_id, bound.fields, bound.deep, None, guard
+            )
+        finally:
+            share.release(slot)
         return respond({"data": row})
 
     async def ping(request: Request) -> Response:
@@ -170,7 +296,13 @@ def create_app(
 
     async def educatalog_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, EducatalogError)
-        return respond(error_body(exc), exc.status)
+        response = respond(error_body(exc), exc.status)
+        if exc.status == 503:
+            response.headers["Retry-After"] = "1"
+        return response
+
+    async def cancelled(request: Request, exc: Exception) -> Response:
+        return Response(status_code=499)  # the client has gone: nobody reads this
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
@@ -208,6 +340,7 @@ def create_app(
         ],
         exception_handlers={
             EducatalogError: educatalog_error,
+            Cancelled: cancelled,
             HTTPException: http_error,
             Exception: server_error,
         },
@@ -235,6 +368,93 @@ def _item_id(raw: str) -> int | None:
     else:
         return None
     return number if -(2**63) <= number < 2**63 else None
+
+
+async def _watched(request: Request, guard: Guard, work: Callable[..., T], *args: Any) -> T:
+    """Run ``work(*args)`` in a worker thread; cancel its guard when the client leaves."""
+    outcome: list[Any] = []
+
+    async def run() -> None:
+        try:
+            outcome.append(await anyio.to_thread.run_sync(_guarded, work, *args))
+        except Exception as exc:
+            outcome.append(exc)
+        tasks.cancel_scope.cancel()
+
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(_watch_disconnect, request.receive, guard)
+        tasks.start_soon(run)
+    if not outcome:  # pragma: no cover - cancelled from outside
+        raise Cancelled
+    if isinstance(outcome[0], Exception):
+        raise outcome[0]
+    return outcome[0]  # type: ignore[no-any-return]
+
+
+async def _watch_disconnect(receive: Receive, guard: Guard) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
+    guard.cancel()
+
+
+class StreamedAnswer(Response):
+    """A 200 answer whose body is written piece by piece as worker threads produce it.
+
+    When the client disconnects, the guard is cancelled and production stops. An error
+    after the status was sent (the time budget ran out) ends the body with the error
+    beside the rows sent so far: ``{"data": [...], "errors": [...]}``, which clients treat
+    as an error.
+    """
+
+    def __init__(
+        self,
+        first: list[bytes],
+        pieces: Any,
+        guard: Guard,
+        finish: Callable[[], None],
+        headers: dict[str, str],
+    ) -> None:
+        super().__init__(media_type="application/json", headers=headers)
+        del self.headers["content-length"]
+        self.first = first
+        self.pieces = pieces
+        self.guard = guard
+        self.finish = finish
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(_watch_disconnect, receive, self.guard)
+                await self._send(send)
+                tasks.cancel_scope.cancel()
+        finally:
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(self.finish)
+
+    async def _send(self, send: Send) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
+        for piece in self.first:
+            await send({"type": "http.response.body", "body": piece, "more_body": True})
+        while True:
+            try:
+                piece = await anyio.to_thread.run_sync(_next, self.pieces)
+            except Cancelled:
+                break
+            except EducatalogError as exc:
+                ending = b'],"errors":' + orjson.dumps(error_body(exc)["errors"]) + b"}"
+                await send({"type": "http.response.body", "body": ending, "more_body": True})
+                break
+            except Exception:
+                log.exception("internal error while streaming an answer")
+                break
+            if piece is None:
+                break
+            await send({"type": "http.response.body", "body": piece, "more_body": True})
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+def _next(pieces: Any) -> bytes | None:
+    return _guarded(next, pieces, None)  # type: ignore[no-any-return]
 
 
 def _guarded(read: Callable[..., T], *args: Any) -> T:

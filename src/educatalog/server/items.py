@@ -3,12 +3,20 @@
 Relations are fetched one query per relation and level (never one per item): many-to-one
 targets by id, one-to-many and many-to-many rows by foreign key with a per-parent cap
 (100 unless ``deep[rel][_limit]`` says otherwise), in id order.
+
+A page is read whole (:func:`read_items`, :func:`read_items_json`) or, for a large answer,
+streamed (:func:`stream_items`): the same JSON body, produced chunk by chunk in constant
+memory. Every read runs under a :class:`Guard`: a budget of CPU time and a cancellation
+flag, checked by SQLite's progress handler and between chunks.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping
+import threading
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 import orjson
@@ -19,70 +27,401 @@ from educatalog.query import NESTED_LIMIT, And, BoundQuery, Condition, FieldTree
 from educatalog.server.sql import count_sql, page_sql, sorted_by_id_only
 from educatalog.server.store import Database, json_value_sql, quote
 
-__all__ = ["read_item", "read_items", "read_items_json"]
+__all__ = [
+    "Cancelled",
+    "Guard",
+    "QueryTooLong",
+    "read_item",
+    "read_items",
+    "read_items_json",
+    "stream_items",
+]
 
 Row = dict[str, Any]
 
 
-def read_items(db: Database, bound: BoundQuery) -> tuple[list[Row], dict[str, int]]:
+class Cancelled(Exception):
+    """The client went away: the work of its request was stopped."""
+
+
+class QueryTooLong(InvalidQuery):
+    """The query used up its budget of the server's time (400 INVALID_QUERY)."""
+
+
+class Guard:
+    """The budget and cancellation of one request's work on the database.
+
+    The budget is CPU time of the threads doing the work (so that waiting for a core or for
+    a slow client costs nothing): ``budget`` seconds, plus ``per_row`` seconds for every row
+    already written, so that a large answer may take its time while a query that burns CPU
+    without producing rows is stopped. SQLite calls :meth:`progress` every few thousand VM
+    steps; Python code calls :meth:`check` between chunks.
+    """
+
+    def __init__(self, budget: float | None = None, per_row: float = 1e-4) -> None:
+        self.budget = budget
+        self.per_row = per_row
+        self.rows = 0
+        self.spent = 0.0
+        self._since: float | None = None
+        self._cancelled = threading.Event()
+        self.reason: str | None = None
+        self._walk: int | None = None
+
+    def cancel(self) -> None:
+        self._cancelled.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled.is_set()
+
+    @contextmanager
+    def working(self) -> Iterator[None]:
+        """Count the CPU time of this thread while the block runs."""
+        self._since = time.thread_time()
+        try:
+            yield
+        finally:
+            self.spent += time.thread_time() - self._since
+            self._since = None
+
+    def _over(self) -> bool:
+        if self.budget is None:
+            return False
+        now = self.spent + (time.thread_time() - self._since if self._since is not None else 0)
+        return now > self.budget + self.per_row * self.rows
+
+    def progress(self) -> int:
+        """SQLite's progress handler: nonzero interrupts the statement."""
+        if self._cancelled.is_set():
+            self.reason = "cancelled"
+            return 1
+        if self._over():
+            self.reason = "time"
+            return 1
+        if self._walk is not None:
+            self._walk -= 1
+            if self._walk < 0:
+                self.reason = "walk"
+                return 1
+        return 0
+
+    def check(self) -> None:
+        """Raise when the request was cancelled or its time is up."""
+        if self._cancelled.is_set():
+            raise Cancelled
+        if self._over():
+            raise self.too_long()
+
+    def too_long(self) -> QueryTooLong:
+        return QueryTooLong(
+            f"The query needed more than {self.budget:g} s of the server's time "
+            "(and more for each row written): narrow the filter or the search, or ask for "
+            "fewer rows or relations."
+        )
+
+    def interrupted(self, exc: sqlite3.OperationalError) -> Exception:
+        """The error to raise for an interrupted statement."""
+        if self.reason == "cancelled" or self._cancelled.is_set():
+            return Cancelled()
+        if self.reason == "time":
+            return self.too_long()
+        return exc
+
+    @contextmanager
+    def walk_budget(self, calls: int) -> Iterator[None]:
+        """Interrupt the statements of the block after ``calls`` progress calls."""
+        self._walk = calls
+        try:
+            yield
+        finally:
+            self._walk = None
+            if self.reason == "walk":
+                self.reason = None
+
+
+@contextmanager
+def _interruptible(guard: Guard) -> Iterator[None]:
+    try:
+        yield
+    except sqlite3.OperationalError as exc:
+        if "interrupted" in str(exc):
+            raise guard.interrupted(exc) from None
+        raise
+
+
+def read_items(
+    db: Database,
+    bound: BoundQuery,
+    conn: sqlite3.Connection | None = None,
+    guard: Guard | None = None,
+) -> tuple[list[Row], dict[str, int]]:
     """The page of items and the requested meta counts for a list query."""
-    coll = bound.collection
-    meta = _meta(db, bound)
-    conn = db.connection()
-    if bound.limit == 0:
-        return [], meta
-    columns = _columns(coll, bound.fields)
-    rows = _rows(db, coll, columns, _page(db, conn, bound, columns))
-    _attach(db, coll, rows, bound.fields, bound.deep)
-    if any(coll.field(name).relation is not None for name in bound.fields):
-        _check_size(rows)  # flat rows are one object each: nothing to count
-    return rows, meta
+    guard = guard or Guard()
+    with _lease(db, conn, guard) as conn, _interruptible(guard):
+        coll = bound.collection
+        meta = _meta(db, conn, bound)
+        if bound.limit == 0:
+            return [], meta
+        check_objects(db, conn, bound)
+        columns = _columns(coll, bound.fields)
+        rows = _rows(db, coll, columns, _page(db, conn, bound, columns, guard))
+        _attach(db, conn, guard, coll, rows, bound.fields, bound.deep)
+        return rows, meta
 
 
-def read_items_json(db: Database, bound: BoundQuery) -> tuple[bytes, dict[str, int]] | None:
+def read_items_json(
+    db: Database,
+    bound: BoundQuery,
+    conn: sqlite3.Connection | None = None,
+    guard: Guard | None = None,
+) -> tuple[bytes, dict[str, int]] | None:
     """The page as a JSON array already serialized by SQLite, for a selection of plain
     columns (no relations); None for other selections (use :func:`read_items`).
 
     Whole-collection downloads are pages of plain columns: building a dict per row and
     serializing it in Python cost the server more than reading the rows.
     """
+    if not is_flat(bound):
+        return None
+    guard = guard or Guard()
+    with _lease(db, conn, guard) as conn, _interruptible(guard):
+        meta = _meta(db, conn, bound)
+        if bound.limit == 0:
+            return b"[]", meta
+        check_objects(db, conn, bound)
+        # One aggregate row: SQLite builds the whole array in a single step, without the
+        # GIL. The page query has a LIMIT, so it is never flattened: rows arrive in its
+        # ORDER BY, and the objects are built for the rows of the page only (not for every
+        # match that a sort has to look at).
+        item = _flat_item(db, bound)
+        rows = _page(
+            db,
+            conn,
+            bound,
+            _columns(bound.collection, bound.fields),
+            guard,
+            wrap=f"SELECT json_group_array(json({item})) FROM ({{}}) AS t0",
+        )
+        (array,) = next(iter(rows))
+        return array.encode(), meta
+
+
+def is_flat(bound: BoundQuery) -> bool:
+    """Whether SQLite can write the rows alone: plain columns, and list relations as their
+    ids (nothing expanded)."""
+    return all(sub is None for sub in bound.fields.values())
+
+
+def _flat_item(db: Database, bound: BoundQuery) -> str:
+    """The ``json_object`` of a flat selection over the page's columns as ``t0``, keys in
+    the order the general path writes them: stored fields, then list relations (their ids,
+    capped per parent as ``deep`` says, in id order)."""
     coll = bound.collection
-    for name, sub in bound.fields.items():
-        if sub is not None or not coll.field(name).is_stored:
-            return None  # an expanded or a list relation
-    meta = _meta(db, bound)
-    if bound.limit == 0:
-        return b"[]", meta
     columns = [name for name in _columns(coll, bound.fields) if name in bound.fields]
-    pairs = ", ".join(
+    pairs = [
         f"'{name}', {json_value_sql(coll.field(name), f't0.{quote(name)}')}" for name in columns
-    )
-    # One aggregate row: SQLite builds the whole array in a single step, without the GIL.
-    # The page query has a LIMIT, so it is never flattened: rows arrive in its ORDER BY.
-    rows = _page(
-        db,
-        db.connection(),
-        bound,
-        columns,
-        select=f"json_object({pairs}) AS item",
-        wrap="SELECT json_group_array(json(item)) FROM ({})",
-    )
-    (array,) = next(iter(rows))
-    return array.encode(), meta
+    ]
+    lists = [name for name in bound.fields if not coll.field(name).is_stored]
+    for n, name in enumerate(lists, start=1):
+        fld = coll.field(name)
+        assert fld.relation is not None
+        target = quote(db.catalogue.expansion_target(fld).name)
+        fk = quote(fld.relation.foreign_key or "")
+        limit = int(bound.deep.get(name, {}).get("_limit", NESTED_LIMIT))
+        ids = (
+            f"(SELECT json_group_array(l{n}.id) FROM (SELECT id FROM {target} "
+            f"WHERE {fk} = t0.id ORDER BY id LIMIT {limit}) AS l{n})"
+        )
+        pairs.append(f"'{name}', json({ids})")
+    return f"json_object({', '.join(pairs)})"
 
 
-def _meta(db: Database, bound: BoundQuery) -> dict[str, int]:
+def stream_items(
+    db: Database,
+    bound: BoundQuery,
+    conn: sqlite3.Connection,
+    guard: Guard,
+    chunk_rows: int = 2_000,
+) -> Iterator[bytes]:
+    """The JSON body of a list answer in pieces, in constant memory: byte for byte what
+    :func:`read_items_json` or :func:`read_items` give, serialized as the service does.
+
+    The meta counts and the object budget are settled before the first piece (so an error
+    can still be answered as such); rows then follow ``chunk_rows`` at a time, each chunk
+    with its relations. Every call of ``next()`` does its work under ``guard``: run the
+    pieces in worker threads, one at a time, with ``conn`` leased to this answer alone.
+    """
+    coll = bound.collection
+    with guard.working(), _interruptible(guard):
+        meta = _meta(db, conn, bound)
+        if bound.limit != 0:
+            check_objects(db, conn, bound)
+    tail = b"]" + (b',"meta":' + orjson.dumps(meta) if meta else b"") + b"}"
+    if bound.limit == 0:
+        yield b'{"data":[' + tail
+        return
+    yield b'{"data":['
+    flat = is_flat(bound)
+    first = True
+    columns = _columns(coll, bound.fields)
+    wrap = "{}"
+    if flat:  # objects built by SQLite for the page's rows (see read_items_json)
+        wrap = f"SELECT CAST(json({_flat_item(db, bound)}) AS BLOB) FROM ({{}}) AS t0"
+    else:
+        # fewer rows a chunk when each may be written as many objects
+        per_row = _objects_per_row(db, conn, coll, bound.fields, bound.deep)
+        chunk_rows = max(1, min(chunk_rows, CHUNK_OBJECTS // per_row))
+    with guard.working(), _interruptible(guard):
+        cursor = _page(db, conn, bound, columns, guard, wrap=wrap)
+    rows_of = iter(cursor) if isinstance(cursor, list) else None
+    try:
+        while True:
+            with guard.working(), _interruptible(guard):
+                guard.check()
+                if rows_of is not None:
+                    batch = [row for _, row in zip(range(chunk_rows), rows_of, strict=False)]
+                else:
+                    batch = cursor.fetchmany(chunk_rows)
+                if not batch:
+                    break
+                if flat:
+                    piece = b",".join(item for (item,) in batch)
+                else:
+                    rows = _rows(db, coll, columns, batch)
+                    _attach(db, conn, guard, coll, rows, bound.fields, bound.deep)
+                    piece = orjson.dumps(rows)[1:-1]
+                guard.rows += len(batch)
+            yield piece if first else b"," + piece
+            first = False
+    finally:
+        if rows_of is None:
+            cursor.close()
+    yield tail
+
+
+@contextmanager
+def _lease(
+    db: Database, conn: sqlite3.Connection | None, guard: Guard
+) -> Iterator[sqlite3.Connection]:
+    if conn is not None:
+        with guard.working():
+            yield conn
+        return
+    with db.lease(guard.progress) as leased, guard.working():
+        yield leased
+
+
+def _meta(db: Database, conn: sqlite3.Connection, bound: BoundQuery) -> dict[str, int]:
     meta: dict[str, int] = {}
     if "total_count" in bound.meta:
-        meta["total_count"] = db.total_count(bound.collection.name)
+        meta["total_count"] = db.total_count(bound.collection.name, conn)
     if "filter_count" in bound.meta:
         text, params = count_sql(bound, db.catalogue, db.special_text)
-        meta["filter_count"] = db.connection().execute(text, params).fetchone()[0]
+        meta["filter_count"] = conn.execute(text, params).fetchone()[0]
     return meta
 
 
+CHUNK_OBJECTS = 100_000
+"""The most objects (by the upper bound) a chunk of a streamed answer is built from."""
+
 MAX_RESPONSE_OBJECTS = 5_000_000
 """JSON objects one answer may hold, nested ones counted each time they are written."""
+
+
+def _too_many(total: int) -> InvalidQuery:
+    return InvalidQuery(
+        f"The answer would hold {total:,} objects, more than {MAX_RESPONSE_OBJECTS:,}: "
+        "select fewer relations, or ask for fewer items with limit."
+    )
+
+
+def check_objects(db: Database, conn: sqlite3.Connection, bound: BoundQuery) -> None:
+    """Refuse a list answer that would hold too many objects, before any of it is built.
+
+    An upper bound from the page size and the most related rows per parent settles almost
+    every query; beyond it, SQL counts the objects exactly, without building them.
+    """
+    coll = bound.collection
+    if not any(coll.field(name).relation is not None for name in bound.fields):
+        return  # flat rows are one object each: nothing to count
+    total_rows = max(0, db.total_count(coll.name, conn) - bound.offset)
+    rows = total_rows if bound.limit is None else min(bound.limit, total_rows)
+    if rows * _objects_per_row(db, conn, coll, bound.fields, bound.deep) <= MAX_RESPONSE_OBJECTS:
+        return
+    counter = _ObjectCount(db)
+    expression = counter.size(coll, "t0", bound.fields, bound.deep)
+    select = f"{expression} AS n"
+    text, params = page_sql(bound, ["id"], db.catalogue, db.special_text, select=select)
+    total = conn.execute(f"SELECT total(n) FROM ({text})", params).fetchone()[0]
+    if total > MAX_RESPONSE_OBJECTS:
+        raise _too_many(int(total))
+
+
+def _objects_per_row(
+    db: Database,
+    conn: sqlite3.Connection,
+    coll: Collection,
+    tree: FieldTree,
+    deep: Mapping[str, Any],
+) -> int:
+    """The most objects one row of ``coll`` can be written as, with the relations of ``tree``."""
+    out = 1
+    for name, sub in tree.items():
+        fld = coll.field(name)
+        if fld.relation is None or sub is None:
+            continue
+        target = db.catalogue.expansion_target(fld)
+        sub_deep = deep.get(name, {})
+        per = _objects_per_row(db, conn, target, sub, sub_deep)
+        if fld.relation.kind == "m2o":
+            out += per
+        else:
+            limit = sub_deep.get("_limit", NESTED_LIMIT)
+            most = db.most_children(target.name, fld.relation.foreign_key or "", conn)
+            out += (most if limit < 0 else min(limit, most)) * per
+    return out
+
+
+class _ObjectCount:
+    """SQL for the number of objects a row is written as (as ``_check_size`` counts)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.aliases = 0
+
+    def size(self, coll: Collection, alias: str, tree: FieldTree, deep: Mapping[str, Any]) -> str:
+        parts = ["1"]
+        for name, sub in tree.items():
+            fld = coll.field(name)
+            if fld.relation is None or sub is None:
+                continue
+            target = self.db.catalogue.expansion_target(fld)
+            sub_deep = deep.get(name, {})
+            self.aliases += 1
+            a = f"o{self.aliases}"
+            inner = self.size(target, a, sub, sub_deep)
+            table = quote(target.name)
+            if fld.relation.kind == "m2o":
+                parts.append(
+                    f"coalesce((SELECT {inner} FROM {table} AS {a} "
+                    f"WHERE {a}.id = {alias}.{quote(name)}), 0)"
+                )
+                continue
+            limit = sub_deep.get("_limit", NESTED_LIMIT)
+            if limit == 0:
+                continue
+            fk = quote(fld.relation.foreign_key or "")
+            where = f"{a}.{fk} = {alias}.id"
+            if limit > 0:
+                b = f"{a}b"
+                where += (
+                    f" AND {a}.id <= coalesce((SELECT {b}.id FROM {table} AS {b} WHERE "
+                    f"{b}.{fk} = {alias}.id ORDER BY {b}.id LIMIT 1 OFFSET {limit - 1}), "
+                    "9223372036854775807)"
+                )
+            parts.append(f"coalesce((SELECT total({inner}) FROM {table} AS {a} WHERE {where}), 0)")
+        return "(" + " + ".join(parts) + ")"
 
 
 def _check_size(rows: list[Row]) -> None:
@@ -106,10 +445,7 @@ def _check_size(rows: list[Row]) -> None:
 
     total = size(rows)
     if total > MAX_RESPONSE_OBJECTS:
-        raise InvalidQuery(
-            f"The answer would hold {total:,} objects, more than {MAX_RESPONSE_OBJECTS:,}: "
-            "select fewer relations, or ask for fewer items with limit."
-        )
+        raise _too_many(total)
 
 
 ID_SCAN_BUDGET = 1_000_000
@@ -143,11 +479,12 @@ def _page(
     conn: sqlite3.Connection,
     bound: BoundQuery,
     columns: list[str],
+    guard: Guard,
     *,
     select: str | None = None,
     wrap: str = "{}",
 ) -> Any:
-    """The root rows of a page.
+    """The root rows of a page: a list, or a cursor to read them from.
 
     SQLite's planner ignores ``LIMIT`` when it picks an index: for a wide filter in id order
     (a state, a year) it collects and sorts every match, where walking the table in id order
@@ -155,50 +492,49 @@ def _page(
     in id order goes straight to the planner when an equality on an indexed column promises
     few rows (``_selective``); otherwise it first walks the table within a step budget and
     falls back to the planner's plan when the budget runs out (the matches are then few).
+    ``conn`` must have ``guard.progress`` as its progress handler (see ``Database.lease``).
     """
     walk = bound.limit is not None and sorted_by_id_only(bound) and (bound.filter or bound.search)
     if walk and not _selective(bound.filter, db, bound.collection.name):
         text, params = page_sql(
             bound, columns, db.catalogue, db.special_text, scan_in_id_order=True, select=select
         )
-        text = wrap.format(text)
-        steps = 0
-
-        def budget() -> int:
-            nonlocal steps
-            steps += 1
-            return steps > ID_SCAN_BUDGET // _BUDGET_STEP
-
-        conn.set_progress_handler(budget, _BUDGET_STEP)
-        try:
-            return conn.execute(text, params).fetchall()
-        except sqlite3.OperationalError as exc:
-            if "interrupted" not in str(exc):
-                raise
-        finally:
-            conn.set_progress_handler(None, 0)
+        with guard.walk_budget(ID_SCAN_BUDGET // _BUDGET_STEP):
+            try:
+                return conn.execute(wrap.format(text), params).fetchall()
+            except sqlite3.OperationalError as exc:
+                if "interrupted" not in str(exc) or guard.reason != "walk":
+                    raise
     text, params = page_sql(bound, columns, db.catalogue, db.special_text, select=select)
     return conn.execute(wrap.format(text), params)
 
 
 def read_item(
-    db: Database, coll: Collection, item_id: int, fields: FieldTree, deep: Mapping[str, Any]
+    db: Database,
+    coll: Collection,
+    item_id: int,
+    fields: FieldTree,
+    deep: Mapping[str, Any],
+    conn: sqlite3.Connection | None = None,
+    guard: Guard | None = None,
 ) -> Row:
     """One item by id; a missing item is a 403, as the service answers."""
-    columns = _columns(coll, fields)
-    select = ", ".join(f"t0.{quote(c)}" for c in columns)
-    cursor = db.connection().execute(
-        f"SELECT {select} FROM {quote(coll.name)} AS t0 WHERE t0.id = ?", (item_id,)
-    )
-    rows = _rows(db, coll, columns, cursor)
-    if not rows:
-        raise NotFoundOrForbidden(
-            f'You don\'t have permission to access item {item_id} of collection "{coll.name}" '
-            "or it does not exist."
+    guard = guard or Guard()
+    with _lease(db, conn, guard) as conn, _interruptible(guard):
+        columns = _columns(coll, fields)
+        select = ", ".join(f"t0.{quote(c)}" for c in columns)
+        cursor = conn.execute(
+            f"SELECT {select} FROM {quote(coll.name)} AS t0 WHERE t0.id = ?", (item_id,)
         )
-    _attach(db, coll, rows, fields, deep)
-    _check_size(rows)
-    return rows[0]
+        rows = _rows(db, coll, columns, cursor)
+        if not rows:
+            raise NotFoundOrForbidden(
+                f"You don't have permission to access item {item_id} of collection "
+                f'"{coll.name}" or it does not exist.'
+            )
+        _attach(db, conn, guard, coll, rows, fields, deep)
+        _check_size(rows)
+        return rows[0]
 
 
 def _columns(coll: Collection, tree: FieldTree) -> list[str]:
@@ -218,11 +554,18 @@ def _rows(db: Database, coll: Collection, columns: list[str], cursor: Any) -> li
 
 
 def _attach(
-    db: Database, coll: Collection, rows: list[Row], tree: FieldTree, deep: Mapping[str, Any]
+    db: Database,
+    conn: sqlite3.Connection,
+    guard: Guard,
+    coll: Collection,
+    rows: list[Row],
+    tree: FieldTree,
+    deep: Mapping[str, Any],
 ) -> None:
     """Fill in the relations of ``tree`` on ``rows``, then drop columns not asked for."""
     if rows:
         for name, sub in tree.items():
+            guard.check()
             fld = coll.field(name)
             if fld.relation is None:
                 continue
@@ -230,11 +573,11 @@ def _attach(
             sub_deep = deep.get(name, {})
             if fld.relation.kind == "m2o":
                 if sub is not None:
-                    _attach_many_to_one(db, target, rows, name, sub, sub_deep)
+                    _attach_many_to_one(db, conn, guard, target, rows, name, sub, sub_deep)
             else:
                 limit = sub_deep.get("_limit", NESTED_LIMIT)
                 fk = fld.relation.foreign_key or ""
-                _attach_list(db, target, rows, name, fk, sub, sub_deep, limit)
+                _attach_list(db, conn, guard, target, rows, name, fk, sub, sub_deep, limit)
     if "id" not in tree:
         for row in rows:
             del row["id"]
@@ -246,6 +589,8 @@ def _json_ids(values: set[Any]) -> str:
 
 def _attach_many_to_one(
     db: Database,
+    conn: sqlite3.Connection,
+    guard: Guard,
     target: Collection,
     rows: list[Row],
     name: str,
@@ -257,14 +602,14 @@ def _attach_many_to_one(
     if keys:
         columns = _columns(target, tree)
         select = ", ".join(f"t.{quote(c)}" for c in columns)
-        cursor = db.connection().execute(
+        cursor = conn.execute(
             f"SELECT {select} FROM {quote(target.name)} AS t "
             "WHERE t.id IN (SELECT value FROM json_each(?))",
             (_json_ids(keys),),
         )
         found = _rows(db, target, columns, cursor)
         ids = [r["id"] for r in found]
-        _attach(db, target, found, tree, deep)
+        _attach(db, conn, guard, target, found, tree, deep)
         related = dict(zip(ids, found, strict=True))
     for row in rows:
         row[name] = related.get(row[name])  # a missing target is null
@@ -272,6 +617,8 @@ def _attach_many_to_one(
 
 def _attach_list(
     db: Database,
+    conn: sqlite3.Connection,
+    guard: Guard,
     target: Collection,
     rows: list[Row],
     name: str,
@@ -295,7 +642,7 @@ def _attach_list(
             f"WHERE t.{quote(fk)} IN (SELECT value FROM json_each(?))) WHERE _n <= ?"
         )
         params.append(limit)
-    cursor = db.connection().execute(f"{source} ORDER BY {quote(fk)}, id", params)
+    cursor = conn.execute(f"{source} ORDER BY {quote(fk)}, id", params)
     groups: dict[Any, list[Any]] = {row["id"]: [] for row in rows}
     if tree is None:
         for item_id, parent in cursor:
@@ -303,7 +650,7 @@ def _attach_list(
     else:
         found = _rows(db, target, columns, cursor)
         parents = [r[fk] for r in found]
-        _attach(db, target, found, tree, deep)
+        _attach(db, conn, guard, target, found, tree, deep)
         if fk not in tree:
             for r in found:
                 r.pop(fk, None)

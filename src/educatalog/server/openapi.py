@@ -12,9 +12,21 @@ _SCHEMAS: dict[FieldType, dict[str, Any]] = {
     FieldType.INTEGER: {"type": "integer"},
     FieldType.STRING: {"type": "string"},
     FieldType.UUID: {"type": "string", "format": "uuid"},
-    FieldType.DATETIME: {"type": "string", "format": "date-time", "example": "2025-03-01T09:00:00"},
+    # Naive local time, as Directus writes a `dateTime` field: no zone, no fraction (OpenAPI's
+    # "date-time" would promise a zone).
+    FieldType.DATETIME: {
+        "type": "string",
+        "pattern": r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$",
+        "example": "2025-03-01T09:00:00",
+        "description": "Local time without zone: YYYY-MM-DDTHH:MM:SS.",
+    },
     FieldType.BOOLEAN: {"type": "boolean"},
-    FieldType.DECIMAL: {"type": "string", "format": "decimal", "example": "1490.00"},
+    FieldType.DECIMAL: {
+        "type": "string",
+        "pattern": r"^-?\d+\.\d+$",
+        "example": "1490.00",
+        "description": "A decimal number as text, with the field's scale.",
+    },
 }
 
 _LIST_PARAMETERS: list[dict[str, Any]] = [
@@ -53,7 +65,9 @@ def _field_schema(f: Field, catalogue: Schema) -> dict[str, Any]:
         schema = {"type": "array", "items": {"oneOf": [{"type": "integer"}, ref]}}
     schema["nullable"] = f.relation is None or f.relation.kind == "m2o"
     if f.note:
-        schema["description"] = f.note
+        schema["description"] = f.note + (
+            f" {schema['description']}" if "description" in schema else ""
+        )
     return schema
 
 
@@ -61,8 +75,12 @@ def _schema_name(coll: Collection) -> str:
     return "Items" + "".join(part.capitalize() for part in coll.name.split("_"))
 
 
-def _ok(description: str, properties: dict[str, Any]) -> dict[str, Any]:
-    schema = {"type": "object", "properties": properties}
+def _ok(
+    description: str, properties: dict[str, Any], required: list[str] | None = None
+) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = required
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
@@ -107,6 +125,11 @@ def openapi_document(catalogue: Schema) -> dict[str, Any]:
         "400": _error_response("Invalid query (INVALID_QUERY) or payload (INVALID_PAYLOAD)"),
         "401": _error_response("Unknown token (INVALID_CREDENTIALS)"),
         "403": _error_response("No token, unknown collection, field or item (FORBIDDEN)"),
+        "404": _error_response("No such route (ROUTE_NOT_FOUND)"),
+        "503": {
+            **_error_response("The server is busy (SERVICE_UNAVAILABLE): retry after a moment"),
+            "headers": {"Retry-After": {"schema": {"type": "integer"}}},
+        },
     }
     for coll in catalogue.values():
         name = _schema_name(coll)
@@ -125,11 +148,14 @@ def openapi_document(catalogue: Schema) -> dict[str, Any]:
                 "parameters": list(_LIST_PARAMETERS),
                 "responses": {
                     "200": _ok(
-                        "A page of items",
+                        "A page of items (streamed for large answers; a body that ends with "
+                        "an `errors` list beside `data` was cut short by the server)",
                         {
                             "data": {"type": "array", "items": ref},
                             "meta": {"$ref": "#/components/schemas/Meta"},
+                            "errors": {"$ref": "#/components/schemas/Errors/properties/errors"},
                         },
+                        required=["data"],
                     ),
                     **errors,
                 },
@@ -146,16 +172,29 @@ def openapi_document(catalogue: Schema) -> dict[str, Any]:
                     {"$ref": "#/components/parameters/Meta"},
                     {"$ref": "#/components/parameters/Deep"},
                 ],
-                "responses": {"200": _ok("The item", {"data": ref}), **errors},
+                "responses": {
+                    "200": _ok("The item", {"data": ref}, required=["data"]),
+                    **errors,
+                },
             }
         }
+    public = {
+        "ping": {"type": "string", "enum": ["pong"]},
+        "openapi": {"type": "object", "required": ["openapi", "paths"]},
+        "info": {
+            "type": "object",
+            "required": ["data"],
+            "properties": {"data": {"type": "object"}},
+        },
+    }
     for path, operation, summary in _PUBLIC_ROUTES:
+        content = {"application/json": {"schema": public[operation]}}
         paths[path] = {
             "get": {
                 "operationId": operation,
                 "summary": summary,
                 "security": [],
-                "responses": {"200": {"description": summary}},
+                "responses": {"200": {"description": summary, "content": content}},
             }
         }
     return {
@@ -172,24 +211,81 @@ def openapi_document(catalogue: Schema) -> dict[str, Any]:
             "schemas": schemas,
             "parameters": {
                 "Fields": _query_param("fields", "Fields to return; dot notation, `*`.", "array"),
-                "Filter": _query_param("filter", "Filter object (JSON).", "string"),
+                "Filter": _json_param(
+                    "filter",
+                    "Filter object, as JSON (or in bracket form: `filter[field][_eq]=1`): "
+                    "field names map to objects of operators (`_eq`, `_in`, ...) or nested "
+                    "fields; `_and`/`_or` hold lists of such objects.",
+                    _FILTER_SCHEMA,
+                ),
                 "Sort": _query_param("sort", "Sort fields; `-` descends, `?` random.", "array"),
                 "Search": _query_param("search", "Text to search in the item's fields.", "string"),
-                "Limit": _query_param("limit", "Items per page (default 100; -1 all).", "integer"),
-                "Offset": _query_param("offset", "Items to skip.", "integer"),
-                "Page": _query_param("page", "1-indexed page number.", "integer"),
-                "Meta": _query_param("meta", "total_count, filter_count or *.", "string"),
-                "Deep": _query_param("deep", "Per-relation options such as _limit.", "string"),
+                "Limit": _query_param(
+                    "limit", "Items per page (default 100; -1 all).", "integer", minimum=-1
+                ),
+                "Offset": _query_param("offset", "Items to skip.", "integer", minimum=0),
+                "Page": _query_param("page", "1-indexed page number.", "integer", minimum=0),
+                "Meta": {
+                    "name": "meta",
+                    "in": "query",
+                    "description": "Counts to add: total_count, filter_count or * (both); "
+                    "empty: none.",
+                    "schema": {
+                        "type": "array",
+                        "items": {
+                            "type": "string",
+                            "enum": ["total_count", "filter_count", "*", ""],
+                        },
+                    },
+                    "style": "form",
+                    "explode": False,
+                },
+                "Deep": _json_param(
+                    "deep",
+                    "Per-relation options, as JSON: relation names map to objects holding "
+                    "`_limit` (the nested cap; -1 for all) and nested relations.",
+                    _DEEP_SCHEMA,
+                ),
             },
         },
         "security": [{"bearer": []}],
     }
 
 
-def _query_param(name: str, description: str, kind: str) -> dict[str, Any]:
+_FILTER_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "A field name, `_and` or `_or` per key.",
+    "properties": {
+        "_and": {"type": "array", "items": {"type": "object"}},
+        "_or": {"type": "array", "items": {"type": "object"}},
+    },
+    "additionalProperties": {"type": "object"},
+}
+
+_DEEP_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"_limit": {"type": "integer", "minimum": -1}},
+    "additionalProperties": {"type": "object"},
+}
+
+
+def _json_param(name: str, description: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "name": name,
+        "in": "query",
+        "description": description,
+        "content": {"application/json": {"schema": schema}},
+    }
+
+
+def _query_param(
+    name: str, description: str, kind: str, minimum: int | None = None
+) -> dict[str, Any]:
     schema: dict[str, Any] = (
         {"type": "array", "items": {"type": "string"}} if kind == "array" else {"type": kind}
     )
+    if minimum is not None:
+        schema["minimum"] = minimum
     param: dict[str, Any] = {"name": name, "in": "query", "description": description}
     param["schema"] = schema
     if kind == "array":

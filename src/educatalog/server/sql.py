@@ -300,7 +300,7 @@ def search_sql(text: str, coll: Collection, alias: str, sql: Sql) -> str:
         return "0"
     parts = []
     number: int | float | None = None
-    if _CANONICAL_NUMBER.fullmatch(text) and text != "-0":
+    if _CANONICAL_NUMBER.fullmatch(text) and text != "-0" and ("." in text or len(text) <= 20):
         number = float(text) if "." in text else int(text)
         if isinstance(number, int) and not -(2**63) <= number < 2**63:
             number = None  # no stored integer is that large

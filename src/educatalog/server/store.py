@@ -13,8 +13,8 @@ import os
 import sqlite3
 import tempfile
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from contextlib import closing
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -261,6 +261,36 @@ def read_rows(
         ]
 
 
+def check_database(path: str | os.PathLike[str], catalogue: Schema = CATALOGUE) -> str | None:
+    """What is wrong with ``path`` as a database to serve (None: nothing): missing, not
+    readable, not SQLite, or without the catalogue's tables."""
+    file = Path(path)
+    if not file.is_file():
+        return f"no database file at {file}"
+    try:
+        with open(file, "rb") as handle:
+            header = handle.read(16)
+    except OSError as exc:
+        return f"cannot read {file}: {exc.strerror}"
+    if not header:
+        return f"{file} is empty, not a database built by educatalog"
+    if header != b"SQLite format 3\x00":
+        return f"{file} is not an SQLite database"
+    try:
+        with closing(_connect_readonly(file)) as conn:
+            tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
+    except sqlite3.DatabaseError as exc:
+        return f"{file} cannot be read as an SQLite database ({exc})"
+    missing = [name for name in catalogue if name not in tables]
+    if missing:
+        shown = ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else "")
+        return (
+            f"{file} is not a database of the catalogue: it has no table {shown} "
+            "(build one with educatalog.server.store.build_database)"
+        )
+    return None
+
+
 def _connect_readonly(path: Path) -> sqlite3.Connection:
     if not path.is_file():
         raise FileNotFoundError(f"no database at {path}")
@@ -274,10 +304,16 @@ def _lower(value: str | None) -> str | None:
 
 
 class Database:
-    """A read-only database with one connection per thread (SQLite connections are not
-    shared across threads). ``edu_lower()`` lower-cases the whole of Unicode in SQL, where
+    """A read-only database. ``edu_lower()`` lower-cases the whole of Unicode in SQL, where
     SQLite's own ``lower()`` only knows ASCII.
+
+    :meth:`lease` lends a connection to one request for as long as it needs it (a streamed
+    answer keeps its cursor open across threads, and a progress handler belongs to one
+    query); :meth:`connection` is one connection per thread, for quick lookups.
     """
+
+    IDLE_CONNECTIONS = 8
+    """Connections kept open for the next lease; more are opened on demand, then closed."""
 
     def __init__(self, path: str | os.PathLike[str], *, catalogue: Schema = CATALOGUE) -> None:
         self.path = Path(path)
@@ -285,37 +321,95 @@ class Database:
         self._local = threading.local()
         self._lock = threading.Lock()
         self._connections: list[sqlite3.Connection] = []
+        self._idle: list[sqlite3.Connection] = []
         self.info = database_info(self.path)
         self.converters: dict[str, dict[str, Callable[[Any], Any] | None]] = {
             c.name: {f.name: _from_sql(f) for f in c.stored_fields} for c in catalogue.values()
         }
         self._counts: dict[str, int] = {}
+        self._most_children: dict[tuple[str, str], int] = {}
         with closing(_connect_readonly(self.path)) as conn:
             self.special_text = special_text_columns(conn)
             self.rows_per_value = index_selectivity(conn)
 
+    def _open(self) -> sqlite3.Connection:
+        conn = _connect_readonly(self.path)
+        # No memory map: its pages would count as the server's memory, once per connection,
+        # for every page a large answer touched; reads cost the same CPU without it.
+        conn.execute("PRAGMA mmap_size = 0")
+        conn.execute(f"PRAGMA cache_size = -{self.PAGE_CACHE_KIB}")
+        conn.create_function("edu_lower", 1, _lower, deterministic=True)
+        with self._lock:
+            self._connections.append(conn)
+        return conn
+
     def connection(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
-            conn = _connect_readonly(self.path)
-            conn.execute("PRAGMA mmap_size = 1073741824")
-            conn.execute("PRAGMA cache_size = -65536")
-            conn.create_function("edu_lower", 1, _lower, deterministic=True)
+            conn = self._open()
             self._local.conn = conn
-            with self._lock:
-                self._connections.append(conn)
         return conn
 
-    def total_count(self, collection: str) -> int:
+    PAGE_CACHE_KIB = 65_536
+    """SQLite's page cache per connection (the database is read without a memory map)."""
+
+    @contextmanager
+    def lease(
+        self,
+        progress: Callable[[], int] | None = None,
+        steps: int = 50_000,
+        *,
+        cache_kib: int | None = None,
+    ) -> Iterator[sqlite3.Connection]:
+        """A connection of this request alone, with ``progress`` called every ``steps``
+        SQLite VM steps (a true result interrupts the running statement); ``cache_kib``
+        sets a smaller page cache for the lease (a scan gains nothing from a large one)."""
+        with self._lock:
+            conn = self._idle.pop() if self._idle else None
+        if conn is None:
+            conn = self._open()
+        if progress is not None:
+            conn.set_progress_handler(progress, steps)
+        if cache_kib is not None:
+            conn.execute(f"PRAGMA cache_size = -{int(cache_kib)}")
+        try:
+            yield conn
+        finally:
+            if cache_kib is not None:
+                conn.execute(f"PRAGMA cache_size = -{self.PAGE_CACHE_KIB}")
+            conn.set_progress_handler(None, 0)
+            with self._lock:
+                keep = len(self._idle) < self.IDLE_CONNECTIONS and conn in self._connections
+                if keep:
+                    self._idle.append(conn)
+                elif conn in self._connections:
+                    self._connections.remove(conn)
+            if not keep:
+                conn.close()
+
+    def total_count(self, collection: str, conn: sqlite3.Connection | None = None) -> int:
         """Rows of a collection (cached: the database is read-only)."""
         if collection not in self._counts:
             sql = f"SELECT count(*) FROM {quote(collection)}"
-            self._counts[collection] = self.connection().execute(sql).fetchone()[0]
+            conn = conn or self.connection()
+            self._counts[collection] = conn.execute(sql).fetchone()[0]
         return self._counts[collection]
+
+    def most_children(self, table: str, foreign_key: str, conn: sqlite3.Connection) -> int:
+        """The most rows of ``table`` that point to one parent by ``foreign_key`` (cached)."""
+        key = (table, foreign_key)
+        if key not in self._most_children:
+            fk = quote(foreign_key)
+            self._most_children[key] = conn.execute(
+                f"SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n FROM {quote(table)} "
+                f"WHERE {fk} IS NOT NULL GROUP BY {fk})"
+            ).fetchone()[0]
+        return self._most_children[key]
 
     def close(self) -> None:
         with self._lock:
             for conn in self._connections:
                 conn.close()
             self._connections.clear()
+            self._idle.clear()
         self._local = threading.local()
