@@ -22,6 +22,7 @@ from educatalog.server.demo import DEFAULT_SEED
 if TYPE_CHECKING:  # for the snapshot commands' annotations
     from pathlib import Path
 
+    from educatalog.catalogue_data import Catalogue
     from educatalog.client import Client
     from educatalog.server.run import ServerThread
 
@@ -362,7 +363,6 @@ def _fetch(args: argparse.Namespace) -> int:
 
     import pandas as pd
 
-    import educatalog
     from educatalog import snapshot
     from educatalog.errors import EducatalogError
 
@@ -409,14 +409,7 @@ def _fetch(args: argparse.Namespace) -> int:
         if old is not None:
             print(f"Checking {old} ...")
             before = snapshot.load(old)
-        client, server = _fetch_client(origin)
-        try:
-            print(f"Fetching the catalogue from {_origin_label(origin)} ...", flush=True)
-            catalogue = educatalog.load_catalogue(client, collections)
-        finally:
-            client.close()
-            if server is not None:
-                server.close()
+        catalogue = _fetch_catalogue(origin, collections)
         extra: dict[str, object] = {"origin": origin}
         changes = None
         if old is not None and previous is not None:
@@ -456,11 +449,24 @@ def _fetch(args: argparse.Namespace) -> int:
     return 0
 
 
+def _fetch_catalogue(origin: dict[str, object], collections: list[str] | None) -> Catalogue:
+    """The whole catalogue from where ``origin`` says (the demo server started for it)."""
+    import educatalog
+
+    client, server = _fetch_client(origin)
+    try:
+        print(f"Fetching the catalogue from {_origin_label(origin)} ...", flush=True)
+        return educatalog.load_catalogue(client, collections)
+    finally:
+        client.close()
+        if server is not None:
+            server.close()
+
+
 def _fetch_archive(args: argparse.Namespace) -> int:
     """``fetch --archive DIR``: fetch the catalogue and add it to the archive as of a date."""
     import datetime as dt
 
-    import educatalog
     from educatalog import history
     from educatalog.errors import EducatalogError
 
@@ -476,14 +482,7 @@ def _fetch_archive(args: argparse.Namespace) -> int:
         origin["as_of"] = as_of.isoformat()
     collections = args.collections.split(",") if args.collections else None
     try:
-        client, server = _fetch_client(origin)
-        try:
-            print(f"Fetching the catalogue from {_origin_label(origin)} ...", flush=True)
-            catalogue = educatalog.load_catalogue(client, collections)
-        finally:
-            client.close()
-            if server is not None:
-                server.close()
+        catalogue = _fetch_catalogue(origin, collections)
         when = date or dt.datetime.now(dt.UTC).date()
         archive = history.add(
             args.archive, catalogue, date=when, include_personal=args.include_personal
