@@ -93,28 +93,26 @@ def postgres_bin() -> Path:
     return found[-1].parent
 
 
+def _apt_install(package: str) -> None:
+    log(f"installing Debian's {package}")
+    subprocess.run(["apt-get", "update", "-qq"], check=True)
+    subprocess.run(
+        ["apt-get", "install", "-y", "-qq", "--no-install-recommends", package],
+        check=True,
+        env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
+    )
+
+
 def install() -> None:
     """Node 22, Directus and PostgreSQL, each only if missing."""
     if not sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb")):
         if os.geteuid() != 0:
             raise SystemExit("PostgreSQL is missing: run `sudo apt-get install -y postgresql`.")
-        log("installing Debian's postgresql")
-        subprocess.run(["apt-get", "update", "-qq"], check=True)
-        subprocess.run(
-            ["apt-get", "install", "-y", "-qq", "--no-install-recommends", "postgresql"],
-            check=True,
-            env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
-        )
+        _apt_install("postgresql")
     if shutil.which("npm") is None:
         if os.geteuid() != 0:
             raise SystemExit("npm is missing: run `sudo apt-get install -y npm`.")
-        log("installing Debian's npm")
-        subprocess.run(["apt-get", "update", "-qq"], check=True)
-        subprocess.run(
-            ["apt-get", "install", "-y", "-qq", "--no-install-recommends", "npm"],
-            check=True,
-            env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
-        )
+        _apt_install("npm")
     home = cache_dir()
     home.mkdir(parents=True, exist_ok=True)
     if not node_bin().is_file():
