@@ -29,7 +29,9 @@ test: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # The lowest versions pyproject.toml allows (ci/floors.txt), installed together in their own
-# virtual environment and run through the suite (the install tests aside: they use the newest).
+# virtual environment and run through the suite (the install tests aside: they use the newest;
+# and the schemathesis check of the OpenAPI document: a developers' tool whose releases that
+# accept pytest 8.0, the plugin's floor, no longer work with the newest hypothesis).
 FLOORS_VENV ?= .venv-floors
 $(FLOORS_VENV)/.installed: pyproject.toml ci/floors.txt $(STAMP)
 	rm -rf $(FLOORS_VENV)
@@ -40,7 +42,8 @@ $(FLOORS_VENV)/.installed: pyproject.toml ci/floors.txt $(STAMP)
 	@touch $@
 
 test-floors: $(FLOORS_VENV)/.installed
-	$(FLOORS_VENV)/bin/python -m pytest -m "not install" $(PYTEST_ARGS)
+	$(FLOORS_VENV)/bin/python -m pytest -m "not install" --ignore=tests/test_schemathesis.py \
+	  $(PYTEST_ARGS)
 
 demo: setup
 	$(BIN)/educatalog report --demo --out reports/

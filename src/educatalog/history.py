@@ -1032,6 +1032,9 @@ def _levels(values: pd.Series, key: str, categories: Mapping[str, list[str]]) ->
         )
     if key == "year":
         return values.astype("Int64").rename(key)
+    known = values.dropna()
+    if values.dtype == object and len(known) and all(isinstance(v, bool) for v in known):
+        return values.astype("boolean").rename(key)  # older DuckDB: object with NaN for NULL
     if key in ("quarter", "month"):
         freq = "Q" if key == "quarter" else "M"
         periods = pd.PeriodIndex(
