@@ -95,7 +95,10 @@ def test_dtypes_survive_exactly(tmp_path: Path) -> None:
             "name": pd.array(["Bayern", None, "Straße"], dtype="string"),
             "flag": pd.array([True, None, False], dtype="boolean"),
             "share": pd.array([0.5, None, 1.25], dtype="Float64"),
-            "when": pd.to_datetime(["2025-01-01T08:00:00", None, "2026-12-31T23:59:59"]),
+            # the toolkit's one datetime unit (a nanosecond snapshot: tests/test_loaders.py)
+            "when": pd.to_datetime(["2025-01-01T08:00:00", None, "2026-12-31T23:59:59"]).as_unit(
+                "us"
+            ),
             "when_us": pd.to_datetime(["2025-01-01", None, "2025-02-01"]).as_unit("us"),
             "kind": pd.Categorical(["a", None, "b"], categories=["b", "a", "c"], ordered=True),
             "kind_obj": pd.Categorical(

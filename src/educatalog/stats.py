@@ -593,13 +593,12 @@ def _restore_levels(
             position = index.names.index(key)
             level = index.levels[position]
             assert isinstance(level, pd.CategoricalIndex)
-            values = level.categories.take(level.codes).rename(key)
+            values = level.astype(level.categories.dtype).rename(key)
             index = index.set_levels(values, level=position)
     else:
         assert isinstance(index, pd.CategoricalIndex)
-        index = index.categories.take(index.codes, allow_fill=True, fill_value=None).rename(
-            index.name
-        )
+        # astype, not categories.take(codes): take() fills -1 (no value) only from pandas 3
+        index = index.astype(index.categories.dtype).rename(index.name)
     return table.set_axis(index)
 
 
