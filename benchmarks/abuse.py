@@ -27,11 +27,8 @@ import json
 import os
 import socket
 import statistics
-import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 
 import httpx
 
@@ -40,28 +37,6 @@ from educatalog.server.embedded import demo_database
 
 HEADERS = {"Authorization": f"Bearer {DEMO_TOKEN}"}
 MB = 1024 * 1024
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _start_server(db: Path) -> tuple[subprocess.Popen[bytes], str]:
-    port = _free_port()
-    cmd = [sys.executable, "-m", "educatalog.cli", "serve", "--db", str(db), "--port", str(port)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(url + "/server/ping", timeout=1).status_code == 200:
-                return proc, url
-        except httpx.TransportError:
-            time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError("the server did not start")
 
 
 def _memory(pid: int) -> dict[str, int]:
@@ -274,6 +249,8 @@ def main() -> None:
     parser.add_argument("--idle-connections", type=int, default=2000)
     args = parser.parse_args()
     db = demo_database(0, args.scale)
+    from server import _start_server  # benchmarks/server.py, as load.py and snapshot.py do
+
     proc, url = _start_server(db)
     try:
         events = httpx.get(
