@@ -35,6 +35,7 @@ from educatalog.errors import (
     EducatalogError,
     InvalidQuery,
     NotFoundOrForbidden,
+    PassingFailure,
     ServiceUnavailable,
     UnexpectedAnswer,
     error_from_body,
@@ -72,15 +73,6 @@ REFERENCE_SERVER = "educatalog reference server"
 
 DEMO_HEADER = "X-Educatalog-Data"
 """The header every answer of a reference server on the demo catalogue carries."""
-
-
-class PassingFailure(Exception):
-    """An answer worth asking again for: 429, 5xx, or a truncated or invalid body."""
-
-    def __init__(self, reason: str, retry_after: float | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.retry_after = retry_after
 
 
 class ClientBase:

@@ -1,8 +1,30 @@
-"""One exception hierarchy for the toolkit and the reference server.
+"""Every exception educatalog raises, in one tree.
 
-Each error carries the HTTP status and the Directus error ``code`` that the service uses for
-it, so the server renders them as ``{"errors": [{"message": ..., "extensions": {"code": ...}}]}``
-and the client maps such bodies back to the same classes.
+.. code-block:: text
+
+    EducatalogError                 base of them all; catch it to catch everything
+    ├── ServiceError                an answer of the service (``status``, Directus ``code``)
+    │   ├── InvalidQuery            400 INVALID_QUERY (also a ValueError: a query built wrong)
+    │   ├── InvalidPayload          400 INVALID_PAYLOAD
+    │   ├── AuthenticationError     401 INVALID_CREDENTIALS
+    │   ├── NotFoundOrForbidden     403 FORBIDDEN
+    │   ├── RouteNotFound           404 ROUTE_NOT_FOUND
+    │   ├── UnexpectedAnswer        an answer the service never gives (a proxy in between?)
+    │   └── ServiceUnavailable      unreachable or failing after the retries (5xx, 429, timeouts)
+    ├── DataError                   data that does not add up or cannot be written or read
+    │   ├── IncompleteDownload      rows missing or repeated against the service's count
+    │   ├── SnapshotError           a snapshot folder exists, or a file of it is damaged
+    │   │   └── ArchiveError        an archive of snapshots is missing, malformed or busy
+    │   └── ReportError             a notebook failed to run, or the report could not be written
+    └── UsageError                  a call that cannot be carried out as asked (a ValueError)
+        ├── MissingColumns          a frame lacks the columns a statistic or chart needs
+        ├── WrongType               an argument of the wrong type (a TypeError too)
+        └── InvalidTestData         rows for a test server that do not fit the catalogue
+
+Each error carries the HTTP status and the Directus error ``code`` the service uses for it,
+so the server renders them as ``{"errors": [{"message": ..., "extensions": {"code": ...}}]}``
+and the client maps such bodies back to the same classes. Usage mistakes are also
+``ValueError`` (or ``TypeError``), so ``except ValueError`` catches them as users expect.
 """
 
 from __future__ import annotations
@@ -10,16 +32,24 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 __all__ = [
+    "ArchiveError",
     "AuthenticationError",
+    "DataError",
     "EducatalogError",
     "IncompleteDownload",
     "InvalidPayload",
     "InvalidQuery",
+    "InvalidTestData",
+    "MissingColumns",
     "NotFoundOrForbidden",
+    "ReportError",
     "RouteNotFound",
+    "ServiceError",
     "ServiceUnavailable",
     "SnapshotError",
     "UnexpectedAnswer",
+    "UsageError",
+    "WrongType",
     "error_body",
     "error_from_body",
 ]
@@ -36,21 +66,53 @@ class EducatalogError(Exception):
         self.message = message
 
 
-class InvalidQuery(EducatalogError):
+class ServiceError(EducatalogError):
+    """An answer of the service: its HTTP ``status`` and Directus error ``code``."""
+
+
+class DataError(EducatalogError):
+    """Data that does not add up, or cannot be written or read."""
+
+
+class UsageError(EducatalogError, ValueError):
+    """A call that cannot be carried out as asked: an unknown dimension, option or value.
+
+    Also a :class:`ValueError`, so ``except ValueError`` catches it.
+    """
+
+    status = 400
+    code = "INVALID_USAGE"
+
+
+class MissingColumns(UsageError):
+    """A frame lacks the columns a statistic, table or chart needs (the message names them)."""
+
+
+class WrongType(UsageError, TypeError):
+    """An argument of the wrong type (also a :class:`TypeError`)."""
+
+
+class InvalidTestData(UsageError):
+    """Rows given to :func:`educatalog.testing.serve` (or the ``educatalog_data`` fixture)
+    that do not fit the catalogue: an unknown collection or field, a missing or repeated id,
+    a value of the wrong type."""
+
+
+class InvalidQuery(ServiceError, ValueError):
     """A parameter, filter, operator or value of a query is invalid (400 INVALID_QUERY)."""
 
     status = 400
     code = "INVALID_QUERY"
 
 
-class InvalidPayload(EducatalogError):
+class InvalidPayload(ServiceError):
     """The request itself is malformed, e.g. a token given twice (400 INVALID_PAYLOAD)."""
 
     status = 400
     code = "INVALID_PAYLOAD"
 
 
-class NotFoundOrForbidden(EducatalogError):
+class NotFoundOrForbidden(ServiceError):
     """403 FORBIDDEN: the collection, field or item does not exist, or access is not allowed.
 
     Directus deliberately does not tell the two apart.
@@ -60,14 +122,14 @@ class NotFoundOrForbidden(EducatalogError):
     code = "FORBIDDEN"
 
 
-class AuthenticationError(EducatalogError):
+class AuthenticationError(ServiceError):
     """401 INVALID_CREDENTIALS: the token is not known to the service."""
 
     status = 401
     code = "INVALID_CREDENTIALS"
 
 
-class RouteNotFound(EducatalogError):
+class RouteNotFound(ServiceError):
     """404 ROUTE_NOT_FOUND: no such path on the service."""
 
     status = 404
@@ -79,14 +141,14 @@ def error_body(error: EducatalogError) -> dict[str, Any]:
     return {"errors": [{"message": error.message, "extensions": {"code": error.code}}]}
 
 
-class ServiceUnavailable(EducatalogError):
+class ServiceUnavailable(ServiceError):
     """The service could not be reached or kept failing (5xx, 429, timeouts) after retries."""
 
     status = 503
     code = "SERVICE_UNAVAILABLE"
 
 
-class UnexpectedAnswer(EducatalogError):
+class UnexpectedAnswer(ServiceError):
     """An answer the service never gives: not the JSON shape of its kind, or rows other than
     the ones asked for (say, ids outside the requested window). Often a proxy or gateway in
     between, or a base URL that points elsewhere."""
@@ -95,17 +157,36 @@ class UnexpectedAnswer(EducatalogError):
     code = "UNEXPECTED_ANSWER"
 
 
-class IncompleteDownload(EducatalogError):
+class IncompleteDownload(DataError):
     """A download did not add up: rows missing or repeated against the service's count."""
 
     code = "INCOMPLETE_DOWNLOAD"
 
 
-class SnapshotError(EducatalogError):
+class SnapshotError(DataError):
     """A snapshot cannot be written or read: it exists already, or a file of it is missing,
     corrupted or truncated (the message names the file)."""
 
     code = "SNAPSHOT_ERROR"
+
+
+class ArchiveError(SnapshotError):
+    """An archive is missing, malformed, or cannot take a snapshot."""
+
+
+class ReportError(DataError):
+    """A notebook failed to run, or the report could not be written."""
+
+
+class PassingFailure(Exception):
+    """Internal to the clients: an answer worth asking again for (429, 5xx, or a truncated or
+    invalid body). It never leaves a client: after the retries it becomes
+    :class:`ServiceUnavailable`."""
+
+    def __init__(self, reason: str, retry_after: float | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.retry_after = retry_after
 
 
 _BY_CODE: dict[str, type[EducatalogError]] = {

@@ -60,7 +60,7 @@ import pyarrow.parquet as pq
 from educatalog import snapshot as _snapshot
 from educatalog import stats
 from educatalog.catalogue_data import LINK_TABLES, SOURCE_ATTR, Catalogue, Source
-from educatalog.errors import EducatalogError, SnapshotError
+from educatalog.errors import ArchiveError, EducatalogError
 from educatalog.offers import OFFER_COLUMNS
 
 if TYPE_CHECKING:
@@ -94,10 +94,6 @@ _PANDAS_TYPES = {
     pa.bool_(): pd.BooleanDtype(),
     pa.float64(): pd.Float64Dtype(),
 }
-
-
-class ArchiveError(SnapshotError):
-    """An archive is missing, malformed, or cannot take a snapshot."""
 
 
 # ---------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from typing import Any
 
 import nbformat
 
-from educatalog.errors import EducatalogError
+from educatalog.errors import EducatalogError, ReportError
 from educatalog.urls import public_url
 from educatalog.workspace import NOTEBOOKS, inside_package, output_folder
 
@@ -47,10 +47,6 @@ REPORT_FILES = ("report.html", "report.ipynb", "tables.xlsx")
 """The files a report writes beside ``charts/`` and ``manifest.json``."""
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-class ReportError(EducatalogError):
-    """A notebook failed to run, or the report could not be written."""
 
 
 def notebook_path(name: str) -> Path:

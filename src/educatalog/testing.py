@@ -48,6 +48,8 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from educatalog.errors import InvalidTestData
+
 try:
     import pytest
 except ImportError:  # serve() and the other helpers work without pytest; the plugin needs it
@@ -76,12 +78,6 @@ Rows = Mapping[str, Sequence[Mapping[str, Any]]]
 
 _DATETIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-
-
-class InvalidTestData(ValueError):
-    """Rows given to :func:`serve` (or the ``educatalog_data`` fixture) that do not fit the
-    catalogue: an unknown collection or field, a missing or repeated id, a value of the
-    wrong type."""
 
 
 @dataclass(frozen=True)
