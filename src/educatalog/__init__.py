@@ -5,6 +5,7 @@ and its query language (:mod:`educatalog.query`): the toolkit, and the reference
 (:mod:`educatalog.server`) that implements the service itself over an embedded database.
 """
 
+from educatalog._version import __version__
 from educatalog.accessor import EduAccessor  # importing it registers df.edu
 from educatalog.async_client import AsyncClient
 from educatalog.catalogue import CATALOGUE
@@ -31,4 +32,3 @@ __all__ = [
     "load_catalogue",
     "load_links",
 ]
-__version__ = "0.1.0"
