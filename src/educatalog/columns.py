@@ -34,10 +34,10 @@ def require_columns(
     names ``what`` needs them, the missing columns and ``hint`` (how to get a frame that has
     them): :class:`~educatalog.errors.WrongType` or :class:`~educatalog.errors.MissingColumns`.
     """
-    frame = require_frame(frame, what, hint=hint)
-    missing = [c for c in dict.fromkeys(columns) if c not in frame.columns]
+    checked = require_frame(frame, what, hint=hint)
+    missing = [c for c in dict.fromkeys(columns) if c not in checked.columns]
     if missing:
         raise MissingColumns(
             f"{what} needs the column(s) {', '.join(missing)}, which the frame lacks; {hint}."
         )
-    return frame
+    return checked

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,7 +76,7 @@ class Source:
         return attrs
 
     @classmethod
-    def from_attrs(cls, attrs: Mapping[str, Any]) -> Source | None:
+    def from_attrs(cls, attrs: Mapping[Hashable, Any]) -> Source | None:
         """The source recorded on a frame by :meth:`to_attrs`, or None."""
         raw = attrs.get(SOURCE_ATTR)
         if not isinstance(raw, Mapping) or not ({"url", "demo", "name"} & set(raw)):
@@ -175,9 +175,11 @@ def source_of(frame: pd.DataFrame | pd.Series, source: Source | str | None = Non
         entries = list(_KNOWN.values())
         fingerprints = [(e[0], _known_fingerprints(e, keys)) for e in entries]
     for known_source, known in fingerprints:
-        found = hashed.isin(known) if known is not None else None
-        if found is not None and found.any():
-            matches.append((known_source, bool(found.all())))
+        if known is None:
+            continue
+        hits = hashed.isin(known)
+        if hits.any():
+            matches.append((known_source, bool(hits.all())))
     demo = [s for s, _ in matches if s.demo]
     if demo and (len(keys) > 1 or len(matches) == len(demo)):
         return demo[-1]  # rows of the demo catalogue: the mark must not get lost
