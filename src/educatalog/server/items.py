@@ -15,7 +15,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -243,7 +243,7 @@ def stream_items(
     conn: sqlite3.Connection,
     guard: Guard,
     chunk_rows: int = 2_000,
-) -> Iterator[bytes]:
+) -> Generator[bytes, None, None]:
     """The JSON body of a list answer in pieces, in constant memory: byte for byte what
     :func:`read_items_json` or :func:`read_items` give, serialized as the service does.
 
@@ -274,15 +274,20 @@ def stream_items(
         chunk_rows = max(1, min(chunk_rows, CHUNK_OBJECTS // per_row))
     with guard.working(), _interruptible(guard):
         cursor = _page(db, conn, bound, columns, guard, wrap=wrap)
-    rows_of = iter(cursor) if isinstance(cursor, list) else None
+    fetch: Callable[[int], list[Any]]
+    if isinstance(cursor, list):
+        rows_of = iter(cursor)
+
+        def fetch(size: int) -> list[Any]:
+            return [row for _, row in zip(range(size), rows_of, strict=False)]
+
+    else:
+        fetch = cursor.fetchmany
     try:
         while True:
             with guard.working(), _interruptible(guard):
                 guard.check()
-                if rows_of is not None:
-                    batch = [row for _, row in zip(range(chunk_rows), rows_of, strict=False)]
-                else:
-                    batch = cursor.fetchmany(chunk_rows)
+                batch = fetch(chunk_rows)
                 if not batch:
                     break
                 if flat:
@@ -295,7 +300,7 @@ def stream_items(
             yield piece if first else b"," + piece
             first = False
     finally:
-        if rows_of is None:
+        if isinstance(cursor, sqlite3.Cursor):
             cursor.close()
     yield tail
 
@@ -483,7 +488,7 @@ def _page(
     *,
     select: str | None = None,
     wrap: str = "{}",
-) -> Any:
+) -> list[Any] | sqlite3.Cursor:
     """The root rows of a page: a list, or a cursor to read them from.
 
     SQLite's planner ignores ``LIMIT`` when it picks an index: for a wide filter in id order
@@ -542,7 +547,9 @@ def _columns(coll: Collection, tree: FieldTree) -> list[str]:
     return ["id", *(f.name for f in coll.stored_fields if f.name in tree and f.name != "id")]
 
 
-def _rows(db: Database, coll: Collection, columns: list[str], cursor: Any) -> list[Row]:
+def _rows(
+    db: Database, coll: Collection, columns: list[str], cursor: Iterable[Sequence[Any]]
+) -> list[Row]:
     converters = db.converters[coll.name]
     pairs = [(c, converters[c]) for c in columns]
     if not any(conv for _, conv in pairs):
