@@ -39,9 +39,8 @@ from educatalog.errors import (
     error_body,
 )
 from educatalog.query import BoundQuery, Query, bind
+from educatalog.server.guard import Cancelled, Guard
 from educatalog.server.items import (
-    Cancelled,
-    Guard,
     is_flat,
     read_item,
     read_items,
