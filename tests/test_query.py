@@ -408,3 +408,37 @@ def test_deep_resolution() -> None:
     assert b.deep == {"events": {"_limit": -1, "contacts": {"_limit": 5}}}
     with pytest.raises(InvalidQuery, match='"title" of "courses" is not a relation'):
         bind(Query(deep={"title": {"_limit": 1}}), "courses")
+
+
+# ---------------------------------------------------------------------------------------
+# The package
+
+
+def test_the_package_re_exports_its_modules_names() -> None:
+    """``from educatalog.query import X`` works for every public name of every part, and is
+    the part's own object: one grammar, wherever it is imported from."""
+    import importlib
+    from pathlib import Path
+
+    import educatalog.query as package
+
+    parts = ["limits", "operators", "tree", "strings", "values", "binding"]
+    exported = set(package.__all__)
+    for name in parts:
+        module = importlib.import_module(f"educatalog.query.{name}")
+        assert module.__file__ is not None
+        assert len(Path(module.__file__).read_text(encoding="utf-8").splitlines()) < 600
+        for public in module.__all__:
+            if public in ("coerce", "shown"):  # the parts' shared helpers, not the language's
+                continue
+            assert public in exported, public
+            assert getattr(package, public) is getattr(module, public)
+    for public in exported:
+        assert getattr(package, public) is not None
+
+
+def test_a_query_built_wrong_is_also_a_value_error() -> None:
+    with pytest.raises(ValueError, match="Invalid field path"):
+        F("course..title")
+    with pytest.raises(ValueError, match="Unknown filter operator"):
+        F("title").op("_nicontains", "x")

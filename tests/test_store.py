@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from educatalog.catalogue import CATALOGUE
+from educatalog.errors import UsageError
 from educatalog.server.store import Database, build_database, database_info, read_rows
 
 
@@ -47,7 +48,7 @@ def test_rows_round_trip_in_the_json_representation(tmp_path: Path) -> None:
 
 def test_unknown_fields_fail_the_build_and_leave_nothing_behind(tmp_path: Path) -> None:
     target = tmp_path / "db.sqlite"
-    with pytest.raises(ValueError, match=r"events carry fields it does not store: \['colour'"):
+    with pytest.raises(UsageError, match=r"events carry fields it does not store: \['colour'"):
         build_database(target, [("events", [{"id": 1, "colour": "red"}])])
     with pytest.raises(ValueError, match="contacts"):  # alias fields are not columns
         build_database(target, [("events", [{"id": 1, "contacts": [1]}])])
@@ -65,6 +66,22 @@ def test_an_interrupted_build_keeps_the_previous_file(tmp_path: Path) -> None:
         build_database(target, broken())  # type: ignore[arg-type]
     assert read_rows(target, "states") == [{"id": 1, "name": "Berlin", "code": None}]
     assert [p.name for p in tmp_path.iterdir()] == ["db.sqlite"]
+    assert target.stat().st_mode & 0o777 == 0o644  # readable by the server's other users
+
+
+def test_a_server_is_created_with_tokens_a_positive_limit_and_a_database(tmp_path: Path) -> None:
+    from educatalog.server.app import create_app
+
+    path = build_database(tmp_path / "db.sqlite", [])
+    with pytest.raises(UsageError, match="at least one access token"):
+        create_app(path)
+    with pytest.raises(ValueError, match="limit_max must be a positive integer"):
+        create_app(path, tokens=["t"], limit_max=0)
+    (tmp_path / "notes.txt").write_text("not a database")
+    with pytest.raises(UsageError, match="not an SQLite database"):
+        create_app(tmp_path / "notes.txt", tokens=["t"])
+    with pytest.raises(FileNotFoundError, match="no database file"):
+        create_app(tmp_path / "missing.sqlite", tokens=["t"])
 
 
 def test_database_is_opened_read_only(tmp_path: Path) -> None:

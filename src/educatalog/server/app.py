@@ -14,8 +14,8 @@ import os
 import re
 import secrets
 import sqlite3
-from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from collections.abc import Callable, Generator, Iterable, Iterator
+from typing import Any, TypeAlias, TypeVar
 
 import anyio
 import anyio.to_thread
@@ -35,12 +35,12 @@ from educatalog.errors import (
     NotFoundOrForbidden,
     RouteNotFound,
     ServiceUnavailable,
+    UsageError,
     error_body,
 )
 from educatalog.query import BoundQuery, Query, bind
+from educatalog.server.guard import Cancelled, Guard
 from educatalog.server.items import (
-    Cancelled,
-    Guard,
     is_flat,
     read_item,
     read_items,
@@ -67,6 +67,9 @@ _JS_DECIMAL = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", re.ASCII)
 _JS_RADIX = re.compile(r"0([xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)", re.ASCII)
 _UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 T = TypeVar("T")
+
+Slot: TypeAlias = tuple[object, list[anyio.CapacityLimiter]]
+"""A slot of :class:`FairShare`: its owner token and the limiters it holds."""
 
 
 class JSONResponse(Response):
@@ -101,7 +104,7 @@ class FairShare:
         self.queue = queue
         self.waiting = 0
 
-    async def acquire(self, heavy: bool) -> tuple[object, list[anyio.CapacityLimiter]]:
+    async def acquire(self, heavy: bool) -> Slot:
         """A slot (released by :meth:`release`); raises ServiceUnavailable when full."""
         token = object()
         taken: list[anyio.CapacityLimiter] = []
@@ -123,7 +126,7 @@ class FairShare:
         return token, taken
 
     @staticmethod
-    def release(slot: tuple[object, list[anyio.CapacityLimiter]]) -> None:
+    def release(slot: Slot) -> None:
         token, taken = slot
         for limiter in taken:
             limiter.release_on_behalf_of(token)
@@ -151,12 +154,12 @@ def create_app(
     """
     token_list = [t.encode() for t in tokens]
     if not token_list:
-        raise ValueError("the server needs at least one access token")
+        raise UsageError("the server needs at least one access token")
     if limit_max is not None and limit_max < 1:
-        raise ValueError("limit_max must be a positive integer")
+        raise UsageError("limit_max must be a positive integer")
     problem = check_database(database)
     if problem is not None:
-        raise (ValueError if os.path.isfile(database) else FileNotFoundError)(problem)
+        raise (UsageError if os.path.isfile(database) else FileNotFoundError)(problem)
     db = Database(database)
     demo = bool(db.info.get("demo"))
     extra_headers = {DEMO_HEADER: "synthetic-demo"} if demo else {}
@@ -202,10 +205,11 @@ def create_app(
         threshold = min(stream_rows or 0, NESTED_STREAM_ROWS)
         nested = not is_flat(bound) and (bound.limit is None or bound.limit > threshold)
         streamed = stream_rows is not None and (large or nested)
-        slot = await share.acquire(heavy=stream_rows is not None and large)
+        acquired = await share.acquire(heavy=stream_rows is not None and large)
+        slot: Slot | None = acquired
         try:
             if streamed:
-                response: Response = await _streamed(request, bound, slot)
+                response: Response = await _streamed(request, bound, acquired)
                 slot = None  # released by the response when it is done
                 return response
             guard = Guard(query_time)
@@ -224,22 +228,23 @@ def create_app(
             if slot is not None:
                 share.release(slot)
 
-    async def _streamed(request: Request, bound: BoundQuery, slot: Any) -> Response:
+    async def _streamed(request: Request, bound: BoundQuery, slot: Slot) -> Response:
         """A streamed answer; its first piece of rows is read before the status is sent, so
         that a refused or too long query is still answered with its error."""
         guard = Guard(query_time)
         lease = db.lease(guard.progress, cache_kib=STREAM_CACHE_KIB)
-        state: dict[str, Any] = {}
+        opened: list[sqlite3.Connection] = []
+        produced: list[Generator[bytes, None, None]] = []
 
         def start() -> list[bytes]:
-            state["conn"] = lease.__enter__()
-            state["pieces"] = pieces = stream_items(db, bound, state["conn"], guard)
+            opened.append(lease.__enter__())
+            produced.append(pieces := stream_items(db, bound, opened[0], guard))
             return [piece for _, piece in zip(range(2), pieces, strict=False)]
 
         def finish() -> None:
-            if "pieces" in state:
-                state["pieces"].close()
-            if "conn" in state:
+            if produced:
+                produced[0].close()
+            if opened:
                 lease.__exit__(None, None, None)
             share.release(slot)
 
@@ -249,7 +254,7 @@ def create_app(
             with anyio.CancelScope(shield=True):
                 await anyio.to_thread.run_sync(finish)
             raise
-        return StreamedAnswer(first, state["pieces"], guard, finish, extra_headers)
+        return StreamedAnswer(first, produced[0], guard, finish, extra_headers)
 
     async def get_item(request: Request) -> Response:
         authenticate(request)
@@ -372,7 +377,7 @@ def _item_id(raw: str) -> int | None:
 
 async def _watched(request: Request, guard: Guard, work: Callable[..., T], *args: Any) -> T:
     """Run ``work(*args)`` in a worker thread; cancel its guard when the client leaves."""
-    outcome: list[Any] = []
+    outcome: list[T | Exception] = []
 
     async def run() -> None:
         try:
@@ -388,7 +393,7 @@ async def _watched(request: Request, guard: Guard, work: Callable[..., T], *args
         raise Cancelled
     if isinstance(outcome[0], Exception):
         raise outcome[0]
-    return outcome[0]  # type: ignore[no-any-return]
+    return outcome[0]
 
 
 async def _watch_disconnect(receive: Receive, guard: Guard) -> None:
@@ -409,7 +414,7 @@ class StreamedAnswer(Response):
     def __init__(
         self,
         first: list[bytes],
-        pieces: Any,
+        pieces: Iterator[bytes],
         guard: Guard,
         finish: Callable[[], None],
         headers: dict[str, str],
@@ -433,8 +438,8 @@ class StreamedAnswer(Response):
 
     async def _send(self, send: Send) -> None:
         await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
-        for piece in self.first:
-            await send({"type": "http.response.body", "body": piece, "more_body": True})
+        for start in self.first:
+            await send({"type": "http.response.body", "body": start, "more_body": True})
         while True:
             try:
                 piece = await anyio.to_thread.run_sync(_next, self.pieces)
@@ -453,8 +458,12 @@ class StreamedAnswer(Response):
         await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
-def _next(pieces: Any) -> bytes | None:
-    return _guarded(next, pieces, None)  # type: ignore[no-any-return]
+def _next(pieces: Iterator[bytes]) -> bytes | None:
+    return _guarded(_advance, pieces)
+
+
+def _advance(pieces: Iterator[bytes]) -> bytes | None:
+    return next(pieces, None)
 
 
 def _guarded(read: Callable[..., T], *args: Any) -> T:

@@ -6,16 +6,15 @@ targets by id, one-to-many and many-to-many rows by foreign key with a per-paren
 
 A page is read whole (:func:`read_items`, :func:`read_items_json`) or, for a large answer,
 streamed (:func:`stream_items`): the same JSON body, produced chunk by chunk in constant
-memory. Every read runs under a :class:`Guard`: a budget of CPU time and a cancellation
-flag, checked by SQLite's progress handler and between chunks.
+memory. Every read runs under a :class:`~educatalog.server.guard.Guard` (a budget of CPU
+time and a cancellation flag); ``Guard``, ``Cancelled`` and ``QueryTooLong`` are importable
+from here too.
 """
 
 from __future__ import annotations
 
 import sqlite3
-import threading
-import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -24,6 +23,7 @@ import orjson
 from educatalog.catalogue import Collection
 from educatalog.errors import InvalidQuery, NotFoundOrForbidden
 from educatalog.query import NESTED_LIMIT, And, BoundQuery, Condition, FieldTree, Filter
+from educatalog.server.guard import Cancelled, Guard, QueryTooLong, interruptible
 from educatalog.server.sql import count_sql, page_sql, sorted_by_id_only
 from educatalog.server.store import Database, json_value_sql, quote
 
@@ -40,116 +40,6 @@ __all__ = [
 Row = dict[str, Any]
 
 
-class Cancelled(Exception):
-    """The client went away: the work of its request was stopped."""
-
-
-class QueryTooLong(InvalidQuery):
-    """The query used up its budget of the server's time (400 INVALID_QUERY)."""
-
-
-class Guard:
-    """The budget and cancellation of one request's work on the database.
-
-    The budget is CPU time of the threads doing the work (so that waiting for a core or for
-    a slow client costs nothing): ``budget`` seconds, plus ``per_row`` seconds for every row
-    already written, so that a large answer may take its time while a query that burns CPU
-    without producing rows is stopped. SQLite calls :meth:`progress` every few thousand VM
-    steps; Python code calls :meth:`check` between chunks.
-    """
-
-    def __init__(self, budget: float | None = None, per_row: float = 1e-4) -> None:
-        self.budget = budget
-        self.per_row = per_row
-        self.rows = 0
-        self.spent = 0.0
-        self._since: float | None = None
-        self._cancelled = threading.Event()
-        self.reason: str | None = None
-        self._walk: int | None = None
-
-    def cancel(self) -> None:
-        self._cancelled.set()
-
-    @property
-    def cancelled(self) -> bool:
-        return self._cancelled.is_set()
-
-    @contextmanager
-    def working(self) -> Iterator[None]:
-        """Count the CPU time of this thread while the block runs."""
-        self._since = time.thread_time()
-        try:
-            yield
-        finally:
-            self.spent += time.thread_time() - self._since
-            self._since = None
-
-    def _over(self) -> bool:
-        if self.budget is None:
-            return False
-        now = self.spent + (time.thread_time() - self._since if self._since is not None else 0)
-        return now > self.budget + self.per_row * self.rows
-
-    def progress(self) -> int:
-        """SQLite's progress handler: nonzero interrupts the statement."""
-        if self._cancelled.is_set():
-            self.reason = "cancelled"
-            return 1
-        if self._over():
-            self.reason = "time"
-            return 1
-        if self._walk is not None:
-            self._walk -= 1
-            if self._walk < 0:
-                self.reason = "walk"
-                return 1
-        return 0
-
-    def check(self) -> None:
-        """Raise when the request was cancelled or its time is up."""
-        if self._cancelled.is_set():
-            raise Cancelled
-        if self._over():
-            raise self.too_long()
-
-    def too_long(self) -> QueryTooLong:
-        return QueryTooLong(
-            f"The query needed more than {self.budget:g} s of the server's time "
-            "(and more for each row written): narrow the filter or the search, or ask for "
-            "fewer rows or relations."
-        )
-
-    def interrupted(self, exc: sqlite3.OperationalError) -> Exception:
-        """The error to raise for an interrupted statement."""
-        if self.reason == "cancelled" or self._cancelled.is_set():
-            return Cancelled()
-        if self.reason == "time":
-            return self.too_long()
-        return exc
-
-    @contextmanager
-    def walk_budget(self, calls: int) -> Iterator[None]:
-        """Interrupt the statements of the block after ``calls`` progress calls."""
-        self._walk = calls
-        try:
-            yield
-        finally:
-            self._walk = None
-            if self.reason == "walk":
-                self.reason = None
-
-
-@contextmanager
-def _interruptible(guard: Guard) -> Iterator[None]:
-    try:
-        yield
-    except sqlite3.OperationalError as exc:
-        if "interrupted" in str(exc):
-            raise guard.interrupted(exc) from None
-        raise
-
-
 def read_items(
     db: Database,
     bound: BoundQuery,
@@ -158,7 +48,7 @@ def read_items(
 ) -> tuple[list[Row], dict[str, int]]:
     """The page of items and the requested meta counts for a list query."""
     guard = guard or Guard()
-    with _lease(db, conn, guard) as conn, _interruptible(guard):
+    with _lease(db, conn, guard) as conn, interruptible(guard):
         coll = bound.collection
         meta = _meta(db, conn, bound)
         if bound.limit == 0:
@@ -185,7 +75,7 @@ def read_items_json(
     if not is_flat(bound):
         return None
     guard = guard or Guard()
-    with _lease(db, conn, guard) as conn, _interruptible(guard):
+    with _lease(db, conn, guard) as conn, interruptible(guard):
         meta = _meta(db, conn, bound)
         if bound.limit == 0:
             return b"[]", meta
@@ -243,7 +133,7 @@ def stream_items(
     conn: sqlite3.Connection,
     guard: Guard,
     chunk_rows: int = 2_000,
-) -> Iterator[bytes]:
+) -> Generator[bytes, None, None]:
     """The JSON body of a list answer in pieces, in constant memory: byte for byte what
     :func:`read_items_json` or :func:`read_items` give, serialized as the service does.
 
@@ -253,7 +143,7 @@ def stream_items(
     pieces in worker threads, one at a time, with ``conn`` leased to this answer alone.
     """
     coll = bound.collection
-    with guard.working(), _interruptible(guard):
+    with guard.working(), interruptible(guard):
         meta = _meta(db, conn, bound)
         if bound.limit != 0:
             check_objects(db, conn, bound)
@@ -272,17 +162,22 @@ def stream_items(
         # fewer rows a chunk when each may be written as many objects
         per_row = _objects_per_row(db, conn, coll, bound.fields, bound.deep)
         chunk_rows = max(1, min(chunk_rows, CHUNK_OBJECTS // per_row))
-    with guard.working(), _interruptible(guard):
+    with guard.working(), interruptible(guard):
         cursor = _page(db, conn, bound, columns, guard, wrap=wrap)
-    rows_of = iter(cursor) if isinstance(cursor, list) else None
+    fetch: Callable[[int], list[Any]]
+    if isinstance(cursor, list):
+        rows_of = iter(cursor)
+
+        def fetch(size: int) -> list[Any]:
+            return [row for _, row in zip(range(size), rows_of, strict=False)]
+
+    else:
+        fetch = cursor.fetchmany
     try:
         while True:
-            with guard.working(), _interruptible(guard):
+            with guard.working(), interruptible(guard):
                 guard.check()
-                if rows_of is not None:
-                    batch = [row for _, row in zip(range(chunk_rows), rows_of, strict=False)]
-                else:
-                    batch = cursor.fetchmany(chunk_rows)
+                batch = fetch(chunk_rows)
                 if not batch:
                     break
                 if flat:
@@ -295,7 +190,7 @@ def stream_items(
             yield piece if first else b"," + piece
             first = False
     finally:
-        if rows_of is None:
+        if isinstance(cursor, sqlite3.Cursor):
             cursor.close()
     yield tail
 
@@ -483,7 +378,7 @@ def _page(
     *,
     select: str | None = None,
     wrap: str = "{}",
-) -> Any:
+) -> list[Any] | sqlite3.Cursor:
     """The root rows of a page: a list, or a cursor to read them from.
 
     SQLite's planner ignores ``LIMIT`` when it picks an index: for a wide filter in id order
@@ -520,7 +415,7 @@ def read_item(
 ) -> Row:
     """One item by id; a missing item is a 403, as the service answers."""
     guard = guard or Guard()
-    with _lease(db, conn, guard) as conn, _interruptible(guard):
+    with _lease(db, conn, guard) as conn, interruptible(guard):
         columns = _columns(coll, fields)
         select = ", ".join(f"t0.{quote(c)}" for c in columns)
         cursor = conn.execute(
@@ -542,7 +437,9 @@ def _columns(coll: Collection, tree: FieldTree) -> list[str]:
     return ["id", *(f.name for f in coll.stored_fields if f.name in tree and f.name != "id")]
 
 
-def _rows(db: Database, coll: Collection, columns: list[str], cursor: Any) -> list[Row]:
+def _rows(
+    db: Database, coll: Collection, columns: list[str], cursor: Iterable[Sequence[Any]]
+) -> list[Row]:
     converters = db.converters[coll.name]
     pairs = [(c, converters[c]) for c in columns]
     if not any(conv for _, conv in pairs):

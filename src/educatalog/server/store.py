@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager
@@ -19,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from educatalog.catalogue import CATALOGUE, Collection, Field, FieldType, Schema
+from educatalog.errors import UsageError
+from educatalog.files import atomic_path
 
 __all__ = [
     "Database",
@@ -40,9 +41,14 @@ _SQL_TYPES = {
 
 # Every foreign key is indexed; these indexes lead with one and serve it too. Events by
 # state and start date (the most common count) then read the index alone.
-_COMPOSITE_INDEXES = {"events": (("address", "event_start_date"),)}
+_COMPOSITE_INDEXES: dict[str, tuple[tuple[str, ...], ...]] = {
+    "events": (("address", "event_start_date"),)
+}
 # Besides the foreign keys: columns that typical analysis queries filter or sort on.
-_EXTRA_INDEXES = {"events": ("event_start_date",), "courses": ("institution",)}
+_EXTRA_INDEXES: dict[str, tuple[str, ...]] = {
+    "events": ("event_start_date",),
+    "courses": ("institution",),
+}
 
 INFO_TABLE = "_educatalog_info"
 SPECIAL_TEXT_TABLE = "_educatalog_special_text"
@@ -109,7 +115,7 @@ def create_indexes(conn: sqlite3.Connection, catalogue: Schema = CATALOGUE) -> N
     for coll in catalogue.values():
         composite = _COMPOSITE_INDEXES.get(coll.name, ())
         leading = {columns[0] for columns in composite}
-        indexes = [(f.name,) for f in coll.stored_fields if f.is_many_to_one]
+        indexes: list[tuple[str, ...]] = [(f.name,) for f in coll.stored_fields if f.is_many_to_one]
         indexes = [c for c in indexes if c[0] not in leading] + list(composite)
         indexes += [(c,) for c in _EXTRA_INDEXES.get(coll.name, ())]
         for columns in indexes:
@@ -144,7 +150,7 @@ def insert_rows(
         f"INSERT INTO {quote(coll.name)} ({columns}) VALUES ({placeholders})", tuples()
     )
     if unknown:
-        raise ValueError(f"rows of {coll.name} carry fields it does not store: {sorted(unknown)}")
+        raise UsageError(f"rows of {coll.name} carry fields it does not store: {sorted(unknown)}")
     return cursor.rowcount
 
 
@@ -166,10 +172,7 @@ def build_database(
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=target.parent)
-    os.close(fd)
-    tmp = Path(tmp_name)
-    try:
+    with atomic_path(target) as tmp:
         conn = sqlite3.connect(tmp)
         try:
             conn.execute("PRAGMA journal_mode = OFF")
@@ -188,11 +191,6 @@ def build_database(
             conn.commit()
         finally:
             conn.close()
-        os.chmod(tmp, 0o644)  # mkstemp creates files readable by the owner only
-        os.replace(tmp, target)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
     return target
 
 

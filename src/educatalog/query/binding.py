@@ -1,0 +1,323 @@
+"""Binding a :class:`~educatalog.query.Query` to a collection of the catalogue: validation,
+coercion of filter values to the fields' types, and the service's defaults (:func:`bind`)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+from educatalog.catalogue import CATALOGUE, Collection, Schema
+from educatalog.errors import InvalidQuery
+from educatalog.query.limits import (
+    DEFAULT_LIMIT,
+    MAX_FIELD_NODES,
+    MAX_FILTER_NODES,
+    MAX_INTEGER,
+    MAX_LOGICAL_DEPTH,
+    MAX_RELATIONAL_DEPTH,
+    MAX_SORT_KEYS,
+)
+from educatalog.query.operators import allowed_operators
+from educatalog.query.strings import Query
+from educatalog.query.tree import And, Condition, Filter, Or, Related
+from educatalog.query.values import coerce
+
+__all__ = [
+    "BoundQuery",
+    "FieldTree",
+    "SortKey",
+    "bind",
+    "bind_fields",
+    "bind_filter",
+    "list_relations",
+]
+
+FieldTree: TypeAlias = dict[str, "FieldTree | None"]
+"""Selected fields: name -> None (the value as stored) or the sub-selection of an expansion."""
+
+
+@dataclass(frozen=True)
+class SortKey:
+    """One sort key: a path of many-to-one fields ending on a field, and the direction."""
+
+    path: tuple[str, ...]
+    descending: bool = False
+
+
+@dataclass(frozen=True)
+class BoundQuery:
+    """A query validated against one collection, values coerced, defaults applied."""
+
+    collection: Collection
+    fields: FieldTree
+    filter: Filter | None
+    sort: tuple[SortKey, ...]
+    random: bool
+    search: str | None
+    limit: int | None  # None: every row
+    offset: int
+    meta: tuple[str, ...]
+    deep: Mapping[str, Any]
+
+
+def bind(
+    query: Query,
+    collection: str,
+    *,
+    catalogue: Schema = CATALOGUE,
+    limit_max: int | None = None,
+    now: dt.datetime | None = None,
+) -> BoundQuery:
+    """Validate ``query`` against ``collection`` and apply the service's defaults.
+
+    ``limit_max`` is the service's configured maximum page size: it replaces ``limit=-1``
+    and rejects larger limits. ``now`` is the server's clock for ``$NOW`` in filters
+    (default: the current local time, as Directus takes it).
+    """
+    coll = catalogue[collection]
+    limit: int | None
+    if query.limit is None:
+        limit = DEFAULT_LIMIT if limit_max is None else min(DEFAULT_LIMIT, limit_max)
+    elif query.limit == -1:
+        limit = limit_max
+    elif limit_max is not None and query.limit > limit_max:
+        raise InvalidQuery(
+            f'"limit" may be at most {limit_max} on this service, got {query.limit}.'
+        )
+    else:
+        limit = query.limit
+    offset = query.offset or 0
+    if query.page and limit is not None and query.limit != -1:
+        offset = limit * (query.page - 1)
+        if offset > MAX_INTEGER:
+            raise InvalidQuery(f'"page" {query.page} is beyond the last possible item.')
+    sort, random = _bind_sort(query.sort or (), coll, catalogue)
+    if query.search is not None and "\x00" in query.search:
+        raise InvalidQuery("The search text contains a NUL character.")
+    return BoundQuery(
+        collection=coll,
+        fields=bind_fields(query.fields or ("*",), coll, catalogue),
+        filter=None
+        if query.filter is None
+        else bind_filter(query.filter, coll, catalogue, now=now),
+        sort=sort,
+        random=random,
+        search=query.search,
+        limit=limit,
+        offset=offset,
+        meta=query.meta or (),
+        deep=_bind_deep(query.deep or {}, coll, catalogue, "deep"),
+    )
+
+
+def bind_fields(paths: Sequence[str], coll: Collection, catalogue: Schema) -> FieldTree:
+    """Resolve ``fields`` paths (``*``, ``rel.*``, ``*.*``, ``a.b.c``) into a field tree."""
+    tree: FieldTree = {}
+    budget = [MAX_FIELD_NODES]
+    for path in paths:
+        parts = path.split(".")
+        if len(parts) - 1 > MAX_RELATIONAL_DEPTH:
+            raise InvalidQuery(
+                f'Max relational depth exceeded: "{path[:80]}" crosses {len(parts) - 1} '
+                f"relations, at most {MAX_RELATIONAL_DEPTH}."
+            )
+        _add_path(tree, coll, parts, path, catalogue, budget)
+    return tree
+
+
+def _add_path(
+    tree: FieldTree,
+    coll: Collection,
+    parts: list[str],
+    path: str,
+    catalogue: Schema,
+    budget: list[int],
+) -> None:
+    head, rest = parts[0], parts[1:]
+    if head == "*":
+        targets = list(coll.fields)
+        if rest:  # `*.x` selects every field, and applies `x` to each relation
+            for f in coll.fields:
+                if f.relation is None:
+                    _add_leaf(tree, f.name, budget)
+            targets = [f for f in targets if f.relation is not None]
+    else:
+        if not head:
+            raise InvalidQuery(f'Invalid field path "{path}".')
+        f = coll.field(head)
+        if rest and f.relation is None:
+            raise InvalidQuery(
+                f'Field "{head}" of collection "{coll.name}" is not a relation, '
+                f'so "{path}" cannot be selected.'
+            )
+        targets = [f]
+    for f in targets:
+        if not rest:
+            _add_leaf(tree, f.name, budget)
+            continue
+        sub = tree.get(f.name)
+        if sub is None:
+            _add_leaf(tree, f.name, budget)
+            sub = tree[f.name] = {}
+        _add_path(sub, catalogue.expansion_target(f), rest, path, catalogue, budget)
+
+
+def _add_leaf(tree: FieldTree, name: str, budget: list[int]) -> None:
+    if name in tree:
+        return
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise InvalidQuery(
+            f"The fields select more than {MAX_FIELD_NODES} fields across relations; "
+            "name the relations and fields needed instead of nesting *."
+        )
+    tree[name] = None
+
+
+def list_relations(
+    tree: FieldTree, coll: Collection, catalogue: Schema = CATALOGUE
+) -> dict[str, Any]:
+    """``deep`` that lifts the nested cap (``_limit: -1``) on every list relation in ``tree``."""
+    deep: dict[str, Any] = {}
+    for name, sub in tree.items():
+        f = coll.field(name)
+        if f.relation is None:
+            continue
+        inner = {} if sub is None else list_relations(sub, catalogue.expansion_target(f), catalogue)
+        if f.relation.is_list:
+            inner["_limit"] = -1
+        if inner:
+            deep[name] = inner
+    return deep
+
+
+def _bind_sort(
+    keys: Sequence[str], coll: Collection, catalogue: Schema
+) -> tuple[tuple[SortKey, ...], bool]:
+    out = []
+    random = False
+    keys = list(dict.fromkeys(keys))  # a repeated key adds nothing
+    if len(keys) > MAX_SORT_KEYS:
+        raise InvalidQuery(f"At most {MAX_SORT_KEYS} sort fields, got {len(keys)}.")
+    for key in keys:
+        if key == "?":
+            random = True
+            continue
+        descending = key.startswith("-")
+        parts = (key[1:] if descending else key).split(".")
+        if len(parts) - 1 > MAX_RELATIONAL_DEPTH:
+            raise InvalidQuery(f'Max relational depth exceeded in sort "{key[:80]}".')
+        current = coll
+        for i, part in enumerate(parts):
+            if not part:
+                raise InvalidQuery(f'Invalid sort field "{key}".')
+            f = current.field(part)
+            if i < len(parts) - 1:
+                if not f.is_many_to_one:
+                    raise InvalidQuery(
+                        f'Cannot sort by "{key}": "{part}" of collection "{current.name}" is '
+                        "not a many-to-one relation."
+                    )
+                current = catalogue.expansion_target(f)
+            elif not f.is_stored:
+                raise InvalidQuery(
+                    f'Cannot sort by "{key}": "{part}" of collection "{current.name}" is a list.'
+                )
+        out.append(SortKey(tuple(parts), descending))
+    return tuple(out), random
+
+
+def _bind_deep(
+    deep: Mapping[str, Any], coll: Collection, catalogue: Schema, where: str
+) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if where.count(".") > MAX_RELATIONAL_DEPTH:
+        raise InvalidQuery(f"Max relational depth exceeded in {where[:80]}.")
+    for key, value in deep.items():
+        if key.startswith("_"):
+            out[key] = value
+            continue
+        f = coll.field(key)
+        if f.relation is None:
+            raise InvalidQuery(f'Invalid {where}: "{key}" of "{coll.name}" is not a relation.')
+        out[key] = _bind_deep(value, catalogue.expansion_target(f), catalogue, f"{where}.{key}")
+    return out
+
+
+def bind_filter(
+    f: Filter,
+    coll: Collection,
+    catalogue: Schema = CATALOGUE,
+    *,
+    now: dt.datetime | None = None,
+) -> Filter:
+    """Validate a filter against ``coll`` and coerce its values to the fields' types.
+
+    Filters are bounded: at most ``MAX_FILTER_NODES`` conditions and groups,
+    ``MAX_LOGICAL_DEPTH`` nested ``_and``/``_or`` and ``MAX_RELATIONAL_DEPTH`` relations.
+    ``$NOW`` and ``$NOW(<offset>)`` on datetime fields become ``now`` (default: the
+    current local time) moved by the offset.
+    """
+    binder = _Binder(catalogue, now or dt.datetime.now())
+    return binder.bind(f, coll, 0, 0)
+
+
+class _Binder:
+    """One filter's binding: the catalogue, the clock and the remaining node budget."""
+
+    def __init__(self, catalogue: Schema, now: dt.datetime) -> None:
+        self.catalogue = catalogue
+        self.now = now
+        self.budget = MAX_FILTER_NODES
+
+    def bind(self, f: Filter, coll: Collection, logic: int, hops: int) -> Filter:
+        self.budget -= 1
+        if self.budget < 0:
+            raise InvalidQuery(
+                f"The filter has more than {MAX_FILTER_NODES} conditions and groups."
+            )
+        return _bind_filter(self, f, coll, logic, hops)
+
+
+def _bind_filter(b: _Binder, f: Filter, coll: Collection, logic: int, hops: int) -> Filter:
+    catalogue = b.catalogue
+    if isinstance(f, And | Or):
+        if logic >= MAX_LOGICAL_DEPTH:
+            raise InvalidQuery(
+                f"The filter nests _and/_or more than {MAX_LOGICAL_DEPTH} levels deep."
+            )
+        items = tuple(b.bind(i, coll, logic + 1, hops) for i in f.items)
+        return And(items) if isinstance(f, And) else Or(items)
+    fld = coll.field(f.field)
+    if isinstance(f, Condition) and fld.relation is not None and fld.relation.is_list:
+        # An operator on a one-to-many or many-to-many field applies to the related items'
+        # ids (the junction's for many-to-many), as in Directus.
+        f = Related(f.field, Condition("id", f.operator, f.value))
+    if isinstance(f, Related):
+        if fld.relation is None:
+            raise InvalidQuery(
+                f'Field "{f.field}" of collection "{coll.name}" is not a relation; '
+                "give it an operator such as _eq."
+            )
+        if f.quantifier and not fld.relation.is_list:
+            raise InvalidQuery(
+                f'"{f.quantifier}" applies to one-to-many and many-to-many fields; '
+                f'"{f.field}" of "{coll.name}" is many-to-one.'
+            )
+        if hops >= MAX_RELATIONAL_DEPTH:
+            raise InvalidQuery(
+                f"Max relational depth exceeded: the filter crosses more than "
+                f"{MAX_RELATIONAL_DEPTH} relations."
+            )
+        target = catalogue.expansion_target(fld)
+        sub = b.bind(f.filter, target, logic, hops + 1)
+        return Related(f.field, sub, f.quantifier)
+    if f.operator not in allowed_operators(fld.type):
+        raise InvalidQuery(
+            f'Operator "{f.operator}" is not allowed on field "{f.field}" of collection '
+            f'"{coll.name}" (type {fld.type}).'
+        )
+    value = coerce(f.operator, f.value, fld.type, coll, f.field, b.now)
+    return Condition(f.field, f.operator, value)
