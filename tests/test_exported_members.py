@@ -34,6 +34,7 @@ PUBLIC = [
     "NotFoundOrForbidden",
     "Page",
     "Query",
+    "QueryTooLong",
     "ReportError",
     "RouteNotFound",
     "ServiceError",

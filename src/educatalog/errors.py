@@ -5,6 +5,7 @@
     EducatalogError                 base of them all; catch it to catch everything
     ├── ServiceError                an answer of the service (``status``, Directus ``code``)
     │   ├── InvalidQuery            400 INVALID_QUERY (also a ValueError: a query built wrong)
+    │   │   └── QueryTooLong        the query used up its budget of the server's time
     │   ├── InvalidPayload          400 INVALID_PAYLOAD
     │   ├── AuthenticationError     401 INVALID_CREDENTIALS
     │   ├── NotFoundOrForbidden     403 FORBIDDEN
@@ -42,6 +43,7 @@ __all__ = [
     "InvalidTestData",
     "MissingColumns",
     "NotFoundOrForbidden",
+    "QueryTooLong",
     "ReportError",
     "RouteNotFound",
     "ServiceError",
@@ -103,6 +105,10 @@ class InvalidQuery(ServiceError, ValueError):
 
     status = 400
     code = "INVALID_QUERY"
+
+
+class QueryTooLong(InvalidQuery):
+    """The query used up its budget of the server's time (400 INVALID_QUERY)."""
 
 
 class InvalidPayload(ServiceError):

@@ -9,17 +9,13 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from educatalog.errors import InvalidQuery
+from educatalog.errors import QueryTooLong
 
 __all__ = ["Cancelled", "Guard", "QueryTooLong", "interruptible"]
 
 
 class Cancelled(Exception):
     """The client went away: the work of its request was stopped."""
-
-
-class QueryTooLong(InvalidQuery):
-    """The query used up its budget of the server's time (400 INVALID_QUERY)."""
 
 
 class Guard:
