@@ -1018,3 +1018,33 @@ def test_unknown_dimension_lists_the_dimensions_of_the_frame() -> None:
     assert {"state", "duration_class", "month", "quarter", "year", "education_voucher"} <= set(
         stats.dimensions(offers)
     )
+
+
+# -- tables for readers: what educatalog.tables adds around the statistics ---------------
+
+
+def test_tables_check_kinds_and_the_sheet_size(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from educatalog import excel, tables
+
+    table = stats.supply(hand_made().offers(), "state")
+    with pytest.raises(UsageError, match="Unknown kind 'percent'"):
+        tables.present(table, kinds={"share": "percent"})
+    monkeypatch.setattr(excel, "MAX_ROWS", len(table))  # the title and header rows overflow
+    with pytest.raises(UsageError, match="more than an Excel sheet holds"):
+        tables.write_excel(tmp_path / "t.xlsx", [tables.present(table, title="Angebot")])
+    assert not (tmp_path / "t.xlsx").exists()
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_tables_name_the_population_as_the_charts_do(lang: str) -> None:
+    from educatalog import plots, population, tables
+
+    for origin in (
+        population.origin(STATE_POPULATION),
+        {"source": "given by the caller (population=...)", "year": 2023},
+        {"source": "Landesamt", "date": "2024-06-30"},
+        {"source": "Landesamt"},
+    ):
+        assert tables.population_text(origin, lang) == plots.population_text(origin, lang)
