@@ -18,7 +18,7 @@ import pytest
 
 from educatalog import stats
 from educatalog.catalogue_data import Catalogue
-from educatalog.errors import EducatalogError
+from educatalog.errors import EducatalogError, MissingColumns, UsageError, WrongType
 from educatalog.population import STATE_POPULATION
 
 
@@ -431,17 +431,25 @@ def test_hand_made_costs_and_per_capita() -> None:
 
 def test_clear_errors_name_the_missing_columns() -> None:
     events = pd.DataFrame({"id": [1, 2], "course": [1, 1]})
-    with pytest.raises(EducatalogError, match=r"event_id.*offers\(\)"):
+    with pytest.raises(MissingColumns, match=r"event_id.*offers\(\)"):
         events.edu.supply(by="state")
     offers = hand_made().offers()
-    with pytest.raises(EducatalogError, match=r'no column "funding_type".*funding=True'):
+    with pytest.raises(MissingColumns, match=r'no column "funding_type".*funding=True'):
         offers.edu.supply(by="funding_type")
-    with pytest.raises(EducatalogError, match="two dimensions"):
+    with pytest.raises(UsageError, match="two dimensions"):
         offers.edu.supply(by="state", normalize="index")
-    with pytest.raises(EducatalogError, match="at least one dimension"):
+    with pytest.raises(UsageError, match="at least one dimension"):
         offers.edu.supply(by=[])
-    with pytest.raises(EducatalogError, match="positive"):
+    with pytest.raises(UsageError, match="positive"):
         offers.edu.per_capita(per=0)
+    with pytest.raises(ValueError, match=r'no dimension "stat".*Did you mean "state"'):
+        stats.supply(offers, "stat")  # a usage mistake is also a ValueError
+    with pytest.raises(TypeError, match="name of a column"):
+        stats.dimension(offers, 3)  # type: ignore[arg-type]
+    with pytest.raises(WrongType, match="needs a pandas DataFrame"):
+        stats.costs([1, 2])  # type: ignore[arg-type]
+    with pytest.raises(MissingColumns, match="needs a table with the columns state"):
+        stats.per_capita(offers, population=pd.DataFrame({"name": ["Berlin"]}))
 
 
 def test_labels_turn_reference_ids_into_names() -> None:
@@ -824,15 +832,13 @@ def test_share_of_a_labelled_value_and_its_errors() -> None:
     facts = gappy_records()["events"]
     digital = offers.edu.share("instruction_form_category", value="Digital")
     assert digital["yes"].iloc[0] == sum(e["instruction_form"] == 201 for e in facts)
-    with pytest.raises(
-        EducatalogError, match=r"Unknown unknown 'as-false'.*Did you mean \"as_false\""
-    ):
+    with pytest.raises(UsageError, match=r"Unknown unknown 'as-false'.*Did you mean \"as_false\""):
         offers.edu.share("education_voucher", unknown="as-false")
-    with pytest.raises(EducatalogError, match=r'Did you mean "education_voucher"'):
+    with pytest.raises(MissingColumns, match=r'Did you mean "education_voucher"'):
         offers.edu.share("education_vouchers")
-    with pytest.raises(EducatalogError, match=r"not a yes/no column"):
+    with pytest.raises(UsageError, match=r"not a yes/no column"):
         offers.edu.share("city")
-    with pytest.raises(EducatalogError, match=r'no value of "instruction_form_category".*Digital'):
+    with pytest.raises(UsageError, match=r'no value of "instruction_form_category".*Digital'):
         offers.edu.share("instruction_form_category", value="Online")
 
 
@@ -1012,3 +1018,33 @@ def test_unknown_dimension_lists_the_dimensions_of_the_frame() -> None:
     assert {"state", "duration_class", "month", "quarter", "year", "education_voucher"} <= set(
         stats.dimensions(offers)
     )
+
+
+# -- tables for readers: what educatalog.tables adds around the statistics ---------------
+
+
+def test_tables_check_kinds_and_the_sheet_size(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from educatalog import excel, tables
+
+    table = stats.supply(hand_made().offers(), "state")
+    with pytest.raises(UsageError, match="Unknown kind 'percent'"):
+        tables.present(table, kinds={"share": "percent"})
+    monkeypatch.setattr(excel, "MAX_ROWS", len(table))  # the title and header rows overflow
+    with pytest.raises(UsageError, match="more than an Excel sheet holds"):
+        tables.write_excel(tmp_path / "t.xlsx", [tables.present(table, title="Angebot")])
+    assert not (tmp_path / "t.xlsx").exists()
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_tables_name_the_population_as_the_charts_do(lang: str) -> None:
+    from educatalog import plots, population, tables
+
+    for origin in (
+        population.origin(STATE_POPULATION),
+        {"source": "given by the caller (population=...)", "year": 2023},
+        {"source": "Landesamt", "date": "2024-06-30"},
+        {"source": "Landesamt"},
+    ):
+        assert tables.population_text(origin, lang) == plots.population_text(origin, lang)

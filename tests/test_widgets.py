@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 from educatalog import plots, texts, widgets
-from educatalog.errors import EducatalogError
+from educatalog.errors import MissingColumns, UsageError, WrongType
 from educatalog.widgets import NONE, Explorer
 
 MISSING = plots.MISSING_LABEL
@@ -371,7 +371,7 @@ def test_download_link_carries_the_table(
     again = explorer.export("csv")
     assert again != path  # a new name, never overwritten
     assert again.read_bytes() == explorer.payload("csv")
-    with pytest.raises(EducatalogError, match="csv or xlsx"):
+    with pytest.raises(UsageError, match="csv or xlsx"):
         explorer.export("json")
 
 
@@ -458,12 +458,26 @@ def test_display(explorer: Explorer) -> None:
 
 
 def test_refuses_what_is_not_a_frame_of_offers() -> None:
-    with pytest.raises(EducatalogError, match="DataFrame"):
+    with pytest.raises(WrongType, match="DataFrame"):
         widgets.explorer([1, 2, 3])  # type: ignore[arg-type]
-    with pytest.raises(EducatalogError, match="event_id"):
+    with pytest.raises(MissingColumns, match="event_id"):
         widgets.explorer(pd.DataFrame({"state": ["Bayern"]}))
-    with pytest.raises(EducatalogError, match="debounce"):
+    with pytest.raises(MissingColumns, match="no labelled column"):
+        widgets.explorer(pd.DataFrame({"event_id": [1]}))
+    with pytest.raises(UsageError, match="debounce"):
         widgets.explorer(pd.DataFrame({"event_id": [1]}), debounce=-1)
+
+
+def test_the_package_keeps_every_name_of_the_module() -> None:
+    import educatalog
+
+    assert educatalog.widgets.explorer is widgets.explorer
+    assert callable(widgets.explorer)
+    for name in ("FORMATS", "NONE", "TIME_DIMENSIONS", "Explorer", "explorer"):
+        assert name in widgets.__all__
+    for name in ("MISSING_LABEL", "export_frame", "table_html"):
+        assert getattr(widgets, name) is getattr(widgets.display, name)
+    assert widgets.MISSING_LABEL == plots.MISSING_LABEL
 
 
 def test_funding_frame_counts_distinct_events(demo_catalogue: Any, tmp_path: Path) -> None:

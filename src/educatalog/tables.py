@@ -22,19 +22,19 @@ from __future__ import annotations
 import datetime as dt
 import html
 import os
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, overload
 
 import pandas as pd
 
 from educatalog import texts
-from educatalog.catalogue_data import SOURCE_ATTR, Source, source_of
-from educatalog.errors import EducatalogError
+from educatalog.errors import UsageError
+from educatalog.excel import check_rows, sheet_names, text_cell
+from educatalog.provenance import SOURCE_ATTR, Source, source_of
 
-__all__ = ["EXCEL_FORMATS", "Table", "present", "write_excel"]
+__all__ = ["EXCEL_FORMATS", "Table", "population_text", "present", "write_excel"]
 
 _KINDS = ("count", "share", "rate", "money", "decimal", "text")
 
@@ -180,7 +180,7 @@ def present(
     chosen = dict(kinds or {})
     for name, kind in chosen.items():
         if kind not in _KINDS:
-            raise EducatalogError(f"Unknown kind {kind!r} for {name!r}; choose one of {_KINDS}.")
+            raise UsageError(f"Unknown kind {kind!r} for {name!r}; choose one of {_KINDS}.")
     attrs = table.attrs.get(SOURCE_ATTR, {}) if isinstance(table.attrs, dict) else {}
     notes: list[str] = []
     if "check" in (frame.index.names or []) or (
@@ -223,8 +223,6 @@ def present(
         result_kinds[header] = kind
     frame.columns = pd.Index([headers[str(c)] for c in frame.columns])
     if population:
-        from educatalog.plots import population_text
-
         notes.append(texts.text("population", lang, source=population_text(population, lang)))
     found = source_of(table, source)
     origin = dict(population) if isinstance(population, Mapping) else None
@@ -262,10 +260,60 @@ def _currency_unit(table: pd.DataFrame, lang: str) -> str:
     return currencies[0] if len(currencies) == 1 else texts.text("unit.currency", lang)
 
 
+def population_text(origin: Mapping[str, Any], lang: str = texts.DEFAULT_LANG) -> str:
+    """The population figures named in words, with their reference date: "Statistisches
+    Bundesamt (Destatis), Fortschreibung des Bevölkerungsstandes (Tabelle 12411-0010), Stand
+    31.12.2022"."""
+    date = origin.get("date")
+    if origin.get("table") and origin.get("publisher") and date:
+        english = lang == "en"
+        return texts.text(
+            "population.source",
+            lang,
+            publisher=origin.get("publisher_en" if english else "publisher", origin["publisher"]),
+            statistic=origin.get(
+                "statistic_en" if english else "statistic", origin.get("statistic", "")
+            ),
+            table=origin["table"],
+            date=texts.date(date, lang),
+        )
+    name = origin.get("source") or texts.text("population.caller", lang)
+    if str(name).startswith("given by the caller"):
+        name = texts.text("population.caller", lang)
+    if date:
+        return texts.text("population.own", lang, source=name, date=texts.date(date, lang))
+    if origin.get("year"):
+        return texts.text("population.own", lang, source=name, date=str(origin["year"]))
+    return texts.text("population.own_nodate", lang, source=name)
+
+
 # -- Excel -------------------------------------------------------------------------------
 
-_SHEET_NAME = 31
-_BAD_SHEET = re.compile(r"[\[\]:*?/\\]")
+
+@overload
+def write_excel(
+    path: str | os.PathLike[str],
+    tables: Iterable[Table],
+    *,
+    lang: str = ...,
+    title: str | None = ...,
+    source: Source | str | None = ...,
+    filters: Sequence[str] = ...,
+    population: Mapping[str, Any] | None = ...,
+) -> Path: ...
+
+
+@overload
+def write_excel(
+    path: IO[bytes],
+    tables: Iterable[Table],
+    *,
+    lang: str = ...,
+    title: str | None = ...,
+    source: Source | str | None = ...,
+    filters: Sequence[str] = ...,
+    population: Mapping[str, Any] | None = ...,
+) -> IO[bytes]: ...
 
 
 def write_excel(
@@ -277,7 +325,7 @@ def write_excel(
     source: Source | str | None = None,
     filters: Sequence[str] = (),
     population: Mapping[str, Any] | None = None,
-) -> Any:
+) -> Path | IO[bytes]:
     """Write ``tables`` into a workbook at ``path`` (or a binary file object) that stands
     alone; returns the path.
 
@@ -293,6 +341,7 @@ def write_excel(
     from openpyxl import Workbook
     from openpyxl.styles import Alignment, Font
     from openpyxl.utils import get_column_letter
+    from openpyxl.worksheet.worksheet import Worksheet
 
     lang = texts.check_lang(lang)
     tables = list(tables)
@@ -303,12 +352,13 @@ def write_excel(
         found = next((t.source for t in tables if t.source is not None), None)
     if population is None:
         population = next((t.population for t in tables if t.population), None)
-    names = _sheet_names(
+    names = sheet_names(
         [t.title or f"{texts.text('excel.table', lang)} {i + 1}" for i, t in enumerate(tables)],
         reserved=[texts.text("excel.about", lang)],
     )
     book = Workbook()
     about = book.active
+    assert isinstance(about, Worksheet)  # a new workbook's only sheet
     about.title = texts.text("excel.about", lang)
     bold = Font(bold=True)
     rows: list[tuple[str, str]] = []
@@ -327,8 +377,6 @@ def write_excel(
     if found is not None and found.demo:
         rows.append((texts.text("excel.note", lang), texts.text("excel.demo", lang)))
     if population:
-        from educatalog.plots import population_text
-
         rows.append((texts.text("excel.population", lang), population_text(population, lang)))
     now = dt.datetime.now(dt.UTC)
     rows.append((texts.text("excel.written", lang), texts.datetime(now, lang)))
@@ -337,7 +385,7 @@ def write_excel(
     about["A1"].font = Font(bold=True, size=13)
     about.append([])
     for label, value in rows:
-        about.append([_text_cell(about, label), _text_cell(about, value)])
+        about.append([text_cell(about, label), text_cell(about, value)])
         about.cell(about.max_row, 1).font = bold
         if found is not None and found.demo and value == texts.text("excel.demo", lang):
             about.cell(about.max_row, 2).font = Font(bold=True, color="B00020")
@@ -347,20 +395,21 @@ def write_excel(
         row[1].alignment = Alignment(wrap_text=True, vertical="top")
 
     for table, name in zip(tables, names, strict=True):
-        sheet = book.create_sheet(name)
         frame = table.frame
+        check_rows(name, len(frame) + 1 + 2 * len(table.notes))  # the title row, the notes
+        sheet = book.create_sheet(name)
         n_index = frame.index.nlevels
-        sheet.append([_text_cell(sheet, table.title or name)])
+        sheet.append([text_cell(sheet, table.title or name)])
         sheet["A1"].font = Font(bold=True, size=12)
         index_names = [str(n) if n is not None else "" for n in frame.index.names]
-        sheet.append([_text_cell(sheet, h) for h in [*index_names, *map(str, frame.columns)]])
+        sheet.append([text_cell(sheet, h) for h in [*index_names, *map(str, frame.columns)]])
         header_row = sheet.max_row
         for cell in sheet[header_row]:
             cell.font = bold
             cell.alignment = Alignment(wrap_text=True, vertical="bottom")
         for key, values in zip(frame.index, frame.itertuples(index=False), strict=True):
             keys = key if isinstance(key, tuple) else (key,)
-            cells = [_text_cell(sheet, str(k)) for k in keys]
+            cells = [text_cell(sheet, str(k)) for k in keys]
             for value, column in zip(values, frame.columns, strict=True):
                 kind = table.kinds.get(str(column), "text")
                 cells.append(_value(sheet, value, kind, table.lang))
@@ -376,8 +425,8 @@ def write_excel(
         formatted = table.formatted()
         for j in range(1, n_index + len(frame.columns) + 1):
             if j <= n_index:
-                values = [index_names[j - 1], *(str(_level(k, j - 1)) for k in frame.index)]
-                width = max(len(v) for v in values) + 2
+                labels = [index_names[j - 1], *(str(_level(k, j - 1)) for k in frame.index)]
+                width = max(len(v) for v in labels) + 2
             else:
                 column = frame.columns[j - n_index - 1]
                 longest = max([len(v) for v in formatted[column]] or [0])
@@ -385,11 +434,11 @@ def write_excel(
             sheet.column_dimensions[get_column_letter(j)].width = max(8, min(width, 60))
         for note in table.notes:
             sheet.append([])
-            sheet.append([_text_cell(sheet, note)])
-    if hasattr(path, "write"):
-        book.save(path)
-        return path  # type: ignore[return-value]
-    path = Path(path)
+            sheet.append([text_cell(sheet, note)])
+    if isinstance(path, str | os.PathLike):
+        target = Path(path)
+        book.save(target)
+        return target
     book.save(path)
     return path
 
@@ -400,37 +449,8 @@ def _level(key: Any, level: int) -> Any:
 
 def _value(sheet: Any, value: Any, kind: str, lang: str) -> Any:
     if kind == "text" or isinstance(value, str):
-        return _text_cell(sheet, texts.missing(lang) if texts.is_missing(value) else str(value))
+        return text_cell(sheet, texts.missing(lang) if texts.is_missing(value) else str(value))
     if texts.is_missing(value):
         return None
     number = float(value)
     return int(number) if kind == "count" and number.is_integer() else number
-
-
-def _text_cell(sheet: Any, value: str) -> Any:
-    """Text that stays text in Excel, also when it starts with ``=``."""
-    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
-
-    value = ILLEGAL_CHARACTERS_RE.sub("\ufffd", value)
-    if value.startswith("="):
-        cell = Cell(sheet, value=value)
-        cell.data_type = "s"
-        return cell
-    return value
-
-
-def _sheet_names(titles: Sequence[str], reserved: Sequence[str] = ()) -> list[str]:
-    """Sheet names a person would choose: the titles, at most 31 characters, without
-    the characters Excel forbids, unique."""
-    taken = {r.lower() for r in reserved}
-    names = []
-    for title in titles:
-        base = _BAD_SHEET.sub("-", title).strip("' ")[:_SHEET_NAME].strip() or "Tabelle"
-        name, n = base, 1
-        while name.lower() in taken:
-            n += 1
-            suffix = f" ({n})"
-            name = base[: _SHEET_NAME - len(suffix)].rstrip() + suffix
-        taken.add(name.lower())
-        names.append(name)
-    return names

@@ -1,38 +1,11 @@
-"""An interactive dashboard for exploring course supply in JupyterLab.
-
->>> offers = educatalog.load_catalogue().offers()  # doctest: +SKIP
->>> educatalog.widgets.explorer(offers)  # last line of a cell: shows it  # doctest: +SKIP
-
-:func:`explorer` counts the offers by one dimension (a labelled or yes/no column of the
-frame, or the ``month``, ``quarter`` or ``year`` of the start), optionally split by a
-second one, in one of :data:`educatalog.stats.MEASURES`, after filtering by state,
-instruction-form category, duration class, start month and voucher eligibility. It shows
-the chart (:mod:`educatalog.plots`) and the table (:mod:`educatalog.stats`) side by side,
-in one language (``lang="de"``, the default, or ``"en"``). By two dimensions the chart is a
-heatmap of the measure, which stays readable with many groups. A link under the table
-downloads it as CSV or Excel through the browser (a ``data:`` URI made in the kernel, so it
-works in JupyterLab, Voila and JupyterHub alike, where the kernel's disk is not the user's);
-:meth:`Explorer.export` writes the same file on the kernel's disk from code.
-
-Changes of the controls are debounced: the dashboard recomputes ``debounce`` seconds after
-the last of a quick series of changes, in a background timer. :meth:`Explorer.refresh`
-recomputes at once, and ``debounce=0`` makes every change recompute at once (for tests and
-scripts). Filters are boolean masks over the categorical codes of the frame, kept per
-filter and combined with numpy, so one update stays well under a second on a million
-events (``benchmarks/widgets.py``).
-
-The current state is there for code as well as for the eye: :attr:`Explorer.table` (the
-table shown), :attr:`Explorer.figure` (the chart), :attr:`Explorer.mask` and
-:attr:`Explorer.filtered` (the offers that pass the filters) and
-:attr:`Explorer.controls` (the widgets by name, whose ``value`` can be set).
-"""
+"""The explorer dashboard: :func:`explorer` and :class:`Explorer`, which filter the offers,
+count them with :mod:`educatalog.stats` and draw them with :mod:`educatalog.plots` on every
+(debounced) change of a control."""
 
 from __future__ import annotations
 
-import base64
-import datetime as dt
+import functools
 import html
-import io
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -41,80 +14,51 @@ from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
-import matplotlib as mpl
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
 from educatalog import plots, stats, tables, texts
-from educatalog.catalogue_data import Source, source_of
-from educatalog.errors import EducatalogError
+from educatalog.columns import require_columns
+from educatalog.errors import EducatalogError, UsageError
+from educatalog.provenance import source_of
+from educatalog.widgets.controls import (
+    _FILTERS,
+    NONE,
+    TIME_DIMENSIONS,
+    Mask,
+    _CategoryFilter,
+    _filter_notes,
+    _find_dimensions,
+    _layout,
+    _make_controls,
+    _start_months,
+)
+from educatalog.widgets.display import (
+    _empty_figure,
+    _png,
+    _status_html,
+    _title,
+    _ui,
+    table_html,
+)
+from educatalog.widgets.export import (
+    _csv_bytes,
+    _download_link,
+    _file_suffix,
+    _new_path,
+    _xlsx_bytes,
+)
 from educatalog.workspace import output_folder
 
-__all__ = ["FORMATS", "NONE", "TIME_DIMENSIONS", "Explorer", "explorer"]
+__all__ = ["Explorer", "explorer"]
 
-NONE = "—"
-"""The value of the second-dimension control that means: no second dimension."""
-
-TIME_DIMENSIONS: tuple[str, ...] = ("month", "quarter", "year")
-"""Dimensions derived from ``event_start_date``
-(:data:`educatalog.stats.DERIVED_DIMENSIONS`)."""
-
-FORMATS: dict[str, str] = {"CSV": "csv", "Excel": "xlsx"}
-"""Export formats: label of the control -> file suffix."""
-
-MISSING_LABEL = plots.MISSING_LABEL
-"""The value of a filter's entry for rows without a value (shown as "ohne Angabe" or
-"not stated")."""
-
-_MIME = {
-    "csv": "text/csv;charset=utf-8",
-    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-}
-_UI: dict[str, tuple[str, str]] = {
-    # control or message: (German, English)
-    "heading": ("Kursangebot erkunden", "Course supply explorer"),
-    "by": ("Zählen nach", "Count by"),
-    "by2": ("und nach", "and by"),
-    "measure": ("Maß", "Measure"),
-    "states": ("Bundesländer", "States"),
-    "categories": ("Lernformen", "Forms"),
-    "durations": ("Dauer", "Durations"),
-    "all": ("{name}: keine Auswahl heißt alle", "{name}: none selected means all"),
-    "start": ("Beginn", "Start"),
-    "voucher": ("nur mit Bildungsgutschein", "Voucher only"),
-    "reset": ("Filter zurücksetzen", "Clear filters"),
-    "download": ("Tabelle herunterladen ({format})", "Download the table ({format})"),
-    "match": (
-        "<b>{n}</b> von {total} Veranstaltungen passen",
-        "<b>{n}</b> of {total} events match",
-    ),
-    "ignored": (
-        "zweite Dimension ignoriert: dieselbe wie die erste",
-        "second dimension ignored: the same as the first",
-    ),
-    "updated": ("aktualisiert in {seconds} s", "updated in {seconds} s"),
-    "voucher_only": ("nur mit Bildungsgutschein", "voucher only"),
-    "range": ("Beginn {low} bis {high}", "start {low} to {high}"),
-    "demo": ("synthetische Demodaten", "synthetic demo data"),
-    "failed": ("Export fehlgeschlagen: {error}", "Export failed: {error}"),
-    "measures": ("Veranstaltungen|Kurse|Anbieter|Plätze", "Events|Courses|Institutions|Places"),
-}
-
-_EXCLUDED = frozenset({"state_code"})  # the state again, as its ISO code
-_FILTERS: dict[str, tuple[str, str]] = {
-    # control name: (column, description)
-    "states": ("state", "States"),
-    "categories": ("instruction_form_category", "Forms"),
-    "durations": ("duration_class", "Durations"),
-}
 _MEASURE_COLUMNS: dict[str, str] = {
     "events": "event_id",
     "courses": "course_id",
     "institutions": "institution",
     "capacity": "max_participants",
 }
-_NO_MONTH = np.iinfo(np.int64).min
 
 
 def explorer(
@@ -150,7 +94,7 @@ class Explorer:
     two."""
     figure: Figure
     """The chart shown."""
-    mask: np.ndarray
+    mask: Mask
     """Which rows of the frame pass the filters (a boolean array)."""
     recomputes: int
     """How often the table and chart were computed."""
@@ -172,18 +116,9 @@ class Explorer:
         lang: str = texts.DEFAULT_LANG,
     ) -> None:
         self.lang = texts.check_lang(lang)
-        if not isinstance(offers, pd.DataFrame):
-            raise EducatalogError(
-                f"explorer() needs the frame of offers, a pandas DataFrame, not "
-                f"{type(offers).__name__}; build it with educatalog.load_catalogue().offers()."
-            )
-        if "event_id" not in offers:
-            raise EducatalogError(
-                "explorer() needs the column event_id, which the frame lacks; build the frame "
-                "of offers with educatalog.load_catalogue().offers()."
-            )
+        require_columns(offers, ["event_id"], "explorer()")
         if debounce < 0:
-            raise EducatalogError(f"debounce must be 0 or more seconds, got {debounce!r}.")
+            raise UsageError(f"debounce must be 0 or more seconds, got {debounce!r}.")
         self._offers = offers
         self._n = len(offers)
         self.debounce = float(debounce)
@@ -200,30 +135,32 @@ class Explorer:
         self._timer: threading.Timer | None = None
         self._due = False  # a debounced update is waiting or running
         self._held = 0
-        self._mask_cache: dict[str, tuple[Any, np.ndarray | None]] = {}
+        self._mask_cache: dict[str, tuple[Any, Mask | None]] = {}
         self._columns: dict[str, Any] = {}  # column arrays for the statistics, by name
         self._unique = bool(offers["event_id"].is_unique)
         self._total_events = self._n if self._unique else _distinct_events(offers["event_id"])
         self._matched = self._total_events
         self._totals: dict[str, Any] | None = None
-        self.mask = np.ones(self._n, dtype=bool)
+        self.mask = np.ones(self._n, dtype=np.bool_)
         self.table = pd.DataFrame()
         self.figure = _empty_figure(self.lang)
         self.figure_title: str | None = None
 
-        self._dimensions = self._find_dimensions()
+        self._dimensions = _find_dimensions(offers, self.lang)
         self._filters = {
             name: _CategoryFilter.of(offers[column])
             for name, (column, _) in _FILTERS.items()
             if column in offers and isinstance(offers[column].dtype, pd.CategoricalDtype)
         }
-        self._months = self._start_months()
-        self._voucher = (
-            offers["education_voucher"].astype("boolean").fillna(False).to_numpy(dtype=bool)
+        self._months = _start_months(offers)
+        self._voucher: Mask | None = (
+            offers["education_voucher"].astype("boolean").fillna(False).to_numpy(dtype=np.bool_)
             if "education_voucher" in offers
             else None
         )
-        self.controls = self._make_controls()
+        self.controls = _make_controls(
+            self._dimensions, self._filters, self._months, self._voucher is not None, self.lang
+        )
         self._chart = w.Image(format="png", layout=w.Layout(max_width="58%", height="auto"))
         self._table_html = w.HTML(layout=w.Layout(flex="1 1 auto", overflow="auto"))
         self._status = w.HTML()
@@ -237,7 +174,7 @@ class Explorer:
         """The output widgets by name: ``chart`` (an Image of the PNG), ``table`` and
         ``status`` (HTML), ``download`` (HTML: the link that downloads the table in the
         chosen format)."""
-        self.widget = self._layout()
+        self.widget = _layout(self.controls, self.outputs, self.lang)
         for name, control in self.controls.items():
             if name not in ("format", "reset"):
                 control.observe(self._on_change, names="value")
@@ -248,15 +185,15 @@ class Explorer:
     # -- display ---------------------------------------------------------------------
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
-        bundle = self.widget._repr_mimebundle_(**kwargs)
+        bundle: object = self.widget._repr_mimebundle_(**kwargs)
         if isinstance(bundle, dict):
-            bundle = {**bundle, "text/plain": repr(self)}
-        return bundle
+            return {**bundle, "text/plain": repr(self)}
+        return None
 
     def _ipython_display_(self) -> None:
         from IPython.display import display
 
-        display(self.widget)
+        display(self.widget)  # type: ignore[no-untyped-call]  # IPython's display is unannotated
 
     def __repr__(self) -> str:
         by = self.controls["by"].value
@@ -353,34 +290,15 @@ class Explorer:
         suffix = self._suffix(format)
         table = self._presented()
         if suffix == "csv":
-            frame = table.frame.copy()
-            for column, kind in table.kinds.items():
-                if kind == "share":
-                    frame[column] = (frame[column].astype("Float64") * 100).round(2)
-            german = self.lang == "de"
-            text = frame.to_csv(sep=";" if german else ",", decimal="," if german else ".")
-            return ("\ufeff" + text).encode("utf-8")
-        buffer = io.BytesIO()
+            return _csv_bytes(table)
         filters = [
             f"{texts.text('excel.measure', self.lang)}: {self._measure_name()}",
             *self._filter_notes(),
         ]
-        tables.write_excel(
-            buffer,
-            [table],
-            lang=self.lang,
-            title=table.title,
-            source=self.source,
-            filters=filters,
-        )
-        return buffer.getvalue()
+        return _xlsx_bytes(table, self.source, filters)
 
     def _suffix(self, format: str | None) -> str:
-        suffix = format or FORMATS[self.controls["format"].value]
-        suffix = FORMATS.get(suffix, suffix).lower().lstrip(".")
-        if suffix not in FORMATS.values():
-            raise EducatalogError(f"export() writes csv or xlsx files, not {format!r}.")
-        return suffix
+        return _file_suffix(format, self.controls["format"].value)
 
     def _presented(self) -> tables.Table:
         title = self.figure_title or self._file_stem()
@@ -396,17 +314,14 @@ class Explorer:
             return
         suffix = self._suffix(None)
         try:
-            data = base64.b64encode(self.payload(suffix)).decode("ascii")
+            data = self.payload(suffix)
         except Exception as error:  # shown in place of the link
             message = _ui("failed", self.lang, error=html.escape(str(error)))
             self._download.value = f"<span style='color:#B00020'>{message}</span>"
             return
         name = f"{self._file_stem()}.{suffix}"
         label = _ui("download", self.lang, format=self.controls["format"].value)
-        self._download.value = (
-            f'<a download="{html.escape(name)}" href="data:{_MIME[suffix]};base64,{data}" '
-            f"style='font-weight:bold'>⬇ {html.escape(label)}</a>"
-        )
+        self._download.value = _download_link(data, name, suffix, label)
 
     def close(self) -> None:
         """Stop a pending update and close the widgets."""
@@ -415,113 +330,6 @@ class Explorer:
             self._due = False
             self._idle.notify_all()
         self._close_widgets()
-
-    # -- controls --------------------------------------------------------------------
-
-    def _find_dimensions(self) -> dict[str, str]:
-        dims: dict[str, str] = {}
-        for column in self._offers.columns:
-            dtype = self._offers[column].dtype
-            if column in _EXCLUDED or not isinstance(column, str):
-                continue
-            if isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(dtype):
-                dims[column] = texts.capitalized(texts.dimension(column, self.lang))
-        if "event_start_date" in self._offers:
-            for name in TIME_DIMENSIONS:
-                if name not in dims:
-                    dims[name] = texts.capitalized(texts.dimension(name, self.lang))
-        if not dims:
-            raise EducatalogError(
-                "The frame has no labelled column to count by; build the frame of offers "
-                "with educatalog.load_catalogue().offers()."
-            )
-        return dims
-
-    def _start_months(self) -> np.ndarray | None:
-        if "event_start_date" not in self._offers:
-            return None
-        start = self._offers["event_start_date"]
-        values = start.to_numpy(dtype="datetime64[ns]", na_value=np.datetime64("NaT"))
-        months = values.astype("datetime64[M]").astype(np.int64)  # NaT -> int64 minimum
-        return months
-
-    def _make_controls(self) -> dict[str, w.Widget]:
-        wide = {"description_width": "initial"}
-        options = [(label, name) for name, label in self._dimensions.items()]
-        first = "state" if "state" in self._dimensions else options[0][1]
-        lang = self.lang
-        measures = _ui("measures", lang).split("|")
-        controls: dict[str, w.Widget] = {
-            "by": w.Dropdown(options=options, value=first, description=_ui("by", lang), style=wide),
-            "by2": w.Dropdown(
-                options=[(NONE, NONE), *options],
-                value=NONE,
-                description=_ui("by2", lang),
-                style=wide,
-            ),
-            "measure": w.ToggleButtons(
-                options=list(zip(measures, stats.MEASURES, strict=True)),
-                value="events",
-                description=_ui("measure", lang),
-                style={"button_width": "104px", **wide},
-            ),
-        }
-        for name, (column, _description) in _FILTERS.items():
-            if name in self._filters:
-                labels = self._filters[name].labels
-                controls[name] = w.SelectMultiple(
-                    options=[
-                        (texts.label(v, lang) if v != MISSING_LABEL else texts.missing(lang), v)
-                        for v in labels
-                    ],
-                    value=(),
-                    rows=min(8, max(3, len(labels))),
-                    description=_ui(name, lang),
-                    layout=w.Layout(width="290px"),
-                    tooltip=_ui("all", lang, name=texts.capitalized(texts.dimension(column, lang))),
-                )
-        if self._months is not None:
-            known = self._months[self._months != _NO_MONTH]
-            if known.size:
-                periods = pd.period_range(
-                    pd.Period(ordinal=int(known.min()), freq="M"),
-                    pd.Period(ordinal=int(known.max()), freq="M"),
-                    freq="M",
-                )
-                controls["start"] = w.SelectionRangeSlider(
-                    options=[(texts.label(p, lang), p) for p in periods],
-                    index=(0, len(periods) - 1),
-                    description=_ui("start", lang),
-                    continuous_update=False,
-                    layout=w.Layout(width="420px"),
-                )
-        if self._voucher is not None:
-            controls["voucher"] = w.Checkbox(
-                value=False, description=_ui("voucher", lang), indent=False
-            )
-        controls["reset"] = w.Button(description=_ui("reset", lang), icon="filter")
-        controls["format"] = w.ToggleButtons(
-            options=list(FORMATS), value="CSV", style={"button_width": "70px"}
-        )
-        return controls
-
-    def _layout(self) -> w.Widget:
-        c = self.controls
-        dims = w.HBox([c["by"], c["by2"]])
-        filters = [c[name] for name in _FILTERS if name in c]
-        extra = [c[name] for name in ("start", "voucher", "reset") if name in c]
-        return w.VBox(
-            [
-                w.HTML(f"<b>{_ui('heading', self.lang)}</b>"),
-                dims,
-                c["measure"],
-                w.HBox(filters),
-                w.HBox(extra, layout=w.Layout(align_items="center")),
-                self._status,
-                w.HBox([self._chart, self._table_html], layout=w.Layout(align_items="flex-start")),
-                w.HBox([c["format"], self._download], layout=w.Layout(align_items="center")),
-            ]
-        )
 
     def _close_widgets(self) -> None:
         for control in self.controls.values():
@@ -614,11 +422,11 @@ class Explorer:
         self._update_download()
         self.timings = {"filter": t1 - t0, "table": t2 - t1, "chart": t3 - t2, "png": t4 - t3}
 
-    def _mask(self) -> np.ndarray:
-        parts = []
+    def _mask(self) -> Mask:
+        parts: list[Mask | None] = []
         for name, flt in self._filters.items():
             selected = tuple(self.controls[name].value)
-            parts.append(self._cached(name, selected, lambda f=flt, s=selected: f.mask(s)))
+            parts.append(self._cached(name, selected, functools.partial(flt.mask, selected)))
         if "start" in self.controls and self._months is not None:
             slider = self.controls["start"]
             index = tuple(slider.index)
@@ -626,15 +434,13 @@ class Explorer:
         if "voucher" in self.controls:
             voucher = bool(self.controls["voucher"].value)
             parts.append(self._voucher if voucher else None)
-        mask = np.ones(self._n, dtype=bool)
+        mask = np.ones(self._n, dtype=np.bool_)
         for part in parts:
             if part is not None:
                 mask &= part
         return mask
 
-    def _cached(
-        self, name: str, key: Any, compute: Callable[[], np.ndarray | None]
-    ) -> np.ndarray | None:
+    def _cached(self, name: str, key: Any, compute: Callable[[], Mask | None]) -> Mask | None:
         cached = self._mask_cache.get(name)
         if cached is not None and cached[0] == key:
             return cached[1]
@@ -642,11 +448,11 @@ class Explorer:
         self._mask_cache[name] = (key, mask)
         return mask
 
-    def _start_mask(self, index: tuple[int, int]) -> np.ndarray | None:
+    def _start_mask(self, index: tuple[int, int]) -> Mask | None:
         slider = self.controls["start"]
         if index == (0, len(slider.options) - 1):
             return None  # the whole time, also events without a start date
-        values = [value for _label, value in slider.options]
+        values: list[pd.Period] = [value for _label, value in slider.options]
         low, high = values[index[0]].ordinal, values[index[1]].ordinal
         assert self._months is not None
         return (self._months >= low) & (self._months <= high)
@@ -664,7 +470,7 @@ class Explorer:
             self._columns[name] = values.array
         return self._columns[name]
 
-    def _frame(self, mask: np.ndarray, dims: Sequence[str], measure: str) -> pd.DataFrame:
+    def _frame(self, mask: Mask, dims: Sequence[str], measure: str) -> pd.DataFrame:
         """The filtered columns that the table and chart need, no others."""
         names = ["event_id", _MEASURE_COLUMNS[measure], *dims]
         if any(d in TIME_DIMENSIONS for d in dims):
@@ -721,24 +527,7 @@ class Explorer:
     # -- text ------------------------------------------------------------------------
 
     def _filter_notes(self) -> list[str]:
-        notes = []
-        lang = self.lang
-        for name in _FILTERS:
-            if name in self.controls and self.controls[name].value:
-                notes.append(
-                    ", ".join(
-                        texts.missing(lang) if v == MISSING_LABEL else texts.label(v, lang)
-                        for v in self.controls[name].value
-                    )
-                )
-        if "start" in self.controls:
-            slider = self.controls["start"]
-            if tuple(slider.index) != (0, len(slider.options) - 1):
-                low, high = (texts.label(p, lang) for p in slider.value)
-                notes.append(_ui("range", lang, low=low, high=high))
-        if self.controls.get("voucher") is not None and self.controls["voucher"].value:
-            notes.append(_ui("voucher_only", lang))
-        return notes
+        return _filter_notes(self.controls, self.lang)
 
     def _status_text(self) -> str:
         lang = self.lang
@@ -760,123 +549,5 @@ class Explorer:
         return f"educatalog-{self.controls['measure'].value}-by-{dims}"
 
 
-# -- filters ---------------------------------------------------------------------------
-
-
-class _CategoryFilter:
-    """A filter on a categorical column: the labels to offer and the rows' codes."""
-
-    def __init__(self, labels: list[str], codes: np.ndarray, has_missing: bool) -> None:
-        self.labels = labels + ([MISSING_LABEL] if has_missing else [])
-        self.codes = codes  # -1 for a missing value
-        self._position = {label: i for i, label in enumerate(labels)}
-        self._categories = len(labels)
-
-    @classmethod
-    def of(cls, column: pd.Series) -> _CategoryFilter:
-        codes = np.asarray(column.cat.codes.to_numpy())
-        labels = [str(c) for c in column.cat.categories]
-        return cls(labels, codes, bool((codes < 0).any()))
-
-    def mask(self, selected: Sequence[str]) -> np.ndarray | None:
-        """Rows whose value is one of ``selected``; None (no filter) when none is."""
-        if not selected:
-            return None
-        keep = np.zeros(self._categories + 1, dtype=bool)  # the last slot: code -1, missing
-        for label in selected:
-            if label == MISSING_LABEL:
-                keep[-1] = True
-            elif label in self._position:
-                keep[self._position[label]] = True
-        return keep[self.codes]
-
-
-# -- rendering -------------------------------------------------------------------------
-
-
-def export_frame(table: pd.DataFrame) -> pd.DataFrame:
-    """The table with its labels as text (missing ones as
-    :data:`educatalog.plots.MISSING_LABEL`), the values as they are."""
-    out = table.copy()
-    out.index = pd.Index([_label(k) for k in table.index], name=table.index.name)
-    out.columns = pd.Index([_label(k) for k in table.columns], name=table.columns.name)
-    return out
-
-
-def table_html(
-    table: pd.DataFrame,
-    totals: Mapping[str, Any] | None = None,
-    *,
-    lang: str = texts.DEFAULT_LANG,
-    title: str | None = None,
-) -> str:
-    """The table as accessible HTML in ``lang`` (:func:`educatalog.tables.present`):
-    headers in words, counts with the language's thousands separators, shares in percent,
-    missing groups as "ohne Angabe" / "not stated", an optional total row (a capacity
-    nobody states is "–", not 0)."""
-    presented = tables.present(table, lang, title=title)
-    page = presented.to_html()
-    if totals is not None:
-        cells = "".join(
-            f"<td>{html.escape(presented.cell(totals.get(str(c), pd.NA), h))}</td>"
-            for c, h in zip(table.columns, presented.frame.columns, strict=True)
-        )
-        total = html.escape(texts.text("total", lang))
-        foot = f'<tfoot><tr><th scope="row">{total}</th>{cells}</tr></tfoot>'
-        page = page.replace("</tbody></table>", f"</tbody>{foot}</table>", 1)
-    return f"<div style='max-height:560px;overflow:auto'>{page}</div>"
-
-
-def _ui(key: str, lang: str, **fields: Any) -> str:
-    template = _UI[key][texts.LANGS.index(texts.check_lang(lang))]
-    return template.format(**fields) if fields else template
-
-
-def _label(key: Any) -> str:
-    if key is None or (not isinstance(key, str) and bool(pd.isna(key))):
-        return MISSING_LABEL
-    return str(key)
-
-
-def _title(fig: Figure) -> str | None:
-    axes = fig.axes
-    return (axes[0].get_title(loc="left") or None) if axes else None
-
-
-def _status_html(text: str, source: Source | None, lang: str = texts.DEFAULT_LANG) -> str:
-    described = source.text(lang) if source is not None else texts.text("source.unknown", lang)
-    origin = html.escape(texts.text("source", lang, source=described))
-    if source is not None and source.demo:
-        mark = html.escape(_ui("demo", lang))
-        origin = f"<span style='color:#B00020;font-weight:bold'>{mark}</span> · {origin}"
-    return f"<div style='font-size:12px'>{text}<br>{origin}</div>"
-
-
-def _png(fig: Figure, dpi: int) -> bytes:
-    buffer = io.BytesIO()
-    with mpl.rc_context(plots.STYLE):
-        fig.savefig(buffer, format="png", dpi=dpi)  # not "tight": a second layout, +30 %
-    return buffer.getvalue()
-
-
-def _empty_figure(lang: str = texts.DEFAULT_LANG, title: str | None = None) -> Figure:
-    fig = Figure(figsize=(8.0, 2.8))
-    title = title or texts.text("empty.title", lang)
-    fig.text(0.5, 0.55, title, ha="center", fontsize=13)
-    hint = texts.text("empty.hint", lang)
-    fig.text(0.5, 0.4, hint, ha="center", fontsize=10, color="#555555")
-    return fig
-
-
 def _distinct_events(event_ids: pd.Series) -> int:
     return int(event_ids.nunique())
-
-
-def _new_path(folder: Path, stem: str, suffix: str) -> Path:
-    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    path = folder / f"{stem}-{stamp}.{suffix}"
-    n = 2
-    while path.exists():
-        path = folder / f"{stem}-{stamp}-{n}.{suffix}"
-        n += 1
-    return path

@@ -1,0 +1,97 @@
+"""What is missing or impossible in the offers: :func:`quality`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from educatalog.columns import require_columns
+from educatalog.offers import ends_before_start
+from educatalog.stats.dimensions import _finish
+
+__all__ = ["quality"]
+
+_CHECKS: dict[str, str] = {
+    "events_without_address": "events without an address",
+    "events_without_state": "events whose location has no known state",
+    "addresses_without_state": "events whose address has no state",
+    "unknown_state": "events whose address names a state id missing from states",
+    "missing_start_date": "events without a start date",
+    "missing_end_date": "events without an end date",
+    "end_before_start": "events that end before they start",
+    "no_duration": "events whose duration cannot be told (class Keine Angabe)",
+    "empty_participants": "events with neither minimum nor maximum participants",
+    "min_above_max": "events with more minimum than maximum participants",
+    "unknown_instruction_form": "events whose instruction form id is missing from the list",
+    "unknown_instruction_time": "events whose instruction time id is missing from the list",
+    "unknown_education_type": "events whose course's education type id is unknown",
+    "unknown_course_type": "events whose course's course type id is unknown",
+    "unknown_institution_type": "events whose course's institution type id is unknown",
+    "events_without_cost": (
+        "events whose course states no cost (or mixes currencies; a missing one counts as one)"
+    ),
+    "cost_without_currency": "events whose cost has no currency",
+}
+
+
+def quality(offers: pd.DataFrame, catalogue: Any = None) -> pd.DataFrame:
+    """A data-quality summary: per check, ``count`` of affected events, ``total``,
+    ``share`` and a ``description``. With the ``catalogue`` the frame came from, it also
+    counts ``courses_without_events`` (of all courses)."""
+    needed = [
+        "event_id",
+        "address_id",
+        "state_id",
+        "state",
+        "event_start_date",
+        "event_end_date",
+        "duration_class_id",
+        "min_participants",
+        "max_participants",
+        "cost",
+        "cost_currency",
+    ]
+    require_columns(offers, needed, "quality()")
+    o = offers.drop_duplicates("event_id") if not offers["event_id"].is_unique else offers
+    start, end = o["event_start_date"], o["event_end_date"]
+    masks: dict[str, Any] = {
+        "events_without_address": o["address_id"].isna(),
+        "events_without_state": o["state"].isna(),
+        "addresses_without_state": o["address_id"].notna() & o["state_id"].isna(),
+        "unknown_state": o["state_id"].notna() & o["state"].isna(),
+        "missing_start_date": start.isna(),
+        "missing_end_date": end.isna(),
+        "end_before_start": ends_before_start(start, end),
+        "no_duration": o["duration_class_id"] == 0,
+        "empty_participants": o["min_participants"].isna() & o["max_participants"].isna(),
+        "min_above_max": (o["min_participants"] > o["max_participants"]).fillna(False),
+    }
+    for ref in ("instruction_form", "instruction_time", "education_type"):
+        masks[f"unknown_{ref}"] = _unknown(o, ref)
+    for ref in ("course_type", "institution_type"):
+        masks[f"unknown_{ref}"] = _unknown(o, ref)
+    masks["events_without_cost"] = o["cost"].isna()
+    masks["cost_without_currency"] = o["cost"].notna() & o["cost_currency"].isna()
+    total = len(o)
+    rows = [
+        (name, int(mask.sum()) if mask is not None else pd.NA, total, _CHECKS[name])
+        for name, mask in masks.items()
+    ]
+    if catalogue is not None:
+        courses = catalogue["courses"]["id"]
+        with_events = set(catalogue["events"]["course"].dropna().astype("int64"))
+        lonely = int((~courses.astype("int64").isin(with_events)).sum())
+        rows.append(("courses_without_events", lonely, len(courses), "courses without any event"))
+    out = pd.DataFrame(rows, columns=["check", "count", "total", "description"])
+    out = out.set_index("check")
+    out["count"] = out["count"].astype("Int64")
+    out["total"] = out["total"].astype("Int64")
+    out.insert(2, "share", (out["count"] / out["total"].mask(out["total"] == 0)).astype("Float64"))
+    return _finish(out, offers)
+
+
+def _unknown(offers: pd.DataFrame, ref: str) -> pd.Series | None:
+    if f"{ref}_id" not in offers or ref not in offers:
+        return None
+    return offers[f"{ref}_id"].notna() & offers[ref].isna()

@@ -1,0 +1,347 @@
+"""Counts of the offers: :func:`supply` (events, courses, institutions, capacity and a
+share), :func:`crosstab`, :func:`per_capita`, :func:`capacity` and a flag's :func:`share`.
+Definitions: ``docs/definitions.md``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+import pandas as pd
+
+from educatalog import population as _population
+from educatalog.columns import require_columns
+from educatalog.errors import MissingColumns, UsageError
+from educatalog.population import STATE_POPULATION
+from educatalog.provenance import SOURCE_ATTR
+from educatalog.stats.dimensions import (
+    _choice,
+    _distinct_events,
+    _finish,
+    _keys,
+    _nunique,
+    _restore_levels,
+    _suggest,
+    dimensions,
+)
+
+if TYPE_CHECKING:
+    pass
+
+if TYPE_CHECKING:
+    from pandas.core.groupby.generic import DataFrameGroupBy
+
+__all__ = [
+    "MEASURES",
+    "UNKNOWN_CHOICES",
+    "Normalize",
+    "Unknown",
+    "capacity",
+    "crosstab",
+    "per_capita",
+    "share",
+    "supply",
+]
+
+Normalize = bool | Literal["all", "index", "columns"]
+Unknown = Literal["exclude", "as_false", "separate"]
+
+UNKNOWN_CHOICES: tuple[str, ...] = ("exclude", "as_false", "separate")
+"""What :func:`share` does with events whose value is unknown (see its docstring)."""
+
+_NORMALIZE_CHOICES = ("all", "index", "columns")
+
+MEASURES: tuple[str, ...] = ("events", "courses", "institutions", "capacity")
+"""What :func:`supply` counts: distinct events, courses and institutions, and the sum of
+the events' ``max_participants`` (missing where events exist but none states a maximum;
+``events_with_capacity`` says how many events it covers)."""
+
+
+def supply(
+    offers: pd.DataFrame,
+    by: str | Sequence[str] = "state",
+    *,
+    normalize: Normalize = "all",
+    dropna: bool = False,
+) -> pd.DataFrame:
+    """Offers by one or more dimensions: ``events``, ``courses``, ``institutions``,
+    ``capacity`` with ``events_with_capacity`` (the events it covers), and ``share`` (of
+    the events).
+
+    Every level of an ordered dimension is listed (states, classes, every month from the
+    first to the last start), with 0 events where there are none. ``capacity`` sums the
+    stated maxima; it is missing (NA) where a group has events but none states a maximum.
+    ``normalize`` says what ``share`` is a share of: ``"all"`` (or True) the total,
+    ``"index"`` each value of the first dimension, ``"columns"`` each value of the second;
+    False leaves the column out. Definitions: ``docs/definitions.md``.
+
+    >>> supply(offers, by=["state", "instruction_time"], normalize="index")  # doctest: +SKIP
+    """
+    keys = _keys(by)
+    require_columns(offers, ["event_id"], "supply()")
+    if normalize is not False and normalize is not True:
+        _choice(normalize, _NORMALIZE_CHOICES, "normalize")
+    data = _distinct_events(offers, keys)
+    groups = data.groupby(keys, observed=False, dropna=dropna, sort=True)
+    events = groups.size().astype("Int64")
+    capacity_, covered = _capacity(groups, data, events)
+    table = pd.DataFrame(
+        {
+            "events": events,
+            "courses": _nunique(groups, data, "course_id"),
+            "institutions": _nunique(groups, data, "institution"),
+            "capacity": capacity_,
+            "events_with_capacity": covered,
+        }
+    )
+    if normalize is not False:
+        table["share"] = _share(table["events"], data, keys, normalize, dropna)
+    return _finish(_restore_levels(table, data, keys), offers)
+
+
+def crosstab(
+    offers: pd.DataFrame,
+    rows: str,
+    columns: str,
+    *,
+    measure: str = "events",
+    normalize: Normalize = False,
+    dropna: bool = False,
+) -> pd.DataFrame:
+    """A wide table of one measure: ``rows`` down, ``columns`` across, as in a report.
+
+    Counts are 0 where a pair has no offers; ``capacity`` is missing where the pair's
+    events state no maximum. ``normalize`` turns values into shares, as
+    :func:`pandas.crosstab` does: of the total (``"all"``), of each row (``"index"``) or of
+    each column (``"columns"``). Definitions: ``docs/definitions.md``.
+    """
+    _choice(measure, MEASURES, "measure")
+    if normalize is not False and normalize is not True:
+        _choice(normalize, _NORMALIZE_CHOICES, "normalize")
+    long = supply(offers, [rows, columns], normalize=False, dropna=dropna)[measure]
+    # Pairs absent from the long table have no offers (0); a missing measure stays missing.
+    wide = long.unstack(columns, fill_value=0)
+    # unstack sorts a missing value first; keep the order of the long table (missing last).
+    wide = wide.reindex(
+        index=long.index.get_level_values(0).unique(),
+        columns=long.index.get_level_values(1).unique(),
+    )
+    if normalize is not False:
+        wide = wide.astype("Float64")
+        if normalize in (True, "all"):
+            wide = wide / wide.sum().sum()
+        elif normalize == "index":
+            wide = wide.div(wide.sum(axis=1), axis=0)
+        else:
+            wide = wide.div(wide.sum(axis=0), axis=1)
+    return _finish(wide, offers)
+
+
+def per_capita(
+    offers: pd.DataFrame,
+    *,
+    per: int = 100_000,
+    population: Mapping[str, int] | pd.Series | pd.DataFrame | None = None,
+) -> pd.DataFrame:
+    """Offers per ``per`` inhabitants by state: ``events``, ``courses``, ``institutions``,
+    ``population`` and ``events_per_<per>`` (e.g. ``events_per_100k``).
+
+    ``population`` is by default the shipped table (:mod:`educatalog.population`,
+    Destatis 12411-0010 on 31.12.2022), matched on the ISO code where the frame has
+    ``state_code`` (so a differently spelled state name still finds its population), else
+    on the name. Your own figures: a mapping or Series of state name -> inhabitants, or a
+    table like :func:`educatalog.population.read_population` gives (index ``code``,
+    columns ``state`` and ``population``). A state with no or zero population gets no
+    rate. The table names the figures' origin in ``attrs["educatalog"]["population"]``
+    (``source``, ``year``, ``date`` ...; of your own table or Series, its ``attrs``
+    ``source``, ``year`` and ``date``). Definitions: ``docs/definitions.md``.
+    """
+    if isinstance(per, bool) or not isinstance(per, int) or per <= 0:
+        raise UsageError(f"per must be a positive number of inhabitants, got {per}")
+    table = supply(offers, "state", normalize=False, dropna=True)
+    by_code: pd.Series | None = None
+    if population is None:
+        population = STATE_POPULATION
+    if isinstance(population, pd.DataFrame):
+        if not {"state", "population"} <= set(population.columns):
+            raise MissingColumns(
+                "per_capita(population=...) needs a table with the columns state and "
+                f"population (and the ISO code as index or column code); got the columns "
+                f"{', '.join(map(str, population.columns))}."
+            )
+        codes = population.get("code", population.index)
+        pop = pd.Series(
+            population["population"].to_numpy(), index=population["state"].astype(str)
+        ).astype("Int64")
+        by_code = pd.Series(population["population"].to_numpy(), index=codes.astype(str))
+        origin = _population.origin(population)
+        if population is not STATE_POPULATION and origin.get("source") is None:
+            origin["source"] = "given by the caller (population=...)"
+    else:
+        attrs = population.attrs if isinstance(population, pd.Series) else {}
+        origin = {
+            "source": attrs.get("source", "given by the caller (population=...)"),
+            "year": attrs.get("year"),
+        }
+        if attrs.get("date") is not None:
+            origin["date"] = str(attrs["date"])[:10]
+        pop = pd.Series(population, dtype="Int64")
+    if by_code is not None and "state_code" in offers:
+        pairs = offers[["state", "state_code"]].dropna().drop_duplicates()
+        for name, code in pairs.astype(str).itertuples(index=False):
+            if code in by_code.index:
+                pop[name] = by_code[code]
+    inhabitants = pd.Series(
+        [pop.get(str(s), pd.NA) for s in table.index], index=table.index, dtype="Int64"
+    )
+    inhabitants = inhabitants.mask(inhabitants <= 0)
+    out = table[["events", "courses", "institutions"]].copy()
+    out["population"] = inhabitants
+    out[f"events_per_{_short(per)}"] = (table["events"] * per / inhabitants).astype("Float64")
+    out = _finish(out, offers)
+    out.attrs[SOURCE_ATTR] = {**out.attrs.get(SOURCE_ATTR, {}), "population": origin}
+    return out
+
+
+def capacity(offers: pd.DataFrame, by: str | Sequence[str] = "state") -> pd.DataFrame:
+    """Places on offer: ``capacity`` (sum of the stated ``max_participants``; missing where
+    the group has events but none states a maximum), ``events_with_capacity`` (events that
+    state a maximum), ``events`` and ``mean_capacity`` per event that states it.
+    Definitions: ``docs/definitions.md``."""
+    keys = _keys(by)
+    require_columns(offers, ["event_id", "max_participants"], "capacity()")
+    data = _distinct_events(offers, keys)
+    groups = data.groupby(keys, observed=False, dropna=False, sort=True)
+    events = groups.size().astype("Int64")
+    total, covered = _capacity(groups, data, events)
+    out = pd.DataFrame({"capacity": total, "events_with_capacity": covered, "events": events})
+    out["mean_capacity"] = (out["capacity"] / out["events_with_capacity"]).astype("Float64")
+    out["mean_capacity"] = out["mean_capacity"].mask(out["events_with_capacity"] == 0)
+    return _finish(_restore_levels(out, data, keys), offers)
+
+
+def share(
+    offers: pd.DataFrame,
+    column: str,
+    by: str | Sequence[str] | None = None,
+    *,
+    unknown: Unknown = "exclude",
+    value: Any = True,
+    dropna: bool = False,
+) -> pd.DataFrame:
+    """The share of events whose ``column`` is ``value`` (True for a yes/no column such as
+    ``education_voucher``, ``barrier_free`` or ``is_part_time``), by ``by`` (None: all).
+
+    Columns: ``events`` (distinct events of the group), ``yes``, ``no`` and ``unknown``
+    (events whose value is ``value``, another one, or missing) and ``share``. ``unknown``
+    says what missing values do:
+
+    * ``"exclude"`` (default): left out of the base, ``share = yes / (yes + no)``, the
+      share among the events that say; this is what ``groupby(...)[column].mean()`` gives;
+    * ``"as_false"``: counted as not ``value``, ``share = yes / events``;
+    * ``"separate"``: a share of their own, ``share = yes / events`` beside
+      ``share_no = no / events`` and ``share_unknown = unknown / events`` (they add up to 1).
+
+    A group without a base has no share (NA). Definitions: ``docs/definitions.md``.
+
+    >>> share(offers, "education_voucher", by="state", unknown="separate")  # doctest: +SKIP
+    """
+    _choice(unknown, UNKNOWN_CHOICES, "unknown")
+    require_columns(offers, ["event_id"], "share()")
+    if not isinstance(column, str) or column not in offers:
+        hint = _suggest(column, [str(c) for c in offers.columns]) if isinstance(column, str) else ""
+        flags = [
+            n for n in dimensions(offers) if n in offers and pd.api.types.is_bool_dtype(offers[n])
+        ]
+        raise MissingColumns(
+            f"share() needs a column of the frame, got {column!r}.{hint} Its yes/no columns: "
+            f"{', '.join(flags) or 'none'}."
+        )
+    values = offers[column]
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        labels = [str(c) for c in values.cat.categories]
+        if value not in values.cat.categories:
+            raise UsageError(
+                f'share(): {value!r} is no value of "{column}"; its values: '
+                f"{', '.join(labels)}.{_suggest(str(value), labels)}"
+            )
+    elif value is True and not pd.api.types.is_bool_dtype(values.dtype):
+        raise UsageError(
+            f'share(): "{column}" is not a yes/no column; name the value whose share you '
+            f"want, e.g. value={values.dropna().iloc[0] if values.notna().any() else 'x'!r}."
+        )
+    keys = _keys(by) if by is not None else []
+    flag = pd.Series(pd.array(values == value, dtype="boolean"), index=offers.index).mask(
+        values.isna()
+    )
+    data = _distinct_events(offers.assign(_flag=flag), keys, extra=("_flag",))
+    yes = data["_flag"].fillna(False).astype(bool)
+    no = (~data["_flag"]).fillna(False).astype(bool)
+    counts = data.assign(_yes=yes, _no=no, _unknown=data["_flag"].isna())
+    if keys:
+        groups = counts.groupby(keys, observed=False, dropna=dropna, sort=True)
+        sums = groups[["_yes", "_no", "_unknown"]].sum()
+        events = groups.size()
+    else:
+        sums = counts[["_yes", "_no", "_unknown"]].sum().to_frame("all").T
+        events = pd.Series([len(counts)], index=sums.index)
+    out = pd.DataFrame(
+        {
+            "events": events.astype("Int64"),
+            "yes": sums["_yes"].astype("Int64"),
+            "no": sums["_no"].astype("Int64"),
+            "unknown": sums["_unknown"].astype("Int64"),
+        }
+    )
+    base = out["yes"] + out["no"] if unknown == "exclude" else out["events"]
+    base = base.astype("Float64").mask(base == 0)
+    out["share"] = (out["yes"] / base).astype("Float64")
+    if unknown == "separate":
+        out["share_no"] = (out["no"] / base).astype("Float64")
+        out["share_unknown"] = (out["unknown"] / base).astype("Float64")
+    out = _restore_levels(out, data, keys) if keys else out
+    out = _finish(out, offers)
+    out.attrs["share"] = {"column": column, "value": value, "unknown": unknown}
+    return out
+
+
+def _capacity(
+    groups: DataFrameGroupBy[Any, Literal[True]], data: pd.DataFrame, events: pd.Series
+) -> tuple[pd.Series, pd.Series]:
+    """Per group: the sum of the stated maxima, and how many events state one. The sum is
+    0 for a group without events, missing (NA) where events exist but none states one."""
+    if "max_participants" not in data:
+        unknown = pd.Series(pd.NA, index=events.index, dtype="Int64")
+        return unknown, unknown.copy()
+    covered = groups["max_participants"].count().astype("Int64")
+    total = groups["max_participants"].sum(min_count=0).astype("Int64")
+    return total.mask((covered == 0) & (events > 0)), covered
+
+
+def _share(
+    events: pd.Series, data: pd.DataFrame, keys: Sequence[str], normalize: Normalize, dropna: bool
+) -> pd.Series:
+    """``events`` over the distinct events of the total, or of each value of one key (an
+    event in several groups of a multi-valued dimension, such as funding types, counts once
+    in the denominator, so shares may add up to more than 1)."""
+    counts = events.astype("Float64")
+    if normalize in (True, "all"):
+        rows = data if not dropna else data.dropna(subset=list(keys))
+        return (counts / rows["event_id"].nunique()).astype("Float64")
+    if len(keys) < 2:
+        raise UsageError(f'normalize="{normalize}" needs two dimensions in by; use "all".')
+    level = 0 if normalize == "index" else 1
+    rows = data if not dropna else data.dropna(subset=list(keys))
+    totals = rows.groupby(keys[level], observed=False, dropna=dropna)["event_id"].nunique()
+    # pandas maps by a Series (documented); the stubs only know a mapping or a function.
+    denominator = counts.index.get_level_values(level).map(totals)  # type: ignore[arg-type]
+    divisor = pd.array(np.asarray(denominator, dtype="float64"), dtype="Float64")
+    return (counts / divisor).astype("Float64")
+
+
+def _short(per: int) -> str:
+    for size, suffix in ((1_000_000, "m"), (1_000, "k")):
+        if per % size == 0:
+            return f"{per // size}{suffix}"
+    return str(per)

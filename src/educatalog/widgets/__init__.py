@@ -1,0 +1,44 @@
+"""An interactive dashboard for exploring course supply in JupyterLab.
+
+>>> offers = educatalog.load_catalogue().offers()  # doctest: +SKIP
+>>> educatalog.widgets.explorer(offers)  # last line of a cell: shows it  # doctest: +SKIP
+
+:func:`explorer` counts the offers by one dimension (a labelled or yes/no column of the
+frame, or the ``month``, ``quarter`` or ``year`` of the start), optionally split by a
+second one, in one of :data:`educatalog.stats.MEASURES`, after filtering by state,
+instruction-form category, duration class, start month and voucher eligibility. It shows
+the chart (:mod:`educatalog.plots`) and the table (:mod:`educatalog.stats`) side by side,
+in one language (``lang="de"``, the default, or ``"en"``). By two dimensions the chart is a
+heatmap of the measure, which stays readable with many groups. A link under the table
+downloads it as CSV or Excel through the browser (a ``data:`` URI made in the kernel, so it
+works in JupyterLab, Voila and JupyterHub alike, where the kernel's disk is not the user's);
+:meth:`Explorer.export` writes the same file on the kernel's disk from code.
+
+Changes of the controls are debounced: the dashboard recomputes ``debounce`` seconds after
+the last of a quick series of changes, in a background timer. :meth:`Explorer.refresh`
+recomputes at once, and ``debounce=0`` makes every change recompute at once (for tests and
+scripts). Filters are boolean masks over the categorical codes of the frame, kept per
+filter and combined with numpy, so one update stays well under a second on a million
+events (``benchmarks/widgets.py``).
+
+The current state is there for code as well as for the eye: :attr:`Explorer.table` (the
+table shown), :attr:`Explorer.figure` (the chart), :attr:`Explorer.mask` and
+:attr:`Explorer.filtered` (the offers that pass the filters) and
+:attr:`Explorer.controls` (the widgets by name, whose ``value`` can be set).
+
+The package's modules: :mod:`~educatalog.widgets.dashboard` (:class:`Explorer`),
+:mod:`~educatalog.widgets.controls` (its controls and filters),
+:mod:`~educatalog.widgets.export` (the table as a file) and
+:mod:`~educatalog.widgets.display` (HTML, PNG and the dashboard's words).
+"""
+
+from __future__ import annotations
+
+from educatalog.widgets.controls import NONE, TIME_DIMENSIONS
+from educatalog.widgets.dashboard import Explorer, explorer
+from educatalog.widgets.display import MISSING_LABEL as MISSING_LABEL
+from educatalog.widgets.display import export_frame as export_frame
+from educatalog.widgets.display import table_html as table_html
+from educatalog.widgets.export import FORMATS
+
+__all__ = ["FORMATS", "NONE", "TIME_DIMENSIONS", "Explorer", "explorer"]

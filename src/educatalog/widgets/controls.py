@@ -1,0 +1,210 @@
+"""The explorer's controls and filters: the dimensions a frame is counted by, the widgets
+that choose them, and the filters as boolean masks over a categorical column's codes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import ipywidgets as w
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from educatalog import stats, texts
+from educatalog.errors import MissingColumns
+from educatalog.widgets.display import MISSING_LABEL, _ui
+from educatalog.widgets.export import FORMATS
+
+__all__ = ["NONE", "TIME_DIMENSIONS"]
+
+Mask = npt.NDArray[np.bool_]
+"""Which rows of the frame pass (a boolean array)."""
+
+NONE = "—"
+"""The value of the second-dimension control that means: no second dimension."""
+
+TIME_DIMENSIONS: tuple[str, ...] = ("month", "quarter", "year")
+"""Dimensions derived from ``event_start_date``
+(:data:`educatalog.stats.DERIVED_DIMENSIONS`)."""
+
+_EXCLUDED = frozenset({"state_code"})  # the state again, as its ISO code
+_FILTERS: dict[str, tuple[str, str]] = {
+    # control name: (column, description)
+    "states": ("state", "States"),
+    "categories": ("instruction_form_category", "Forms"),
+    "durations": ("duration_class", "Durations"),
+}
+
+_NO_MONTH = np.iinfo(np.int64).min
+
+
+class _CategoryFilter:
+    """A filter on a categorical column: the labels to offer and the rows' codes."""
+
+    def __init__(
+        self, labels: list[str], codes: npt.NDArray[np.integer[Any]], has_missing: bool
+    ) -> None:
+        self.labels = labels + ([MISSING_LABEL] if has_missing else [])
+        self.codes = codes  # -1 for a missing value
+        self._position = {label: i for i, label in enumerate(labels)}
+        self._categories = len(labels)
+
+    @classmethod
+    def of(cls, column: pd.Series) -> _CategoryFilter:
+        codes: npt.NDArray[np.integer[Any]] = np.asarray(column.cat.codes.to_numpy())
+        labels = [str(c) for c in column.cat.categories]
+        return cls(labels, codes, bool((codes < 0).any()))
+
+    def mask(self, selected: Sequence[str]) -> Mask | None:
+        """Rows whose value is one of ``selected``; None (no filter) when none is."""
+        if not selected:
+            return None
+        keep = np.zeros(self._categories + 1, dtype=np.bool_)  # the last slot: -1, missing
+        for label in selected:
+            if label == MISSING_LABEL:
+                keep[-1] = True
+            elif label in self._position:
+                keep[self._position[label]] = True
+        return np.take(keep, self.codes)  # code -1 takes the last slot
+
+
+def _find_dimensions(offers: pd.DataFrame, lang: str) -> dict[str, str]:
+    """The dimensions one can count by, each with its name in ``lang``."""
+    dims: dict[str, str] = {}
+    for column in offers.columns:
+        dtype = offers[column].dtype
+        if column in _EXCLUDED or not isinstance(column, str):
+            continue
+        if isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(dtype):
+            dims[column] = texts.capitalized(texts.dimension(column, lang))
+    if "event_start_date" in offers:
+        for name in TIME_DIMENSIONS:
+            if name not in dims:
+                dims[name] = texts.capitalized(texts.dimension(name, lang))
+    if not dims:
+        raise MissingColumns(
+            "The frame has no labelled column to count by; build the frame of offers "
+            "with educatalog.load_catalogue().offers()."
+        )
+    return dims
+
+
+def _start_months(offers: pd.DataFrame) -> npt.NDArray[np.int64] | None:
+    """The month of each row's start as a month ordinal (:data:`_NO_MONTH` for none)."""
+    if "event_start_date" not in offers:
+        return None
+    start = offers["event_start_date"]
+    values = start.to_numpy(dtype="datetime64[ns]", na_value=np.datetime64("NaT"))
+    return values.astype("datetime64[M]").astype(np.int64)  # NaT -> int64 minimum
+
+
+def _make_controls(
+    dimensions: Mapping[str, str],
+    filters: Mapping[str, _CategoryFilter],
+    months: npt.NDArray[np.int64] | None,
+    voucher: bool,
+    lang: str,
+) -> dict[str, w.Widget]:
+    """The controls by name: ``by``, ``by2``, ``measure``, a list per filter, ``start`` (a
+    range of months), ``voucher``, ``reset`` and ``format``."""
+    wide = {"description_width": "initial"}
+    options = [(label, name) for name, label in dimensions.items()]
+    first = "state" if "state" in dimensions else options[0][1]
+    measures = _ui("measures", lang).split("|")
+    controls: dict[str, w.Widget] = {
+        "by": w.Dropdown(options=options, value=first, description=_ui("by", lang), style=wide),
+        "by2": w.Dropdown(
+            options=[(NONE, NONE), *options],
+            value=NONE,
+            description=_ui("by2", lang),
+            style=wide,
+        ),
+        "measure": w.ToggleButtons(
+            options=list(zip(measures, stats.MEASURES, strict=True)),
+            value="events",
+            description=_ui("measure", lang),
+            style={"button_width": "104px", **wide},
+        ),
+    }
+    for name, (column, _description) in _FILTERS.items():
+        if name in filters:
+            labels = filters[name].labels
+            controls[name] = w.SelectMultiple(
+                options=[
+                    (texts.label(v, lang) if v != MISSING_LABEL else texts.missing(lang), v)
+                    for v in labels
+                ],
+                value=(),
+                rows=min(8, max(3, len(labels))),
+                description=_ui(name, lang),
+                layout=w.Layout(width="290px"),
+                tooltip=_ui("all", lang, name=texts.capitalized(texts.dimension(column, lang))),
+            )
+    if months is not None:
+        known = months[months != _NO_MONTH]
+        if known.size:
+            periods = pd.period_range(
+                pd.Period(ordinal=int(known.min()), freq="M"),
+                pd.Period(ordinal=int(known.max()), freq="M"),
+                freq="M",
+            )
+            controls["start"] = w.SelectionRangeSlider(
+                options=[(texts.label(p, lang), p) for p in periods],
+                index=(0, len(periods) - 1),
+                description=_ui("start", lang),
+                continuous_update=False,
+                layout=w.Layout(width="420px"),
+            )
+    if voucher:
+        controls["voucher"] = w.Checkbox(
+            value=False, description=_ui("voucher", lang), indent=False
+        )
+    controls["reset"] = w.Button(description=_ui("reset", lang), icon="filter")
+    controls["format"] = w.ToggleButtons(
+        options=list(FORMATS), value="CSV", style={"button_width": "70px"}
+    )
+    return controls
+
+
+def _layout(
+    controls: Mapping[str, w.Widget], outputs: Mapping[str, w.Widget], lang: str
+) -> w.Widget:
+    """The dashboard: heading, controls, status, chart beside table, download link."""
+    c = controls
+    dims = w.HBox([c["by"], c["by2"]])
+    filters = [c[name] for name in _FILTERS if name in c]
+    extra = [c[name] for name in ("start", "voucher", "reset") if name in c]
+    return w.VBox(
+        [
+            w.HTML(f"<b>{_ui('heading', lang)}</b>"),
+            dims,
+            c["measure"],
+            w.HBox(filters),
+            w.HBox(extra, layout=w.Layout(align_items="center")),
+            outputs["status"],
+            w.HBox([outputs["chart"], outputs["table"]], layout=w.Layout(align_items="flex-start")),
+            w.HBox([c["format"], outputs["download"]], layout=w.Layout(align_items="center")),
+        ]
+    )
+
+
+def _filter_notes(controls: Mapping[str, Any], lang: str) -> list[str]:
+    """The filters in effect, in words (one entry per filter)."""
+    notes = []
+    for name in _FILTERS:
+        if name in controls and controls[name].value:
+            notes.append(
+                ", ".join(
+                    texts.missing(lang) if v == MISSING_LABEL else texts.label(v, lang)
+                    for v in controls[name].value
+                )
+            )
+    if "start" in controls:
+        slider = controls["start"]
+        if tuple(slider.index) != (0, len(slider.options) - 1):
+            low, high = (texts.label(p, lang) for p in slider.value)
+            notes.append(_ui("range", lang, low=low, high=high))
+    if controls.get("voucher") is not None and controls["voucher"].value:
+        notes.append(_ui("voucher_only", lang))
+    return notes

@@ -1,0 +1,128 @@
+"""What the explorer shows besides its controls: the table as accessible HTML, the status
+line with the data's source, the chart as PNG, and the words of the dashboard in German
+and English."""
+
+from __future__ import annotations
+
+import html
+import io
+from collections.abc import Mapping
+from typing import Any
+
+import matplotlib as mpl
+import pandas as pd
+from matplotlib.figure import Figure
+
+from educatalog import plots, tables, texts
+from educatalog.provenance import Source
+
+__all__ = ["MISSING_LABEL", "export_frame", "table_html"]
+
+MISSING_LABEL = plots.MISSING_LABEL
+"""The value of a filter's entry for rows without a value (shown as "ohne Angabe" or
+"not stated")."""
+
+_UI: dict[str, tuple[str, str]] = {
+    # control or message: (German, English)
+    "heading": ("Kursangebot erkunden", "Course supply explorer"),
+    "by": ("Zählen nach", "Count by"),
+    "by2": ("und nach", "and by"),
+    "measure": ("Maß", "Measure"),
+    "states": ("Bundesländer", "States"),
+    "categories": ("Lernformen", "Forms"),
+    "durations": ("Dauer", "Durations"),
+    "all": ("{name}: keine Auswahl heißt alle", "{name}: none selected means all"),
+    "start": ("Beginn", "Start"),
+    "voucher": ("nur mit Bildungsgutschein", "Voucher only"),
+    "reset": ("Filter zurücksetzen", "Clear filters"),
+    "download": ("Tabelle herunterladen ({format})", "Download the table ({format})"),
+    "match": (
+        "<b>{n}</b> von {total} Veranstaltungen passen",
+        "<b>{n}</b> of {total} events match",
+    ),
+    "ignored": (
+        "zweite Dimension ignoriert: dieselbe wie die erste",
+        "second dimension ignored: the same as the first",
+    ),
+    "updated": ("aktualisiert in {seconds} s", "updated in {seconds} s"),
+    "voucher_only": ("nur mit Bildungsgutschein", "voucher only"),
+    "range": ("Beginn {low} bis {high}", "start {low} to {high}"),
+    "demo": ("synthetische Demodaten", "synthetic demo data"),
+    "failed": ("Export fehlgeschlagen: {error}", "Export failed: {error}"),
+    "measures": ("Veranstaltungen|Kurse|Anbieter|Plätze", "Events|Courses|Institutions|Places"),
+}
+
+
+def export_frame(table: pd.DataFrame) -> pd.DataFrame:
+    """The table with its labels as text (missing ones as
+    :data:`educatalog.plots.MISSING_LABEL`), the values as they are."""
+    out = table.copy()
+    out.index = pd.Index([_label(k) for k in table.index], name=table.index.name)
+    out.columns = pd.Index([_label(k) for k in table.columns], name=table.columns.name)
+    return out
+
+
+def table_html(
+    table: pd.DataFrame,
+    totals: Mapping[str, Any] | None = None,
+    *,
+    lang: str = texts.DEFAULT_LANG,
+    title: str | None = None,
+) -> str:
+    """The table as accessible HTML in ``lang`` (:func:`educatalog.tables.present`):
+    headers in words, counts with the language's thousands separators, shares in percent,
+    missing groups as "ohne Angabe" / "not stated", an optional total row (a capacity
+    nobody states is "–", not 0)."""
+    presented = tables.present(table, lang, title=title)
+    page = presented.to_html()
+    if totals is not None:
+        cells = "".join(
+            f"<td>{html.escape(presented.cell(totals.get(str(c), pd.NA), h))}</td>"
+            for c, h in zip(table.columns, presented.frame.columns, strict=True)
+        )
+        total = html.escape(texts.text("total", lang))
+        foot = f'<tfoot><tr><th scope="row">{total}</th>{cells}</tr></tfoot>'
+        page = page.replace("</tbody></table>", f"</tbody>{foot}</table>", 1)
+    return f"<div style='max-height:560px;overflow:auto'>{page}</div>"
+
+
+def _ui(key: str, lang: str, **fields: Any) -> str:
+    template = _UI[key][texts.LANGS.index(texts.check_lang(lang))]
+    return template.format(**fields) if fields else template
+
+
+def _label(key: Any) -> str:
+    if key is None or (not isinstance(key, str) and bool(pd.isna(key))):
+        return MISSING_LABEL
+    return str(key)
+
+
+def _title(fig: Figure) -> str | None:
+    axes = fig.axes
+    return (axes[0].get_title(loc="left") or None) if axes else None
+
+
+def _status_html(text: str, source: Source | None, lang: str = texts.DEFAULT_LANG) -> str:
+    described = source.text(lang) if source is not None else texts.text("source.unknown", lang)
+    origin = html.escape(texts.text("source", lang, source=described))
+    if source is not None and source.demo:
+        mark = html.escape(_ui("demo", lang))
+        origin = f"<span style='color:#B00020;font-weight:bold'>{mark}</span> · {origin}"
+    return f"<div style='font-size:12px'>{text}<br>{origin}</div>"
+
+
+def _png(fig: Figure, dpi: int) -> bytes:
+    buffer = io.BytesIO()
+    # STYLE holds rc names; the stubs want each of them spelled as a literal key.
+    with mpl.rc_context(plots.STYLE):  # type: ignore[arg-type]
+        fig.savefig(buffer, format="png", dpi=dpi)  # not "tight": a second layout, +30 %
+    return buffer.getvalue()
+
+
+def _empty_figure(lang: str = texts.DEFAULT_LANG, title: str | None = None) -> Figure:
+    fig = Figure(figsize=(8.0, 2.8))
+    title = title or texts.text("empty.title", lang)
+    fig.text(0.5, 0.55, title, ha="center", fontsize=13)
+    hint = texts.text("empty.hint", lang)
+    fig.text(0.5, 0.4, hint, ha="center", fontsize=10, color="#555555")
+    return fig

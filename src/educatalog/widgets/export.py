@@ -1,0 +1,81 @@
+"""The explorer's table as a file: CSV as German or English Excel reads it, or a workbook
+(:func:`educatalog.tables.write_excel`), written on the kernel's disk or offered as a
+download link that carries the file in a ``data:`` URI."""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import html
+import io
+from collections.abc import Sequence
+from pathlib import Path
+
+from educatalog import tables
+from educatalog.errors import UsageError
+from educatalog.provenance import Source
+
+__all__ = ["FORMATS"]
+
+FORMATS: dict[str, str] = {"CSV": "csv", "Excel": "xlsx"}
+"""Export formats: label of the control -> file suffix."""
+
+_MIME = {
+    "csv": "text/csv;charset=utf-8",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+}
+
+
+def _file_suffix(format: str | None, chosen: str) -> str:
+    """The file suffix of ``format`` (a suffix or a control's label), else of ``chosen``
+    (the format control's label)."""
+    suffix = format or FORMATS[chosen]
+    suffix = FORMATS.get(suffix, suffix).lower().lstrip(".")
+    if suffix not in FORMATS.values():
+        raise UsageError(f"export() writes csv or xlsx files, not {format!r}.")
+    return suffix
+
+
+def _csv_bytes(table: tables.Table) -> bytes:
+    """UTF-8 with BOM; in German with ``;`` between fields and a decimal comma, as German
+    Excel reads it; shares in percent."""
+    frame = table.frame.copy()
+    for column, kind in table.kinds.items():
+        if kind == "share":
+            frame[column] = (frame[column].astype("Float64") * 100).round(2)
+    german = table.lang == "de"
+    text = frame.to_csv(sep=";" if german else ",", decimal="," if german else ".")
+    return ("\ufeff" + text).encode("utf-8")
+
+
+def _xlsx_bytes(table: tables.Table, source: Source | None, filters: Sequence[str]) -> bytes:
+    """A workbook: a sheet on the source, ``filters`` and demo mark, then the table."""
+    buffer = io.BytesIO()
+    tables.write_excel(
+        buffer,
+        [table],
+        lang=table.lang,
+        title=table.title,
+        source=source,
+        filters=filters,
+    )
+    return buffer.getvalue()
+
+
+def _download_link(data: bytes, name: str, suffix: str, label: str) -> str:
+    """An ``<a download>`` whose ``data:`` URI holds the file."""
+    encoded = base64.b64encode(data).decode("ascii")
+    return (
+        f'<a download="{html.escape(name)}" href="data:{_MIME[suffix]};base64,{encoded}" '
+        f"style='font-weight:bold'>⬇ {html.escape(label)}</a>"
+    )
+
+
+def _new_path(folder: Path, stem: str, suffix: str) -> Path:
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    path = folder / f"{stem}-{stamp}.{suffix}"
+    n = 2
+    while path.exists():
+        path = folder / f"{stem}-{stamp}-{n}.{suffix}"
+        n += 1
+    return path
