@@ -96,12 +96,15 @@ def test_resolve_origin_reads_the_environment_once(monkeypatch: pytest.MonkeyPat
     assert (configured.demo, configured.token) == (False, "env-token")
     assert configured.label == "https://catalogue.example/api"
     assert configured.record() == {"kind": "url", "url": "https://catalogue.example/api"}
-    assert "env-token" not in repr(configured) and "pw" not in str(configured.record())
+    assert "env-token" not in repr(configured)
+    assert "pw" not in str(configured.record())
     assert resolve_origin("http://other:8055", token="t").token == "t"
     assert Origin.from_record(configured.record()).token == "env-token"
 
     demo = resolve_origin(demo=True, seed=5, scale=0.5, as_of="2024-06-01")
-    assert demo.demo and demo.token == DEMO_TOKEN and demo.url is None
+    assert demo.demo
+    assert demo.token == DEMO_TOKEN
+    assert demo.url is None
     assert (
         demo.label == "the embedded SYNTHETIC demo catalogue (seed 5, scale 0.5, as of 2024-06-01)"
     )
@@ -140,17 +143,21 @@ def test_fetch_and_update_a_snapshot_from_python(
     lines: list[str] = []
     out = tmp_path / "snaps" / "demo"
     done = fetch.fetch_snapshot(out, origin=origin, collections=["states", "events"])
-    assert done.path == out and done.rows == sum(len(f) for f in done.catalogue.values())
+    assert done.path == out
+    assert done.rows == sum(len(f) for f in done.catalogue.values())
     assert snapshot.read_manifest(out)["origin"] == {"kind": "demo", "seed": 5, "scale": 0.02}
     with pytest.raises(SnapshotError, match="already exists"):
         fetch.fetch_snapshot(out, origin=origin)
 
     newer = fetch.update_snapshot(out, notify=lines.append)  # from where the manifest says
-    assert newer.path.parent == out.parent and newer.path.name.startswith("demo-")
-    assert newer.previous == out and newer.changes is not None
+    assert newer.path.parent == out.parent
+    assert newer.path.name.startswith("demo-")
+    assert newer.previous == out
+    assert newer.changes is not None
     assert set(newer.catalogue) == {"states", "events"}
     assert int(newer.changes[["added", "removed", "changed"]].to_numpy().sum()) == 0
-    assert lines[0] == f"Checking {out} ..." and "SYNTHETIC demo" in lines[1]
+    assert lines[0] == f"Checking {out} ..."
+    assert "SYNTHETIC demo" in lines[1]
 
     plain = snapshot.save(done.catalogue, tmp_path / "plain")  # no origin recorded
     with pytest.raises(UsageError, match="does not say where it came from"):
@@ -166,6 +173,6 @@ def test_make_report_checks_states_before_the_kernel(
 
     monkeypatch.setenv("EDUCATALOG_CACHE", str(tmp_path / "cache"))
     origin = resolve_origin(demo=True, seed=5, scale=0.02)
-    with pytest.raises(UsageError, match='No state "Bayernn". Did you mean "Bayern"'):
+    with pytest.raises(UsageError, match=r'No state "Bayernn"\. Did you mean "Bayern"'):
         make_report(tmp_path / "out", origin=origin, states=["Bayernn"])
     assert not (tmp_path / "out").exists()
