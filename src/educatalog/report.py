@@ -267,15 +267,15 @@ def write_report(
     lang = texts.check_lang(lang)
     for name, value in (("start", start), ("end", end)):
         if value is not None and not _DATE.fullmatch(value):
-            raise ReportError(f"{name} must be a date as YYYY-MM-DD, got {value!r}")
+            raise UsageError(f"{name} must be a date as YYYY-MM-DD, got {value!r}")
     if start and end and start > end:
-        raise ReportError(f"start {start} is after end {end}.")
+        raise UsageError(f"start {start} is after end {end}.")
     try:
         folder = output_folder(out, what="reports")
     except EducatalogError as exc:
         raise ReportError(str(exc)) from None
     if folder in (Path.home().resolve(), Path(folder.anchor)):
-        raise ReportError(
+        raise UsageError(
             f"Refusing to write the report into {folder} (a home or root folder): give "
             "--out a folder of its own, such as reports/."
         )
