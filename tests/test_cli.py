@@ -80,3 +80,99 @@ def test_bad_arguments_exit_with_usage(argv: list[str], capsys: pytest.CaptureFi
         main(argv)
     assert info.value.code == 2
     assert "usage: educatalog" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------------------
+# The library functions under the commands: one way to "the configured service or the demo"
+
+
+def test_resolve_origin_reads_the_environment_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from educatalog.connection import Origin, resolve_origin
+    from educatalog.errors import UsageError
+
+    monkeypatch.setenv("EDUCATALOG_URL", "https://me:pw@catalogue.example/api?access_token=x")
+    monkeypatch.setenv("EDUCATALOG_TOKEN", "env-token")
+    configured = resolve_origin()
+    assert (configured.demo, configured.token) == (False, "env-token")
+    assert configured.label == "https://catalogue.example/api"
+    assert configured.record() == {"kind": "url", "url": "https://catalogue.example/api"}
+    assert "env-token" not in repr(configured)
+    assert "pw" not in str(configured.record())
+    assert resolve_origin("http://other:8055", token="t").token == "t"
+    assert Origin.from_record(configured.record()).token == "env-token"
+
+    demo = resolve_origin(demo=True, seed=5, scale=0.5, as_of="2024-06-01")
+    assert demo.demo
+    assert demo.token == DEMO_TOKEN
+    assert demo.url is None
+    assert (
+        demo.label == "the embedded SYNTHETIC demo catalogue (seed 5, scale 0.5, as of 2024-06-01)"
+    )
+    assert Origin.from_record(demo.record()) == demo
+    with pytest.raises(UsageError, match="not both"):
+        resolve_origin("http://x", demo=True)
+
+    monkeypatch.setenv("EDUCATALOG_URL", "")  # empty counts as not set, everywhere
+    assert resolve_origin().demo
+
+
+def test_configured_client_stops_its_private_demo_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from educatalog.connection import configured_client, resolve_origin
+
+    monkeypatch.setenv("EDUCATALOG_CACHE", str(tmp_path))
+    with configured_client(resolve_origin(demo=True, seed=5, scale=0.02)) as client:
+        assert client.is_demo
+        url = client.base_url
+        assert httpx.get(url + "/server/ping").status_code == 200
+    assert client.closed
+    with pytest.raises(httpx.TransportError):
+        httpx.get(url + "/server/ping", timeout=2)
+
+
+def test_fetch_and_update_a_snapshot_from_python(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from educatalog import fetch, snapshot
+    from educatalog.connection import resolve_origin
+    from educatalog.errors import SnapshotError, UsageError
+
+    monkeypatch.setenv("EDUCATALOG_CACHE", str(tmp_path / "cache"))
+    origin = resolve_origin(demo=True, seed=5, scale=0.02)
+    lines: list[str] = []
+    out = tmp_path / "snaps" / "demo"
+    done = fetch.fetch_snapshot(out, origin=origin, collections=["states", "events"])
+    assert done.path == out
+    assert done.rows == sum(len(f) for f in done.catalogue.values())
+    assert snapshot.read_manifest(out)["origin"] == {"kind": "demo", "seed": 5, "scale": 0.02}
+    with pytest.raises(SnapshotError, match="already exists"):
+        fetch.fetch_snapshot(out, origin=origin)
+
+    newer = fetch.update_snapshot(out, notify=lines.append)  # from where the manifest says
+    assert newer.path.parent == out.parent
+    assert newer.path.name.startswith("demo-")
+    assert newer.previous == out
+    assert newer.changes is not None
+    assert set(newer.catalogue) == {"states", "events"}
+    assert int(newer.changes[["added", "removed", "changed"]].to_numpy().sum()) == 0
+    assert lines[0] == f"Checking {out} ..."
+    assert "SYNTHETIC demo" in lines[1]
+
+    plain = snapshot.save(done.catalogue, tmp_path / "plain")  # no origin recorded
+    with pytest.raises(UsageError, match="does not say where it came from"):
+        fetch.update_snapshot(plain)
+
+
+def test_make_report_checks_states_before_the_kernel(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from educatalog.connection import resolve_origin
+    from educatalog.errors import UsageError
+    from educatalog.report import make_report
+
+    monkeypatch.setenv("EDUCATALOG_CACHE", str(tmp_path / "cache"))
+    origin = resolve_origin(demo=True, seed=5, scale=0.02)
+    with pytest.raises(UsageError, match=r'No state "Bayernn"\. Did you mean "Bayern"'):
+        make_report(tmp_path / "out", origin=origin, states=["Bayernn"])
+    assert not (tmp_path / "out").exists()

@@ -18,7 +18,8 @@ from collections.abc import Iterator, Mapping
 import pandas as pd
 
 from educatalog.catalogue import CATALOGUE, _did_you_mean
-from educatalog.errors import EducatalogError
+from educatalog.errors import UsageError
+from educatalog.offers import build_offers
 from educatalog.provenance import SOURCE_ATTR, Source, remember, source_of
 
 __all__ = [
@@ -54,7 +55,7 @@ class Catalogue(Mapping[str, pd.DataFrame]):
         known = {**dict.fromkeys(COLLECTIONS), **dict.fromkeys(LINK_TABLES)}
         for name in tables:
             if name not in known:
-                raise EducatalogError(
+                raise UsageError(
                     f'"{name}" is neither a collection nor a link table of the catalogue.'
                     f"{_did_you_mean(name, known)}"
                 )
@@ -125,12 +126,12 @@ class Catalogue(Mapping[str, pd.DataFrame]):
         coll = CATALOGUE[reference]
         if coll.kind != "reference" or coll.label is None:
             lists = [c.name for c in CATALOGUE.of_kind("reference")]
-            raise EducatalogError(
+            raise UsageError(
                 f'"{reference}" is not a reference list; labels exist for: {", ".join(lists)}.'
             )
         frame = self[reference]
         if "id" not in frame or coll.label not in frame:
-            raise EducatalogError(
+            raise UsageError(
                 f'The loaded "{reference}" table lacks "id" or "{coll.label}"; load it with '
                 "its default fields."
             )
@@ -141,6 +142,4 @@ class Catalogue(Mapping[str, pd.DataFrame]):
     def offers(self, *, funding: bool = False) -> pd.DataFrame:
         """One analysis-ready row per event joined along its relations; see
         :func:`educatalog.offers.build_offers`."""
-        from educatalog.offers import build_offers
-
         return build_offers(self, funding=funding)

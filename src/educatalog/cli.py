@@ -13,18 +13,20 @@ writes a newer one beside it), ``educatalog serve --snapshot PATH`` serves a sna
 from __future__ import annotations
 
 import argparse
+import datetime as dt
+import json
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from educatalog.server.demo import DEFAULT_SEED
+from educatalog._version import __version__
+from educatalog.connection import resolve_origin
+from educatalog.errors import EducatalogError
 
-if TYPE_CHECKING:  # for the snapshot commands' annotations
+if TYPE_CHECKING:
     from pathlib import Path
 
-    from educatalog.catalogue_data import Catalogue
-    from educatalog.client import Client
-    from educatalog.server.run import ServerThread
+    from educatalog.fetch import Archived, Fetched
 
 __all__ = ["main"]
 
@@ -48,8 +50,6 @@ def build_parser() -> argparse.ArgumentParser:
         prog="educatalog",
         description="Tools for the educational catalogue service and its reference server.",
     )
-    from educatalog import __version__
-
     parser.add_argument("--version", action="version", version=f"educatalog {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -67,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--scale", type=_positive_float, default=1.0, help="demo size (1: ~5,000 events)"
     )
-    serve.add_argument("--seed", type=int, default=DEFAULT_SEED, help="demo random seed")
+    serve.add_argument("--seed", type=int, default=None, help="demo random seed (default 0)")
     serve.add_argument("--rebuild", action="store_true", help="rebuild the cached demo database")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
     serve.add_argument("--port", type=int, default=8055, help="port to listen on (default 8055)")
@@ -118,7 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="language of the report's text, labels and number formats (default: de)",
     )
     report.add_argument("--scale", type=_positive_float, default=1.0, help="demo size")
-    report.add_argument("--seed", type=int, default=DEFAULT_SEED, help="demo random seed")
+    report.add_argument("--seed", type=int, default=None, help="demo random seed (default 0)")
     _add_snapshot_commands(commands)
 
     notebooks = commands.add_parser(
@@ -138,7 +138,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _notebooks(args: argparse.Namespace) -> int:
-    from educatalog.errors import EducatalogError
     from educatalog.workspace import copy_notebooks
 
     try:
@@ -159,65 +158,28 @@ def _notebooks(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    import os
+    from educatalog.report import make_report
 
-    from educatalog.client import Client
-    from educatalog.errors import EducatalogError
-    from educatalog.report import write_report
-
-    url = args.url or (None if args.demo else os.environ.get("EDUCATALOG_URL"))
-    server = None
     try:
-        if url is None:
-            from educatalog.server.demo import DEMO_TOKEN
-            from educatalog.server.embedded import start_demo_server
-
+        origin = resolve_origin(args.url, demo=args.demo, seed=args.seed, scale=args.scale)
+        if origin.demo:
             print("No service URL: using the embedded SYNTHETIC demo catalogue.", flush=True)
-            server = start_demo_server(args.seed, args.scale)
-            url, token = server.url, DEMO_TOKEN
-        else:
-            token = os.environ.get("EDUCATALOG_TOKEN") or None
-        with Client(url, token=token) as client:
-            demo = client.is_demo
-            if args.state:
-                _check_states(client, args.state)
-        print("Running the report notebook...", flush=True)
-        page = write_report(
+        page = make_report(
             args.out,
-            url=url,
-            token=token,
+            origin=origin,
             states=args.state,
             start=args.start,
             end=args.end,
-            demo=demo,
             lang=args.lang,
+            notify=_say,
         )
     except EducatalogError as exc:
-        print(f"educatalog report: {exc}", file=sys.stderr)
-        return 1
-    finally:
-        if server is not None:
-            server.close()
+        return _fail("report", str(exc))
     print(f"Report written to {page}")
     print(f"  charts: {page.parent / 'charts'}, tables: {page.parent / 'tables.xlsx'}")
-    if demo:
+    if json.loads((page.parent / "manifest.json").read_text(encoding="utf-8"))["source"]["demo"]:
         print("(built on SYNTHETIC demo data)")
     return 0
-
-
-def _check_states(client: Any, states: Sequence[str]) -> None:
-    """Fail before the kernel starts when a --state is not a state of the service."""
-    import difflib
-
-    from educatalog.errors import EducatalogError
-    from educatalog.query import Query
-
-    names = [row["name"] for row in client.fetch_all("states", Query(fields=("name",)))]
-    for state in states:
-        if state not in names:
-            close = difflib.get_close_matches(state, names, n=1)
-            hint = f' Did you mean "{close[0]}"?' if close else f" States: {', '.join(names)}."
-            raise EducatalogError(f'No state "{state}".{hint}')
 
 
 def _server_tokens(args: argparse.Namespace) -> list[str] | None:
@@ -243,7 +205,7 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from educatalog.server.app import QUERY_TIME, create_app
-    from educatalog.server.demo import DEMO_TOKEN
+    from educatalog.server.demo import DEFAULT_SEED, DEMO_TOKEN
     from educatalog.server.embedded import demo_database
     from educatalog.server.run import server_config
 
@@ -253,8 +215,9 @@ def _serve(args: argparse.Namespace) -> int:
         return _fail("serve", f"cannot read tokens: {exc}", 2)
 
     if args.demo:
-        print(f"Preparing the demo catalogue (seed {args.seed}, scale {args.scale:g})...")
-        path = demo_database(args.seed, args.scale, rebuild=args.rebuild)
+        seed = DEFAULT_SEED if args.seed is None else args.seed
+        print(f"Preparing the demo catalogue (seed {seed}, scale {args.scale:g})...")
+        path = demo_database(seed, args.scale, rebuild=args.rebuild)
         label = "the SYNTHETIC demo catalogue"
     elif args.snapshot:
         prepared = _snapshot_database(args.snapshot)
@@ -356,15 +319,13 @@ def _fail(command: str, message: str, status: int = 1) -> int:
     return status
 
 
+def _say(line: str) -> None:
+    print(line, flush=True)
+
+
 def _fetch(args: argparse.Namespace) -> int:
-    import datetime as dt
-    import re
-    from pathlib import Path
-
-    import pandas as pd
-
-    from educatalog import snapshot
-    from educatalog.errors import EducatalogError
+    """``fetch``: the arguments checked, then :mod:`educatalog.fetch` does the work."""
+    from educatalog import fetch
 
     if not args.out and not args.update and not args.archive:
         return _fail(
@@ -375,69 +336,60 @@ def _fetch(args: argparse.Namespace) -> int:
         return _fail(
             "fetch", "--scale, --seed and --as-of choose the demo catalogue: add --demo.", 2
         )
-    if args.archive:
-        return _fetch_archive(args)
+    if args.archive and (args.out or args.update):
+        return _fail("fetch", "--archive takes the place of --out and --update: give one.", 2)
     try:
-        old = previous = None
-        origin: dict[str, object]
-        collections = args.collections.split(",") if args.collections else None
-        include_personal = args.include_personal
-        if args.update:
-            old = Path(args.update)
-            previous = snapshot.read_manifest(old)
-            origin = dict(previous.get("origin") or {})
-            if args.url or args.demo:
-                origin = _origin(args)
-            elif not origin.get("kind"):
-                url = previous["source"].get("url")
-                if previous["source"].get("demo") or not url:
-                    return _fail(
-                        "fetch", f"{old} does not say where it came from: give --url or --demo."
-                    )
-                origin = {"kind": "url", "url": url}
-            if collections is None:
-                collections = list(previous["tables"])
-            include_personal = include_personal or bool(previous.get("include_personal"))
-            stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
-            base = re.sub(r"-\d{8}T\d{6}Z$", "", old.name)
-            out = Path(args.out) if args.out else old.with_name(f"{base}-{stamp}")
+        as_of = dt.date.fromisoformat(args.as_of) if args.as_of else None
+        date = dt.date.fromisoformat(args.date) if args.date else None
+    except ValueError as exc:
+        return _fail("fetch", f"a date is YYYY-MM-DD: {exc}", 2)
+    collections = args.collections.split(",") if args.collections else None
+    options: dict[str, Any] = {
+        "collections": collections,
+        "include_personal": args.include_personal,
+        "notify": _say,
+    }
+    try:
+        origin = None
+        if args.url or args.demo or not args.update:
+            origin = resolve_origin(
+                args.url,
+                demo=args.demo,
+                seed=args.seed,
+                scale=args.scale,
+                as_of=as_of.isoformat() if as_of else None,
+            )
+        if args.archive:
+            archived = fetch.fetch_to_archive(args.archive, date=date, origin=origin, **options)
+        elif args.update:
+            done = fetch.update_snapshot(args.update, out=args.out, origin=origin, **options)
         else:
-            origin = _origin(args)
-            out = Path(args.out)
-        if out.exists():
-            return _fail("fetch", f"{out} already exists; snapshots are never overwritten.")
-        if old is not None:
-            print(f"Checking {old} ...")
-            before = snapshot.load(old)
-        catalogue = _fetch_catalogue(origin, collections)
-        extra: dict[str, object] = {"origin": origin}
-        changes = None
-        if old is not None and previous is not None:
-            changes = snapshot.diff(before, catalogue)
-            extra["previous"] = {
-                "name": old.resolve().name,
-                "created_at": previous.get("created_at"),
-                "manifest_sha256": previous.get("manifest_sha256"),
-            }
-            extra["changes"] = {
-                name: {k: None if pd.isna(v) else int(v) for k, v in row.items()}
-                for name, row in changes.to_dict(orient="index").items()
-            }
-        path = snapshot.save(catalogue, out, include_personal=include_personal, extra=extra)
+            done = fetch.fetch_snapshot(args.out, origin=origin, **options)
     except KeyboardInterrupt:
+        if args.archive:
+            return _fail("fetch", "interrupted; the archive was not changed.", 130)
         return _fail("fetch", "interrupted; no snapshot was written.", 130)
     except (EducatalogError, OSError) as exc:
         return _fail("fetch", str(exc))
-    rows = sum(len(frame) for frame in catalogue.values())
-    print(f"Snapshot written to {path}: {len(catalogue)} tables, {rows:,} rows.")
+    if args.archive:
+        _print_archived(archived, args.archive)
+    else:
+        _print_fetched(done)
+    return 0
+
+
+def _print_fetched(done: Fetched) -> None:
+    catalogue = done.catalogue
+    print(f"Snapshot written to {done.path}: {len(catalogue)} tables, {done.rows:,} rows.")
     if catalogue.source.demo:
         print("(SYNTHETIC demo data)")
-    if include_personal:
+    if done.include_personal:
         print("Personal fields of contacts are INCLUDED (as asked).")
     elif "contacts" in catalogue:
         print("Personal fields of contacts are left out (--include-personal keeps them).")
+    changes = done.changes
     if changes is not None:
-        print(f"\nChanges since {old}:")
+        print(f"\nChanges since {done.previous}:")
         print(changes.to_string())
         total = changes[["added", "removed", "changed"]].sum()
         print(
@@ -446,57 +398,15 @@ def _fetch(args: argparse.Namespace) -> int:
         )
         if changes.isna().any().any():
             print("(<NA>: a table that only one of the two snapshots holds)")
-    return 0
 
 
-def _fetch_catalogue(origin: dict[str, object], collections: list[str] | None) -> Catalogue:
-    """The whole catalogue from where ``origin`` says (the demo server started for it)."""
-    import educatalog
-
-    client, server = _fetch_client(origin)
-    try:
-        print(f"Fetching the catalogue from {_origin_label(origin)} ...", flush=True)
-        return educatalog.load_catalogue(client, collections)
-    finally:
-        client.close()
-        if server is not None:
-            server.close()
-
-
-def _fetch_archive(args: argparse.Namespace) -> int:
-    """``fetch --archive DIR``: fetch the catalogue and add it to the archive as of a date."""
-    import datetime as dt
-
-    from educatalog import history
-    from educatalog.errors import EducatalogError
-
-    if args.out or args.update:
-        return _fail("fetch", "--archive takes the place of --out and --update: give one.", 2)
-    try:
-        as_of = dt.date.fromisoformat(args.as_of) if args.as_of else None
-        date = dt.date.fromisoformat(args.date) if args.date else as_of
-    except ValueError as exc:
-        return _fail("fetch", f"a date is YYYY-MM-DD: {exc}", 2)
-    origin = _origin(args)
-    if as_of is not None:
-        origin["as_of"] = as_of.isoformat()
-    collections = args.collections.split(",") if args.collections else None
-    try:
-        catalogue = _fetch_catalogue(origin, collections)
-        when = date or dt.datetime.now(dt.UTC).date()
-        archive = history.add(
-            args.archive, catalogue, date=when, include_personal=args.include_personal
-        )
-    except KeyboardInterrupt:
-        return _fail("fetch", "interrupted; the archive was not changed.", 130)
-    except (EducatalogError, OSError) as exc:
-        return _fail("fetch", str(exc))
+def _print_archived(archived: Archived, folder: str) -> None:
+    catalogue, when, dates = archived.catalogue, archived.date, archived.archive.dates
     rows = sum(len(frame) for frame in catalogue.values())
-    print(f"Snapshot of {when} added to {args.archive}: {len(catalogue)} tables, {rows:,} rows.")
-    print(f"The archive holds {len(archive.dates)} snapshots ({archive.dates[0]} to {when}).")
+    print(f"Snapshot of {when} added to {folder}: {len(catalogue)} tables, {rows:,} rows.")
+    print(f"The archive holds {len(dates)} snapshots ({dates[0]} to {when}).")
     if catalogue.source.demo:
         print("(SYNTHETIC demo data)")
-    return 0
 
 
 def _interrupt_on_sigterm() -> None:
@@ -509,56 +419,8 @@ def _interrupt_on_sigterm() -> None:
     signal.signal(signal.SIGTERM, interrupt)
 
 
-def _origin(args: argparse.Namespace) -> dict[str, object]:
-    """Where to fetch from, as recorded in the manifest (never with a token)."""
-    import os
-
-    from educatalog.urls import public_url
-
-    url = args.url or (None if args.demo else os.environ.get("EDUCATALOG_URL"))
-    if url:
-        return {"kind": "url", "url": public_url(url)}
-    seed = DEFAULT_SEED if args.seed is None else args.seed
-    return {"kind": "demo", "seed": seed, "scale": 1.0 if args.scale is None else args.scale}
-
-
-def _origin_label(origin: dict[str, object]) -> str:
-    if origin.get("kind") == "demo":
-        as_of = f", as of {origin['as_of']}" if origin.get("as_of") else ""
-        return (
-            f"the embedded SYNTHETIC demo catalogue (seed {origin['seed']}, "
-            f"scale {float(str(origin['scale'])):g}{as_of})"
-        )
-    return str(origin["url"])
-
-
-def _fetch_client(origin: dict[str, object]) -> tuple[Client, ServerThread | None]:
-    """A client of the origin (token from $EDUCATALOG_TOKEN) and the demo server, if any."""
-    import educatalog
-
-    if origin.get("kind") == "demo" and origin.get("as_of"):
-        from educatalog.server.app import create_app
-        from educatalog.server.demo import DEMO_TOKEN
-        from educatalog.server.demo_history import as_of_database
-        from educatalog.server.run import ServerThread
-
-        path = as_of_database(
-            str(origin["as_of"]), int(str(origin["seed"])), float(str(origin["scale"]))
-        )
-        server = ServerThread(create_app(path, tokens=[DEMO_TOKEN])).start()
-        return educatalog.Client(server.url, token=DEMO_TOKEN), server
-    if origin.get("kind") == "demo":
-        from educatalog.server.demo import DEMO_TOKEN
-        from educatalog.server.embedded import start_demo_server
-
-        server = start_demo_server(int(str(origin["seed"])), float(str(origin["scale"])))
-        return educatalog.Client(server.url, token=DEMO_TOKEN), server
-    return educatalog.Client(str(origin["url"])), None
-
-
 def _export(args: argparse.Namespace) -> int:
     from educatalog import snapshot
-    from educatalog.errors import EducatalogError
 
     try:
         manifest = snapshot.read_manifest(args.snapshot)
@@ -586,7 +448,6 @@ def _export(args: argparse.Namespace) -> int:
 def _snapshot_database(snapshot_path: str) -> tuple[Path, str] | None:
     """The reference-server database of a snapshot (built once, cached) and its label."""
     from educatalog import snapshot
-    from educatalog.errors import EducatalogError
 
     print(f"Preparing the snapshot {snapshot_path} ...", flush=True)
     try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, Literal
 
 import pandas as pd
 import pyarrow as pa
@@ -197,7 +197,8 @@ def _service_sorts_alike(client: Client, coll: Collection, keys: Sequence[str]) 
 
 def _sort(frame: pd.DataFrame, sort: str | Sequence[str]) -> pd.DataFrame:
     keys = _sort_keys(sort)
-    columns, ascending = [], []
+    columns: list[str] = []
+    ascending: list[bool] = []
     for key in keys:
         name = key.lstrip("-").replace(".", "_")
         if name not in frame:
@@ -208,7 +209,7 @@ def _sort(frame: pd.DataFrame, sort: str | Sequence[str]) -> pd.DataFrame:
     # first descending, as the service sorts.
     out = frame
     for name, asc in reversed(list(zip(columns, ascending, strict=True))):
-        nulls = "last" if asc else "first"
+        nulls: Literal["first", "last"] = "last" if asc else "first"
         out = out.sort_values(name, ascending=asc, kind="stable", na_position=nulls)
     return out
 
@@ -232,7 +233,9 @@ def load_links(collection: str, relation: str, *, client: Client | None = None) 
     back = f.relation.foreign_key or ""
     forward = f.relation.junction_field if f.relation.kind == "m2m" else "id"
     assert forward is not None
-    rows = client.fetch_all(related.name, Query(fields=(back, forward)))
+    rows: Sequence[Mapping[str, Any]] = client.fetch_all(
+        related.name, Query(fields=(back, forward))
+    )
     left = f"{_singular(collection)}_id"
     right = f"{_singular(f.relation.target or related.name)}_id"
     frame = pd.DataFrame(

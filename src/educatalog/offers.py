@@ -41,13 +41,15 @@ defined").
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any, Protocol
 
 import numpy as np
 import pandas as pd
 
-from educatalog.catalogue_data import SOURCE_ATTR, Catalogue, Source, remember
-from educatalog.errors import EducatalogError
+from educatalog.columns import require_columns
+from educatalog.errors import UsageError
 from educatalog.frames import DATETIME_DTYPE
+from educatalog.provenance import SOURCE_ATTR, Source, remember
 
 __all__ = [
     "DURATION_CLASS_DAY_LIMITS",
@@ -146,17 +148,32 @@ OFFER_COLUMNS: tuple[str, ...] = (
 )
 
 
-def build_offers(catalogue: Catalogue, *, funding: bool = False) -> pd.DataFrame:
-    """One row per event of ``catalogue`` with the columns of :data:`OFFER_COLUMNS`."""
+class Tables(Protocol):
+    """What :func:`build_offers` reads: a :class:`~educatalog.catalogue_data.Catalogue`'s
+    tables by name, its reference labels and its :class:`~educatalog.provenance.Source`."""
+
+    @property
+    def source(self) -> Source: ...
+
+    def __contains__(self, name: object, /) -> bool: ...
+
+    def __getitem__(self, name: str, /) -> pd.DataFrame: ...
+
+    def labels(self, reference: str) -> pd.Series[Any]: ...
+
+
+def build_offers(catalogue: Tables, *, funding: bool = False) -> pd.DataFrame:
+    """One row per event of ``catalogue`` (a :class:`~educatalog.catalogue_data.Catalogue`)
+    with the columns of :data:`OFFER_COLUMNS`."""
     needed = _REQUIRED + (_FUNDING if funding else ())
     missing = [name for name in needed if name not in catalogue]
     if missing:
-        raise EducatalogError(
+        raise UsageError(
             f"offers() needs the tables {', '.join(missing)}, which this catalogue lacks; "
             "load them with educatalog.load_catalogue() (all tables by default)."
         )
     ev = catalogue["events"]
-    _require_columns(ev, "events", ("id",))
+    require_columns(ev, ("id",), "offers()", hint="load events with its default fields")
     out = pd.DataFrame(
         {
             "event_id": ev["id"].astype("Int64"),
@@ -219,8 +236,9 @@ def build_offers(catalogue: Catalogue, *, funding: bool = False) -> pd.DataFrame
     out["duration_class_id"] = class_ids
     if funding:
         out = _with_funding(out, catalogue)
-    out.attrs[SOURCE_ATTR] = dict(ev.attrs.get(SOURCE_ATTR) or catalogue.source.to_attrs())
-    source = Source.from_attrs(out.attrs)
+    recorded = dict(ev.attrs.get(SOURCE_ATTR) or catalogue.source.to_attrs())
+    out.attrs[SOURCE_ATTR] = recorded
+    source = Source.from_attrs({SOURCE_ATTR: recorded})
     if source is not None:
         remember(out, source)  # recognised after a merge or concat, which drop attrs
     return out
@@ -277,21 +295,18 @@ def _dates_and_stated_days(events: pd.DataFrame) -> tuple[pd.Series, pd.Series, 
     return start, end, stated.astype("Float64")
 
 
-def _require_columns(frame: pd.DataFrame, table: str, columns: tuple[str, ...]) -> None:
-    missing = [c for c in columns if c not in frame]
-    if missing:
-        raise EducatalogError(
-            f"offers() needs the columns {', '.join(missing)} of {table}; load {table} with "
-            "its default fields."
-        )
-
-
 def _column(frame: pd.DataFrame, name: str, dtype: str) -> pd.Series:
     """A column in ``dtype``, or an all-missing one when the service omitted the field."""
     if name in frame:
-        return frame[name].astype(dtype)
+        return _astype(frame[name], dtype)
     missing = pd.NaT if dtype.startswith("datetime64") else pd.NA
-    return pd.Series(missing, index=frame.index).astype(dtype)
+    return _astype(pd.Series(missing, index=frame.index), dtype)
+
+
+def _astype(values: pd.Series[Any], dtype: str) -> pd.Series[Any]:
+    """``values.astype(dtype)`` for a dtype name held in a variable."""
+    converted: pd.Series[Any] = values.astype(dtype)  # type: ignore[call-overload]  # stubs take literal names only
+    return converted
 
 
 def _lookup(keys: pd.Series, table: pd.DataFrame, column: str, dtype: str) -> pd.Series:
@@ -299,7 +314,7 @@ def _lookup(keys: pd.Series, table: pd.DataFrame, column: str, dtype: str) -> pd
     if column not in table or table.empty:
         return pd.Series(pd.NA, index=keys.index, dtype=dtype)
     positions = _positions(table.index, keys)
-    values = table[column].astype(dtype).array
+    values = _astype(table[column], dtype).array
     return pd.Series(values.take(positions, allow_fill=True), index=keys.index)
 
 
@@ -310,7 +325,8 @@ def _positions(index: pd.Index, keys: pd.Series) -> np.ndarray:
     """Position in ``index`` of each key; -1 for missing or unknown keys (vectorized)."""
     wanted = keys.astype("Int64").to_numpy(dtype="int64", na_value=_NO_KEY)
     known = index.astype("Int64").to_numpy(dtype="int64", na_value=_NO_KEY + 1)
-    return pd.Index(known).get_indexer(wanted)
+    positions: np.ndarray = pd.Index(known).get_indexer(wanted)
+    return positions
 
 
 def labelled(ids: pd.Series, labels: pd.Series | None, *, duration: bool = False) -> pd.Series:
@@ -349,7 +365,7 @@ def _course_costs(costs: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
     return total, groups["cur"].first().where(single)
 
 
-def _with_funding(offers: pd.DataFrame, catalogue: Catalogue) -> pd.DataFrame:
+def _with_funding(offers: pd.DataFrame, catalogue: Tables) -> pd.DataFrame:
     parts = []
     for level, links, reference in (
         ("federal", "courses_funding_types_federals", "funding_types_federals"),
@@ -392,4 +408,5 @@ def _with_funding(offers: pd.DataFrame, catalogue: Catalogue) -> pd.DataFrame:
 
 
 def _as_mapping(labels: pd.Series) -> Mapping[int, str]:
-    return {int(k): str(v) for k, v in labels.items()}
+    ids = labels.index.to_numpy(dtype="int64")
+    return {int(i): str(v) for i, v in zip(ids, labels.to_numpy(), strict=True)}

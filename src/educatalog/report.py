@@ -22,13 +22,16 @@ import itertools
 import json
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import nbformat
 
-from educatalog.errors import EducatalogError, ReportError
+from educatalog._version import __version__
+from educatalog.client import Client
+from educatalog.connection import Origin, configured_client, started
+from educatalog.errors import EducatalogError, ReportError, UsageError
 from educatalog.urls import public_url
 from educatalog.workspace import NOTEBOOKS, inside_package, output_folder
 
@@ -36,6 +39,7 @@ __all__ = [
     "NOTEBOOKS",
     "accessibility_findings",
     "execute_notebook",
+    "make_report",
     "notebook_path",
     "render_html",
     "write_report",
@@ -78,7 +82,7 @@ def execute_notebook(
     from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
     path = Path(path)
-    nb = nbformat.read(path, as_version=4)
+    nb: nbformat.NotebookNode = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]
     if parameters:
         _inject(nb, parameters, path)
     if cwd is not None:
@@ -124,7 +128,7 @@ def _inject(nb: nbformat.NotebookNode, parameters: Mapping[str, Any], path: Path
     source = "# Injected parameters\n" + "".join(
         f"{name} = {value!r}\n" for name, value in parameters.items()
     )
-    cell = nbformat.v4.new_code_cell(source)
+    cell = nbformat.v4.new_code_cell(source)  # type: ignore[no-untyped-call]
     cell.metadata["tags"] = ["injected-parameters"]
     nb.cells.insert(tagged[0] + 1, cell)
 
@@ -145,7 +149,7 @@ def render_html(nb: nbformat.NotebookNode, *, title: str, lang: str = "de") -> s
     from bs4 import BeautifulSoup
     from nbconvert import HTMLExporter
 
-    exporter = HTMLExporter(
+    exporter = HTMLExporter(  # type: ignore[no-untyped-call]
         template_name="lab",
         exclude_input=True,
         exclude_input_prompt=True,
@@ -263,15 +267,15 @@ def write_report(
     lang = texts.check_lang(lang)
     for name, value in (("start", start), ("end", end)):
         if value is not None and not _DATE.fullmatch(value):
-            raise ReportError(f"{name} must be a date as YYYY-MM-DD, got {value!r}")
+            raise UsageError(f"{name} must be a date as YYYY-MM-DD, got {value!r}")
     if start and end and start > end:
-        raise ReportError(f"start {start} is after end {end}.")
+        raise UsageError(f"start {start} is after end {end}.")
     try:
         folder = output_folder(out, what="reports")
     except EducatalogError as exc:
         raise ReportError(str(exc)) from None
     if folder in (Path.home().resolve(), Path(folder.anchor)):
-        raise ReportError(
+        raise UsageError(
             f"Refusing to write the report into {folder} (a home or root folder): give "
             "--out a folder of its own, such as reports/."
         )
@@ -282,12 +286,17 @@ def write_report(
         "out_dir": str(folder),
         "lang": lang,
     }
-    record = {"url": url, "demo": demo, "parameters": parameters}
+
+    def manifest(charts: Sequence[Path], *, complete: bool) -> None:
+        _write_manifest(
+            folder, charts, complete=complete, url=url, demo=demo, parameters=parameters
+        )
+
     try:
         folder.mkdir(parents=True, exist_ok=True)
         _remove_earlier_report(folder)
         before = _charts(folder)  # someone else's: never listed
-        _write_manifest(folder, [], complete=False, **record)
+        manifest([], complete=False)
     except OSError as exc:
         raise ReportError(f"Cannot write the report into {folder}: {exc.strerror}.") from None
     env = {"EDUCATALOG_URL": url}
@@ -302,15 +311,69 @@ def write_report(
             cwd=folder,
             timeout=timeout,
         )
-        nbformat.write(nb, folder / "report.ipynb")
+        nbformat.write(nb, folder / "report.ipynb")  # type: ignore[no-untyped-call]
         page.write_text(
             render_html(nb, title=texts.text("report.title", lang), lang=lang), encoding="utf-8"
         )
     except BaseException:
-        _write_manifest(folder, _new_charts(folder, before), complete=False, **record)
+        manifest(_new_charts(folder, before), complete=False)
         raise
-    _write_manifest(folder, _new_charts(folder, before), complete=True, **record)
+    manifest(_new_charts(folder, before), complete=True)
     return page
+
+
+def make_report(
+    out: str | os.PathLike[str],
+    *,
+    origin: Origin | None = None,
+    states: Sequence[str] | None = None,
+    start: str | None = None,
+    end: str | None = None,
+    lang: str = "de",
+    timeout: int = 600,
+    notify: Callable[[str], object] = print,
+) -> Path:
+    """What ``educatalog report`` does: :func:`write_report` against ``origin`` (default: the
+    configured service, else the demo catalogue on a private server for the run) once every
+    one of ``states`` is found to be a state of the service; the manifest says whether the
+    data is the synthetic demo. ``notify`` receives a line before the notebook runs.
+
+    >>> make_report("reports/", origin=resolve_origin(demo=True), lang="en")  # doctest: +SKIP
+    PosixPath('/home/me/reports/report.html')
+    """
+    with started(origin) as live:
+        assert live.url is not None
+        with configured_client(live) as client:
+            demo = client.is_demo
+            if states:
+                _check_states(client, states)
+        notify("Running the report notebook...")
+        return write_report(
+            out,
+            url=live.url,
+            token=live.token,
+            states=states,
+            start=start,
+            end=end,
+            demo=demo,
+            timeout=timeout,
+            lang=lang,
+        )
+
+
+def _check_states(client: Client, states: Sequence[str]) -> None:
+    """Fail before the kernel starts when a state is not a state of the service."""
+    import difflib
+
+    from educatalog.query import Query
+
+    rows: Iterable[Mapping[str, Any]] = client.fetch_all("states", Query(fields=("name",)))
+    names = [str(row["name"]) for row in rows]
+    for state in states:
+        if state not in names:
+            close = difflib.get_close_matches(state, names, n=1)
+            hint = f' Did you mean "{close[0]}"?' if close else f" States: {', '.join(names)}."
+            raise UsageError(f'No state "{state}".{hint}')
 
 
 def _charts(folder: Path) -> dict[Path, tuple[int, int]]:
@@ -385,8 +448,6 @@ def _write_manifest(
 ) -> None:
     """The manifest of the report in ``folder``. Until the report is complete it lists every
     file this run may have written (a checksum where the file is there, else null)."""
-    from educatalog import __version__
-
     files: dict[str, str | None] = {}
     for path in [folder / n for n in REPORT_FILES] + list(charts):
         name = str(path.relative_to(folder))

@@ -41,19 +41,22 @@ import math
 import os
 import re
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from educatalog.errors import InvalidTestData
+from educatalog.errors import InvalidTestData, UsageError
 
 try:
     import pytest
+
+    _HAVE_PYTEST = True
 except ImportError:  # serve() and the other helpers work without pytest; the plugin needs it
     pytest = None  # type: ignore[assignment]
+    _HAVE_PYTEST = False
 
 if TYPE_CHECKING:
     from educatalog.client import Client
@@ -268,7 +271,7 @@ def serve(
     from educatalog.server.run import ServerThread
 
     if not token:
-        raise ValueError("the test server needs a token")
+        raise UsageError("the test server needs a token")
     with ExitStack() as stack:
         if rows is None:
             database = demo_database(seed, scale, directory=directory)
@@ -286,14 +289,17 @@ def serve(
 # ---------------------------------------------------------------------------------------
 # The pytest plugin
 
-_SETTINGS = pytest.StashKey[tuple[float, int | None]]() if pytest is not None else None
+_SETTINGS = pytest.StashKey[tuple[float, int | None]]() if _HAVE_PYTEST else None
+
+_Function = TypeVar("_Function", bound=Callable[..., object])
 
 
-def _fixture(**options: Any) -> Any:
+def _fixture(**options: Any) -> Callable[[_Function], _Function]:
     """``pytest.fixture(**options)``, or no decorator at all when pytest is not installed."""
-    if pytest is None:
+    if not _HAVE_PYTEST:
         return lambda function: function
-    return pytest.fixture(**options)
+    decorator: Callable[[_Function], _Function] = pytest.fixture(**options)
+    return decorator
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

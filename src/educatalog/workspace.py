@@ -13,7 +13,8 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from educatalog.errors import EducatalogError
+from educatalog._version import __version__
+from educatalog.errors import DataError, UsageError
 
 __all__ = ["NOTEBOOKS", "PACKAGE", "Copied", "copy_notebooks", "inside_package", "output_folder"]
 
@@ -38,7 +39,7 @@ def output_folder(path: str | os.PathLike[str], *, what: str = "outputs") -> Pat
     """``path`` resolved, or a clear error when it lies inside the installed package."""
     folder = Path(path).expanduser().resolve()
     if inside_package(folder):
-        raise EducatalogError(
+        raise UsageError(
             f"{folder} is inside the educatalog package; {what} belong in your own folder. "
             "Copy the notebooks with `educatalog notebooks --out DIR` and open them there."
         )
@@ -68,7 +69,7 @@ def copy_notebooks(out: str | os.PathLike[str], *, force: bool = False) -> Copie
     """
     folder = output_folder(out, what="the notebooks you work on")
     if folder.exists() and not folder.is_dir():
-        raise EducatalogError(f"{folder} is a file, not a folder: choose another --out.")
+        raise UsageError(f"{folder} is a file, not a folder: choose another --out.")
     try:
         folder.mkdir(parents=True, exist_ok=True)
         record_path = folder / RECORD
@@ -96,12 +97,10 @@ def copy_notebooks(out: str | os.PathLike[str], *, force: bool = False) -> Copie
             shutil.copyfile(source, target)
             record[source.name] = shipped
             outcome.append(target)
-        from educatalog import __version__
-
         record_path.write_text(
             json.dumps({"educatalog": __version__, "notebooks": record}, indent=2) + "\n",
             encoding="utf-8",
         )
     except OSError as exc:
-        raise EducatalogError(f"Cannot copy the notebooks into {folder}: {exc.strerror}.") from None
+        raise DataError(f"Cannot copy the notebooks into {folder}: {exc.strerror}.") from None
     return result
