@@ -439,12 +439,11 @@ def assert_error(
 # Fixtures
 
 
-def _serve(database: Path, tokens: Sequence[str], limit_max: int | None) -> Iterator[str]:
-    from educatalog.server.app import create_app
-    from educatalog.server.run import ServerThread
+def _serve(database: Path, token: str, limit_max: int | None) -> Iterator[str]:
+    """A server of the suite (the project's own plugin's ``serve``) on the fixed clock."""
+    from educatalog.testing import serve
 
-    app = create_app(database, tokens=tokens, limit_max=limit_max, clock=lambda: CLOCK)
-    with ServerThread(app) as server:
+    with serve(database=database, token=token, limit_max=limit_max, clock=lambda: CLOCK) as server:
         yield server.url
 
 
@@ -478,7 +477,7 @@ def demo_url(
     from educatalog.server.store import build_database
 
     path = build_database(tmp_path_factory.mktemp("demo") / "demo.sqlite", demo_records.items())
-    yield from _serve(path, (demo_token,), None)
+    yield from _serve(path, demo_token, None)
 
 
 @pytest.fixture(scope="session")
@@ -502,7 +501,7 @@ def small_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def small_url(small_database: Path) -> Iterator[str]:
-    yield from _serve(small_database, (TEST_TOKEN,), None)
+    yield from _serve(small_database, TEST_TOKEN, None)
 
 
 @pytest.fixture(scope="session")
@@ -513,7 +512,7 @@ def small(small_url: str, small_oracle: Oracle) -> Iterator[Api]:
 
 @pytest.fixture(scope="session")
 def capped(small_database: Path, small_oracle: Oracle) -> Iterator[Api]:
-    for url in _serve(small_database, (TEST_TOKEN,), LIMIT_MAX):
+    for url in _serve(small_database, TEST_TOKEN, LIMIT_MAX):
         with _client(url, TEST_TOKEN) as client:
             yield Api(client, small_oracle, LIMIT_MAX)
 
@@ -540,11 +539,10 @@ def catalogue_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def demo_catalogue(catalogue_database: Path) -> Iterator[Any]:
     """The whole demo catalogue loaded over HTTP from a reference server on loopback."""
     import educatalog
-    from educatalog.server.app import create_app
-    from educatalog.server.run import ServerThread
+    from educatalog.testing import serve
 
     with (
-        ServerThread(create_app(catalogue_database, tokens=["catalogue-token"])) as server,
-        educatalog.Client(server.url, token="catalogue-token", page_size=500) as client,
+        serve(database=catalogue_database, token="catalogue-token") as server,
+        educatalog.Client(server.url, token=server.token, page_size=500) as client,
     ):
         yield educatalog.load_catalogue(client)

@@ -62,12 +62,10 @@ class Clocked:
 
 @pytest.fixture(scope="module")
 def clocked(small_database: Path) -> Iterator[Clocked]:
-    from educatalog.server.app import create_app
-    from educatalog.server.run import ServerThread
+    from educatalog.testing import serve
 
     clock = Clock()
-    app = create_app(small_database, tokens=[TEST_TOKEN], clock=clock)
-    with ServerThread(app) as server:
+    with serve(database=small_database, token=TEST_TOKEN, clock=clock) as server:
         headers = {"Authorization": f"Bearer {TEST_TOKEN}"}
         with httpx.Client(base_url=server.url, headers=headers, timeout=30) as client:
             yield Clocked(client, clock)

@@ -20,6 +20,7 @@ from educatalog.server.app import create_app
 from educatalog.server.demo import collect
 from educatalog.server.run import ServerThread
 from educatalog.server.store import build_database, read_rows
+from educatalog.testing import serve
 
 TOKEN = "loader-test-token"
 
@@ -33,7 +34,7 @@ def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def client(database: Path) -> Iterator[Client]:
     with (
-        ServerThread(create_app(database, tokens=[TOKEN])) as server,
+        serve(database=database, token=TOKEN) as server,
         Client(server.url, token=TOKEN, page_size=150) as c,
     ):
         yield c

@@ -30,8 +30,7 @@ from educatalog.report import (
     execute_notebook,
     notebook_path,
 )
-from educatalog.server.app import create_app
-from educatalog.server.run import ServerThread
+from educatalog.testing import serve
 from educatalog.workspace import PACKAGE
 from test_language import foreign
 
@@ -58,7 +57,7 @@ def package_unchanged() -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def server(catalogue_database: Path) -> Iterator[str]:
-    with ServerThread(create_app(catalogue_database, tokens=[TOKEN])) as running:
+    with serve(database=catalogue_database, token=TOKEN) as running:
         yield running.url
 
 

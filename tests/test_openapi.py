@@ -8,14 +8,13 @@ import httpx
 from openapi_spec_validator import validate
 
 from educatalog.catalogue import CATALOGUE, FieldType
-from educatalog.server.app import create_app
-from educatalog.server.run import ServerThread
 from educatalog.server.store import build_database
+from educatalog.testing import serve
 
 
 def test_document_is_valid_and_complete(tmp_path: Path) -> None:
     db = build_database(tmp_path / "db.sqlite", [])
-    with ServerThread(create_app(db, tokens=["t"])) as server:
+    with serve(database=db, token="t") as server:
         response = httpx.get(server.url + "/server/specs/oas")  # public, like /server/ping
     assert response.status_code == 200
     assert response.headers["content-type"] == "application/json"

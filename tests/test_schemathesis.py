@@ -17,9 +17,8 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from educatalog.catalogue import CATALOGUE
-from educatalog.server.app import create_app
 from educatalog.server.openapi import openapi_document
-from educatalog.server.run import ServerThread
+from educatalog.testing import serve
 
 TOKEN = "schemathesis-token"
 
@@ -33,7 +32,7 @@ schema = schemathesis.openapi.from_dict(openapi_document(CATALOGUE)).include(
 
 @pytest.fixture(scope="module")
 def base_url(small_database: Path) -> Iterator[str]:
-    with ServerThread(create_app(small_database, tokens=[TOKEN])) as server:
+    with serve(database=small_database, token=TOKEN) as server:
         yield server.url
 
 

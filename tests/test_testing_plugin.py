@@ -341,6 +341,29 @@ def test_serve_the_demo_and_normalized_values(tmp_path: Path) -> None:
         check_rows({"kurse": []})
 
 
+def test_serve_a_database_built_before_on_a_fixed_clock(tmp_path: Path) -> None:
+    from educatalog.testing import build_test_database
+
+    rows = {"events": [{"id": 1, "event_start_date": "2025-03-01T00:00:00"}, {"id": 2}]}
+    database = build_test_database(tmp_path / "built.sqlite", rows)
+    clock = dt.datetime(2025, 3, 15, 12, 0)
+    with serve(database=database, token="t", clock=lambda: clock) as server:
+        assert server.database == database
+        assert not server.demo
+        answer = httpx.get(
+            server.url + "/items/events",
+            params={"filter[event_start_date][_lt]": "$NOW", "fields": "id"},
+            headers={"Authorization": "Bearer t"},
+        )
+        assert answer.json() == {"data": [{"id": 1}]}  # 2025-03-01 is before the fixed clock
+    assert database.is_file()  # a database given is never removed
+    with (
+        pytest.raises(educatalog.UsageError, match="rows or a database"),
+        serve(rows, database=database),
+    ):
+        pass
+
+
 def test_the_helpers_need_no_pytest() -> None:
     script = """
 import sys

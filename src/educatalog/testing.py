@@ -254,14 +254,20 @@ def serve(
     token: str = TEST_TOKEN,
     directory: str | os.PathLike[str] | None = None,
     limit_max: int | None = None,
+    database: str | os.PathLike[str] | None = None,
+    clock: Callable[[], dt.datetime] | None = None,
+    port: int = 0,
 ) -> Iterator[RunningServer]:
     """Run the reference server on a free ``127.0.0.1`` port for the ``with`` block.
 
     Without ``rows`` it serves the synthetic demo catalogue of ``(seed, scale)``, built once
     and cached (in ``directory`` if given, else in ``$EDUCATALOG_CACHE``). With ``rows`` (a
     mapping collection -> list of row dicts) it serves exactly those, built in ``directory``
-    or in a temporary directory removed afterwards. ``token`` is the accepted bearer token,
-    ``limit_max`` the largest page size the server allows.
+    or in a temporary directory removed afterwards. ``database`` serves a database file
+    built before (by :func:`build_test_database`, ``educatalog serve --db`` or a snapshot)
+    instead. ``token`` is the accepted bearer token, ``limit_max`` the largest page size the
+    server allows, ``clock`` the time ``$NOW`` stands for (default: now), ``port`` a fixed
+    port (default: a free one).
 
     >>> with serve({"courses": [{"id": 1, "title": "Excel"}]}) as server:  # doctest: +SKIP
     ...     educatalog.load("courses", client=server.client())
@@ -272,18 +278,25 @@ def serve(
 
     if not token:
         raise UsageError("the test server needs a token")
+    if rows is not None and database is not None:
+        raise UsageError("serve() takes rows or a database, not both")
     with ExitStack() as stack:
-        if rows is None:
-            database = demo_database(seed, scale, directory=directory)
+        if database is not None:
+            served = Path(database)
+        elif rows is None:
+            served = demo_database(seed, scale, directory=directory)
         else:
             folder = directory
             if folder is None:
                 folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="educatalog-"))
-            database = build_test_database(Path(folder) / "educatalog-test.sqlite", rows)
-        app = create_app(database, tokens=[token], limit_max=limit_max)
+            served = build_test_database(Path(folder) / "educatalog-test.sqlite", rows)
+        app = create_app(
+            served, tokens=[token], limit_max=limit_max, clock=clock or dt.datetime.now
+        )
         stack.callback(app.state.database.close)
-        server = stack.enter_context(ServerThread(app))
-        yield RunningServer(server.url, token, database, demo=rows is None, _source=rows)
+        server = stack.enter_context(ServerThread(app, port=port))
+        demo = rows is None and database is None
+        yield RunningServer(server.url, token, served, demo=demo, _source=rows)
 
 
 # ---------------------------------------------------------------------------------------
