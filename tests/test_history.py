@@ -103,6 +103,9 @@ def test_supply_by_duckdb_equals_pandas_on_each_snapshot(
         got = trend.xs(pd.Timestamp(day), level="snapshot_date")
         pd.testing.assert_frame_equal(got, expected, check_index_type=False, obj=str(day))
         assert list(map(str, got.index)) == list(map(str, expected.index))  # NA-safe
+    some = archive.supply(by=by, normalize=normalize, dropna=dropna, dates=[DATES[2], DATES[1]])
+    assert list(some.index.get_level_values(0).unique()) == [pd.Timestamp(d) for d in DATES[1:3]]
+    pd.testing.assert_frame_equal(some, trend.loc[[pd.Timestamp(d) for d in DATES[1:3]]])
 
 
 def test_offers_of_the_archive_are_those_pandas_computed(

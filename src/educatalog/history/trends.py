@@ -58,42 +58,10 @@ def supply(
         columns |= set(_FUNDING_KEYS)
     expressions = [_dimension_sql(key, columns) for key in keys]
     group = ", ".join(f"{expr} AS {_quote(f'k{i}')}" for i, expr in enumerate(expressions))
-    where = _where_dates(chosen, archive.dates)
-    measures = """count(*) AS events,
-                   count(DISTINCT course_id) AS courses,
-                   count(DISTINCT institution) AS institutions,
-                   coalesce(sum(max_participants), 0) AS capacity,
-                   count(max_participants) AS events_with_capacity"""
-    totals: pd.DataFrame | None = None
-    if not funded:
-        partial = archive.sql(
-            f"SELECT snapshot_date, {group}, {measures} FROM offers {where} GROUP BY ALL"
-        )
-    else:
-        # one row per event and group, as stats.supply drops repeated (keys, event) rows
-        rows = f"""WITH joined AS (
-                SELECT o.*, f.funding_level, f.funding_type FROM offers o
-                LEFT JOIN {FUNDING} f
-                  ON f.snapshot_index = o.snapshot_index AND f.course_id = o.course_id
-            ), grouped AS (
-                SELECT DISTINCT snapshot_date, {group}, event_id, course_id, institution,
-                       max_participants
-                FROM joined {where}
-            )"""
-        partial = archive.sql(
-            f"{rows} SELECT snapshot_date, {_keys_sql(keys)}, {measures} FROM grouped GROUP BY ALL"
-        )
-        if normalize is not False:
-            totals = archive.sql(f"{rows} {_totals_sql(keys, normalize, dropna)}")
-    when = pd.to_datetime(partial["snapshot_date"])
     parts = []
-    for day in chosen:
-        rows_of_day = partial[(when == pd.Timestamp(day)).to_numpy()]
-        day_totals = None
-        if totals is not None:
-            mask = (pd.to_datetime(totals["snapshot_date"]) == pd.Timestamp(day)).to_numpy()
-            day_totals = totals[mask]
-        parts.append(_supply_table(archive, rows_of_day, keys, day, normalize, dropna, day_totals))
+    for day in chosen:  # one snapshot at a time: memory does not grow with the archive
+        rows, totals = _supply_sums(archive, day, group, keys, funded, normalize, dropna)
+        parts.append(_supply_table(archive, rows, keys, day, normalize, dropna, totals))
     stamps = pd.DatetimeIndex([pd.Timestamp(d) for d in chosen]).as_unit("us")
     out = pd.concat(parts, keys=list(stamps), names=["snapshot_date"])
     index = out.index
@@ -105,12 +73,59 @@ def supply(
     return out
 
 
+_MEASURES_SQL = """count(*) AS events,
+    count(DISTINCT course_id) AS courses,
+    count(DISTINCT institution) AS institutions,
+    coalesce(sum(max_participants), 0) AS capacity,
+    count(max_participants) AS events_with_capacity"""
+
+
+def _supply_sums(
+    archive: Archive,
+    day: dt.date,
+    group: str,
+    keys: Sequence[str],
+    funded: bool,
+    normalize: stats.Normalize,
+    dropna: bool,
+) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """The sums of each observed group of the snapshot of ``day`` (and, by funding types,
+    the distinct events ``share`` divides by). The row versions are read as of ``day``
+    straight from their files (DuckDB skips the row groups that left before it)."""
+    offers = _as_of("offer_versions", day)
+    if not funded:
+        sums = archive.sql(f"SELECT {group}, {_MEASURES_SQL} FROM {offers} AS o GROUP BY ALL")
+        return sums, None
+    # one row per event and group, as stats.supply drops repeated (keys, event) rows
+    rows = f"""WITH joined AS (
+            SELECT o.*, f.funding_level, f.funding_type FROM {offers} AS o
+            LEFT JOIN {_as_of("funding_versions", day)} AS f ON f.course_id = o.course_id
+        ), grouped AS (
+            SELECT DISTINCT {group}, event_id, course_id, institution, max_participants
+            FROM joined
+        )"""
+    sums = archive.sql(
+        f"{rows} SELECT {_keys_sql(keys)}, {_MEASURES_SQL} FROM grouped GROUP BY ALL"
+    )
+    totals = archive.sql(f"{rows} {_totals_sql(keys, normalize, dropna)}") if normalize else None
+    return sums, totals
+
+
+def _as_of(versions: str, day: dt.date) -> str:
+    """The rows of the view of row versions ``versions`` in the snapshot of ``day``."""
+    when = f"DATE '{day.isoformat()}'"
+    return (
+        f"(SELECT * EXCLUDE ({VALID_FROM}, {VALID_TO}) FROM {versions} "
+        f"WHERE {VALID_FROM} <= {when} AND ({VALID_TO} IS NULL OR {VALID_TO} > {when}))"
+    )
+
+
 def _keys_sql(keys: Sequence[str]) -> str:
     return ", ".join(_quote(f"k{i}") for i in range(len(keys)))
 
 
 def _totals_sql(keys: Sequence[str], normalize: stats.Normalize, dropna: bool) -> str:
-    """Distinct events of each snapshot (``normalize="all"``) or of each value of one key:
+    """Distinct events of the snapshot (``normalize="all"``) or of each value of one key:
     the denominators of ``share`` where an event may be in several groups."""
     where = (
         "WHERE " + " AND ".join(f"{_quote(f'k{i}')} IS NOT NULL" for i in range(len(keys)))
@@ -118,14 +133,12 @@ def _totals_sql(keys: Sequence[str], normalize: stats.Normalize, dropna: bool) -
         else ""
     )
     if normalize in (True, "all"):
-        return (
-            f"SELECT snapshot_date, count(DISTINCT event_id) AS n FROM grouped {where} GROUP BY 1"
-        )
+        return f"SELECT count(DISTINCT event_id) AS n FROM grouped {where}"
     level = 0 if normalize == "index" else 1
     if len(keys) < 2:
         raise UsageError(f'normalize="{normalize}" needs two dimensions in by; use "all".')
     return (
-        f"SELECT snapshot_date, {_quote(f'k{level}')} AS k, count(DISTINCT event_id) AS n "
+        f"SELECT {_quote(f'k{level}')} AS k, count(DISTINCT event_id) AS n "
         f"FROM grouped {where} GROUP BY ALL"
     )
 
@@ -300,13 +313,6 @@ def lifetimes(archive: Archive, level: str = "courses") -> pd.DataFrame:
         out.index = out.index.astype("Int64")
     out.attrs[SOURCE_ATTR] = archive.source.to_attrs()
     return out
-
-
-def _where_dates(chosen: Sequence[dt.date], every: Sequence[dt.date]) -> str:
-    if list(chosen) == list(every):
-        return ""
-    listed = ", ".join(f"DATE '{d.isoformat()}'" for d in chosen) or "NULL"
-    return f"WHERE snapshot_date IN ({listed})"
 
 
 def _quote(name: str) -> str:
