@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 
+from educatalog.errors import UsageError
 from educatalog.history.archive import Archive
 from educatalog.history.writer import add
 
@@ -40,5 +41,5 @@ def build_demo(
         if progress:
             print(f"  {day}: added", flush=True)
     if archive is None:
-        raise ValueError("build_demo needs at least one month.")
+        raise UsageError(f"build_demo needs at least one month, got months={months!r}.")
     return archive
