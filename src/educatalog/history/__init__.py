@@ -17,6 +17,7 @@
     tables/<table>/*.parquet      row versions of each table of the catalogue
     offers/*.parquet              row versions of the offers frame (cat.offers())
     funding/*.parquet             row versions of the offers' funding types
+    .archive.lock                 held by the one add() writing (others wait, then fail)
 
 Rows are **deduplicated across snapshots**: each file holds row versions, the table's own
 columns plus ``valid_from`` (the first snapshot date that holds the row as it is) and
