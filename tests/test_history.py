@@ -7,6 +7,7 @@ import datetime as dt
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -14,7 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from educatalog import history, snapshot, stats
-from educatalog.errors import EducatalogError
+from educatalog.errors import EducatalogError, UsageError
 from educatalog.history import ArchiveError
 from educatalog.server.demo_history import DemoTimeline, monthly_dates
 
@@ -102,6 +103,9 @@ def test_supply_by_duckdb_equals_pandas_on_each_snapshot(
         got = trend.xs(pd.Timestamp(day), level="snapshot_date")
         pd.testing.assert_frame_equal(got, expected, check_index_type=False, obj=str(day))
         assert list(map(str, got.index)) == list(map(str, expected.index))  # NA-safe
+    some = archive.supply(by=by, normalize=normalize, dropna=dropna, dates=[DATES[2], DATES[1]])
+    assert list(some.index.get_level_values(0).unique()) == [pd.Timestamp(d) for d in DATES[1:3]]
+    pd.testing.assert_frame_equal(some, trend.loc[[pd.Timestamp(d) for d in DATES[1:3]]])
 
 
 def test_offers_of_the_archive_are_those_pandas_computed(
@@ -180,8 +184,10 @@ def test_a_snapshot_must_be_newer_and_names_are_checked(
         history.open(tmp_path)
     with pytest.raises(ArchiveError, match="no snapshot of 2024-02-01"):
         archive.snapshot("2024-02-01")
-    with pytest.raises(EducatalogError, match='Did you mean "state"'):
+    with pytest.raises(UsageError, match='Did you mean "state"'):
         archive.supply(by="stat")
+    with pytest.raises(UsageError, match="YYYY-MM-DD, got '1 May 2024'"):
+        archive.snapshot("1 May 2024")
     with pytest.raises(EducatalogError, match="choose one of 'events'"):
         archive.flows("event")
 
@@ -269,3 +275,137 @@ def test_fetch_archive_from_the_command_line(timeline: DemoTimeline, tmp_path: P
     )
     assert done.returncode == 1
     assert "must be of a later date" in done.stderr
+
+
+FUNDING_BYS = [
+    ("funding_type", "all", False),
+    ("funding_level", "all", True),
+    (["funding_level", "state"], "index", False),
+    (["instruction_form_category", "funding_type"], "columns", False),
+]
+
+
+@pytest.mark.parametrize(("by", "normalize", "dropna"), FUNDING_BYS)
+def test_supply_by_funding_types_equals_pandas(
+    archive: history.Archive, originals: dict, by: str | list[str], normalize: str, dropna: bool
+) -> None:
+    """Funding types are archived: DuckDB groups by them as stats.supply does on the frame
+    of offers(funding=True), where an event funded in two ways counts once in each group."""
+    trend = archive.supply(by=by, normalize=normalize, dropna=dropna)
+    for day, cat in originals.items():
+        funded = cat.offers(funding=True)
+        expected = stats.supply(funded, by=by, normalize=normalize, dropna=dropna)
+        got = trend.xs(pd.Timestamp(day), level="snapshot_date")
+        pd.testing.assert_frame_equal(got, expected, check_index_type=False, obj=str(day))
+        assert list(map(str, got.index)) == list(map(str, expected.index))
+    assert (trend["events"] > 0).any()
+
+
+def test_funding_types_are_stored_once_and_missing_ones_are_named(
+    archive: history.Archive, originals: dict, tmp_path: Path
+) -> None:
+    stored = pd.concat([pq.read_table(f).to_pandas() for f in archive.files("funding")])
+    distinct = pd.concat(
+        [
+            cat.offers(funding=True)[["course_id", "funding_level", "funding_type"]]
+            .dropna()
+            .astype("string")
+            for cat in originals.values()
+        ]
+    ).drop_duplicates()
+    assert 0 < len(stored) < len(distinct) * len(originals)  # versions, not every snapshot
+    day = DATES[0]
+    partial = {k: v for k, v in originals[day].items() if "funding" not in k}
+    arc = history.add(
+        tmp_path / "partial", snapshot.Catalogue(partial, source=originals[day].source), date=day
+    )
+    assert arc.supply(by="state")["events"].sum() == len(originals[day].events)
+    with pytest.raises(UsageError, match="no funding types for the snapshots of 2024-01-01"):
+        arc.supply(by="funding_type")
+
+
+_HOLD = """
+import sys
+from pathlib import Path
+from educatalog.history.lock import locked
+with locked(Path(sys.argv[1]), wait=0):
+    print("locked", flush=True)
+    sys.stdin.readline()
+"""
+
+_ADD = """
+import sys, time
+from pathlib import Path
+from educatalog import history, snapshot
+archive, plain, go, wait = sys.argv[1:5]
+catalogue = snapshot.load(plain)
+while not Path(go).exists():
+    time.sleep(0.01)
+try:
+    history.add(archive, catalogue, date=Path(plain).name, wait=float(wait))
+except history.ArchiveError as exc:
+    print("ArchiveError:", exc)
+    sys.exit(3)
+print("added")
+"""
+
+
+def _python(code: str, *args: object) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-c", code, *map(str, args)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_a_second_writer_waits_or_fails_clearly(built: tuple[Path, Path], tmp_path: Path) -> None:
+    """Two processes: while one holds the archive's lock, another add fails with a clear
+    ArchiveError after its wait, leaving the archive as it was; then it goes through."""
+    plain, _ = built
+    target = tmp_path / "archive"
+    history.add(target, plain / DATES[0].isoformat())
+    holder = _python(_HOLD, target)
+    assert holder.stdout is not None
+    assert holder.stdout.readline().strip() == "locked"
+    go = tmp_path / "go"
+    go.touch()
+    second = _python(_ADD, target, plain / DATES[1].isoformat(), go, 0.5)
+    out, err = second.communicate(timeout=120)
+    assert second.returncode == 3, err
+    assert f"The archive {target} is busy: process {holder.pid}" in out
+    assert history.open(target).dates == DATES[:1]
+    holder.communicate("\n", timeout=30)
+    third = _python(_ADD, target, plain / DATES[1].isoformat(), go, 0)
+    out, err = third.communicate(timeout=120)
+    assert third.returncode == 0, err
+    assert history.open(target).dates == DATES[:2]
+
+
+def test_two_concurrent_adds_never_corrupt_the_archive(
+    built: tuple[Path, Path], originals: dict, tmp_path: Path
+) -> None:
+    """Two processes add two dates at the same moment: the second waits for the first, so
+    both go in (or the older date fails as older); every file checks out and rebuilds."""
+    plain, _ = built
+    target = tmp_path / "archive"
+    history.add(target, plain / DATES[0].isoformat())
+    go = tmp_path / "go"
+    writers = [_python(_ADD, target, plain / day.isoformat(), go, 300) for day in DATES[1:3]]
+    time.sleep(1.0)  # both have loaded their snapshot and wait for the start
+    go.touch()
+    results = [(*w.communicate(timeout=300), w.returncode) for w in writers]
+    for out, err, code in results:
+        assert code == 0 or (code == 3 and "must be of a later date" in out), (out, err)
+    assert any(code == 0 for _, _, code in results)
+    arc = history.open(target)
+    arc.verify()
+    assert arc.dates[0] == DATES[0]
+    assert set(arc.dates) <= set(DATES[:3])
+    for day in arc.dates:
+        rebuilt = arc.snapshot(day)
+        for name, frame in originals[day].items():
+            pd.testing.assert_frame_equal(rebuilt[name], frame, check_exact=True, obj=name)
+    stored = {p.relative_to(target).as_posix() for p in target.rglob("*.parquet")}
+    assert stored == {f for f in arc.manifest["files"] if f.endswith(".parquet")}

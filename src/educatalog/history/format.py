@@ -1,0 +1,159 @@
+"""The archive's format: its manifest (``archive.json``), checksums, and the row-version
+bookkeeping of each table (:class:`Versions`)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+
+from educatalog import snapshot as _snapshot
+from educatalog.catalogue_data import Catalogue
+from educatalog.errors import ArchiveError, UsageError
+
+__all__ = ["ARCHIVE_MANIFEST", "FORMAT", "FORMAT_VERSION", "LOCK_FILE", "Versions"]
+
+FORMAT = "educatalog-archive"
+FORMAT_VERSION = 1
+ARCHIVE_MANIFEST = "archive.json"
+LOCK_FILE = ".archive.lock"
+"""Held (``flock``) by the one :func:`~educatalog.history.add` writing to the archive."""
+
+VALID_FROM, VALID_TO = "valid_from", "valid_to"
+FUNDING = "funding"
+"""The folder (and manifest key) of the funding types of the offers' courses."""
+
+_PANDAS_TYPES: dict[pa.DataType, Any] = {
+    pa.int64(): pd.Int64Dtype(),
+    pa.string(): pd.StringDtype(),
+    pa.large_string(): pd.StringDtype(),
+    pa.bool_(): pd.BooleanDtype(),
+    pa.float64(): pd.Float64Dtype(),
+}
+
+
+@dataclass
+class Versions:
+    """The row versions of one table (or of the offers frame) in the archive."""
+
+    open: str | None
+    closed: list[str]
+    plain: list[str]
+    schema: str | None  # fingerprint of the open rows' columns and dtypes
+
+    @classmethod
+    def of(cls, entry: Mapping[str, Any] | None) -> Versions:
+        entry = entry or {}
+        return cls(
+            entry.get("open"),
+            list(entry.get("closed", [])),
+            list(entry.get("plain", [])),
+            entry.get("schema"),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "open": self.open,
+            "closed": self.closed,
+            "plain": self.plain,
+            "schema": self.schema,
+        }
+
+    def files(self) -> list[str]:
+        return [*self.closed, *self.plain, *([self.open] if self.open else [])]
+
+
+def as_date(value: dt.date | str) -> dt.date:
+    """A snapshot date from a date, datetime or ``YYYY-MM-DD``."""
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    try:
+        return dt.date.fromisoformat(str(value))
+    except ValueError:
+        raise UsageError(f"A snapshot date is YYYY-MM-DD, got {value!r}.") from None
+
+
+def without_personal(catalogue: Catalogue, include_personal: bool) -> dict[str, pd.DataFrame]:
+    """The catalogue's tables, personal fields left out unless ``include_personal``."""
+    out = {}
+    for name, frame in catalogue.items():
+        personal = [f for f in _snapshot.PERSONAL_FIELDS.get(name, ()) if f in frame.columns]
+        out[name] = frame.drop(columns=personal) if personal and not include_personal else frame
+    return out
+
+
+def frame_of(table: pa.Table) -> pd.DataFrame:
+    """An Arrow table of row versions as pandas, with nullable dtypes."""
+    frame: pd.DataFrame = table.to_pandas(types_mapper=_PANDAS_TYPES.get)
+    return frame
+
+
+def sha256(file: Path) -> str:
+    digest = hashlib.sha256()
+    with file.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def manifest_checksum(manifest: Mapping[str, Any]) -> str:
+    body = {k: v for k, v in manifest.items() if k != "manifest_sha256"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def new_manifest() -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "snapshots": [],
+        "tables": {},
+        "offers": {},
+        "files": {},
+    }
+
+
+def read_manifest(folder: Path) -> dict[str, Any]:
+    """The manifest of the archive at ``folder``, checked for format, version and checksum."""
+    file = folder / ARCHIVE_MANIFEST
+    if not folder.is_dir():
+        raise ArchiveError(f"No archive at {folder}: it is not a directory.")
+    try:
+        manifest = json.loads(file.read_bytes())
+    except FileNotFoundError:
+        raise ArchiveError(
+            f"{file} is missing: {folder} is not an archive (make one with "
+            "`educatalog fetch --archive DIR` or educatalog.history.add)."
+        ) from None
+    except (OSError, ValueError) as exc:
+        raise ArchiveError(f"{file} cannot be read: {exc}") from exc
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise ArchiveError(f"{file} is not the manifest of an educatalog archive.")
+    version = manifest.get("format_version")
+    if not isinstance(version, int) or version > FORMAT_VERSION:
+        raise ArchiveError(
+            f"{file} has format version {version!r}; this educatalog reads versions up to "
+            f"{FORMAT_VERSION}: update educatalog."
+        )
+    if manifest.get("manifest_sha256") != manifest_checksum(manifest):
+        raise ArchiveError(f"{file} was modified after the archive was written (checksum).")
+    return manifest
+
+
+def remove_strays(folder: Path, manifest: Mapping[str, Any]) -> None:
+    """Files an interrupted :func:`~educatalog.history.add` left behind (not in the
+    manifest): removed, so that an engine reading the folders sees the archive's rows only."""
+    listed = set(manifest.get("files", {}))
+    for sub in ("tables", "offers", FUNDING, "snapshots"):
+        for file in (folder / sub).rglob("*"):
+            if file.is_file() and file.relative_to(folder).as_posix() not in listed:
+                file.unlink()
