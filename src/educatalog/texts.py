@@ -25,7 +25,7 @@ import pandas as pd
 from babel.dates import format_date, format_time
 from babel.numbers import format_decimal, format_percent
 
-from educatalog.errors import EducatalogError
+from educatalog.errors import UsageError
 
 __all__ = [
     "DEFAULT_LANG",
@@ -38,6 +38,7 @@ __all__ = [
     "missing",
     "number",
     "percent",
+    "population_text",
     "text",
 ]
 
@@ -442,9 +443,7 @@ def check_lang(lang: Any) -> Lang:
     """``lang`` when it is one of :data:`LANGS`; else an error naming them."""
     if isinstance(lang, str) and lang in LANGS:
         return lang  # type: ignore[return-value]
-    raise EducatalogError(
-        f'lang must be "de" (German, the default) or "en" (English), got {lang!r}.'
-    )
+    raise UsageError(f'lang must be "de" (German, the default) or "en" (English), got {lang!r}.')
 
 
 def text(key: str, lang: str = DEFAULT_LANG, /, **fields: Any) -> str:
@@ -453,7 +452,7 @@ def text(key: str, lang: str = DEFAULT_LANG, /, **fields: Any) -> str:
     try:
         pair = _TEXTS[key]
     except KeyError:
-        raise EducatalogError(f'No text "{key}" in educatalog.texts.') from None
+        raise UsageError(f'No text "{key}" in educatalog.texts.') from None
     template = pair[LANGS.index(lang)]
     return template.format(**fields) if fields else template
 
@@ -580,6 +579,34 @@ def dimension(name: str, lang: str = DEFAULT_LANG) -> str:
 def capitalized(words: str) -> str:
     """``words`` with a capital first letter (the rest unchanged)."""
     return words[:1].upper() + words[1:]
+
+
+def population_text(origin: Mapping[str, Any], lang: str = DEFAULT_LANG) -> str:
+    """The population figures named in words, with their reference date: "Statistisches
+    Bundesamt (Destatis), Fortschreibung des Bevölkerungsstandes (Tabelle 12411-0010), Stand
+    31.12.2022". ``origin`` is what :func:`educatalog.stats.per_capita` notes in the
+    ``attrs["educatalog"]["population"]`` of its table."""
+    when = origin.get("date")
+    if origin.get("table") and origin.get("publisher") and when:
+        english = lang == "en"
+        return text(
+            "population.source",
+            lang,
+            publisher=origin.get("publisher_en" if english else "publisher", origin["publisher"]),
+            statistic=origin.get(
+                "statistic_en" if english else "statistic", origin.get("statistic", "")
+            ),
+            table=origin["table"],
+            date=date(when, lang),
+        )
+    name = origin.get("source") or text("population.caller", lang)
+    if str(name).startswith("given by the caller"):
+        name = text("population.caller", lang)
+    if when:
+        return text("population.own", lang, source=name, date=date(when, lang))
+    if origin.get("year"):
+        return text("population.own", lang, source=name, date=str(origin["year"]))
+    return text("population.own_nodate", lang, source=name)
 
 
 def translate_labels(values: Mapping[Any, Any], lang: str) -> dict[Any, str]:
