@@ -47,6 +47,8 @@ Lang = Literal["de", "en"]
 LANGS: tuple[str, ...] = ("de", "en")
 """The languages of reader-facing output."""
 
+_CHECKED: dict[str, Lang] = {"de": "de", "en": "en"}
+
 DEFAULT_LANG: Lang = "de"
 """German: the users and the data are German."""
 
@@ -441,8 +443,8 @@ _TEXTS: dict[str, tuple[str, str]] = {
 
 def check_lang(lang: Any) -> Lang:
     """``lang`` when it is one of :data:`LANGS`; else an error naming them."""
-    if isinstance(lang, str) and lang in LANGS:
-        return lang  # type: ignore[return-value]
+    if isinstance(lang, str) and lang in _CHECKED:
+        return _CHECKED[lang]
     raise UsageError(f'lang must be "de" (German, the default) or "en" (English), got {lang!r}.')
 
 

@@ -221,6 +221,7 @@ def _reindex(values: pd.Series, full: pd.Index) -> npt.NDArray[np.float64]:
 
 def _date_axis(ax: Axes, lang: str) -> None:
     """Snapshot dates on the x axis, in the language's date format."""
+    # matplotlib.dates leaves AutoDateLocator and num2date unannotated
     locator = mdates.AutoDateLocator(minticks=4, maxticks=14)  # type: ignore[no-untyped-call]
     ax.xaxis.set_major_locator(locator)
 
