@@ -11,6 +11,7 @@ matplotlib.use("Agg")
 
 import datetime as dt
 import functools
+import os
 import struct
 import subprocess
 import sys
@@ -555,7 +556,7 @@ def test_every_public_name_stays_importable() -> None:
     assert tiny(["Berlin", "Bremen"]).edu.plot.supply(by="state", lang="en").axes
 
 
-def test_importing_plots_registers_no_ipython_formatter() -> None:
+def test_importing_plots_registers_no_ipython_formatter(tmp_path: Path) -> None:
     code = textwrap.dedent(
         """
         import matplotlib
@@ -583,7 +584,8 @@ def test_importing_plots_registers_no_ipython_formatter() -> None:
         assert png.lookup_by_type(Figure) is first
         """
     )
-    subprocess.run([sys.executable, "-c", code], check=True)
+    env = {**os.environ, "IPYTHONDIR": str(tmp_path)}  # the shell's profile, not the user's
+    subprocess.run([sys.executable, "-c", code], check=True, env=env)
 
 
 class _Formatter:
