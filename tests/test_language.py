@@ -20,8 +20,8 @@ from matplotlib.figure import Figure
 
 import educatalog
 from educatalog import plots, stats, tables, texts
-from educatalog.catalogue_data import SOURCE_ATTR, Source, source_of
-from educatalog.errors import EducatalogError
+from educatalog.errors import UsageError
+from educatalog.provenance import SOURCE_ATTR, Source, source_of
 from educatalog.report import accessibility_findings
 
 # Words and number formats that give the other language away.
@@ -125,9 +125,9 @@ def test_numbers_dates_and_labels_by_babel() -> None:
     assert texts.label("Bayern", "en") == "Bavaria"
     assert texts.label(pd.Period("2025-03", "M"), "de") == "März 2025"
     assert texts.label(pd.Period("2025Q3", "Q"), "en") == "Q3 2025"
-    with pytest.raises(EducatalogError, match=r'lang must be "de".*or "en".*got \'fr\''):
+    with pytest.raises(UsageError, match=r'lang must be "de".*or "en".*got \'fr\''):
         texts.check_lang("fr")
-    with pytest.raises(EducatalogError, match="lang must be"):
+    with pytest.raises(ValueError, match="lang must be"):  # a UsageError
         plots.supply_bars(pd.DataFrame({"event_id": [1], "state": ["Bayern"]}), lang="english")
 
 

@@ -11,7 +11,12 @@ matplotlib.use("Agg")
 
 import datetime as dt
 import functools
+import os
 import struct
+import subprocess
+import sys
+import textwrap
+import types
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -28,9 +33,9 @@ from matplotlib.text import Text
 import educatalog
 from educatalog import plots as _plots
 from educatalog import stats, texts
-from educatalog.catalogue_data import SOURCE_ATTR, Source
-from educatalog.errors import EducatalogError
+from educatalog.errors import EducatalogError, MissingColumns, UsageError, WrongType
 from educatalog.population import STATE_POPULATION
+from educatalog.provenance import SOURCE_ATTR, Source
 
 
 class _English:
@@ -465,7 +470,7 @@ def test_no_source_no_demo_mark(name: str) -> None:
 )
 def test_missing_columns(offers: pd.DataFrame, name: str, dropped: str) -> None:
     frame = offers.drop(columns=dropped)
-    with pytest.raises(EducatalogError, match=rf"needs the column\(s\) {dropped}.*offers\(\)"):
+    with pytest.raises(MissingColumns, match=rf"needs the column\(s\) {dropped}.*offers\(\)"):
         CHARTS[name](frame)
 
 
@@ -485,7 +490,7 @@ def test_draw_into_given_axes(offers: pd.DataFrame) -> None:
     assert footer(fig).get_text().count("Source:") == 1  # same source, one line
     assert plt.get_fignums() == []  # nothing left in pyplot
     assert matplotlib.rcParams["axes.spines.top"]  # the style does not leak
-    with pytest.raises(EducatalogError, match="Axes"):
+    with pytest.raises(WrongType, match="Axes"):
         plots.supply_bars(offers, ax="left")  # type: ignore[arg-type]
 
 
@@ -495,7 +500,123 @@ def test_save_formats(tmp_path: Path) -> None:
     check_png(png, fig, dpi=200)
     assert plots.save(fig, tmp_path / "chart.svg").read_text().lstrip().startswith("<?xml")
     assert plots.save(fig, str(tmp_path / "chart.pdf")).read_bytes()[:5] == b"%PDF-"
-    with pytest.raises(EducatalogError, match="png"):
+    with pytest.raises(UsageError, match="png"):
         plots.save(fig, tmp_path / "chart.jpg")
     with pytest.raises(EducatalogError, match="150 dpi"):
         plots.save(fig, tmp_path / "chart.png", dpi=72)
+
+
+# -- the package: errors, names, IPython -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("call", "error"),
+    [
+        (lambda f: _plots.supply_bars(f, measure="visits"), UsageError),
+        (lambda f: _plots.supply_bars(f, top=0), UsageError),
+        (lambda f: _plots.supply_bars(f, top="5"), WrongType),
+        (lambda f: _plots.supply_bars(f, by=3), WrongType),
+        (lambda f: _plots.supply_bars(f, by=""), UsageError),
+        (lambda f: _plots.supply_bars(f.to_dict()), WrongType),
+        (lambda f: _plots.supply_bars(f, lang="fr"), UsageError),
+        (lambda f: _plots.stacked_shares(f, "state", "state"), UsageError),
+        (lambda f: _plots.heatmap(f, normalize="rows"), UsageError),
+        (lambda f: _plots.starts_over_time(f, freq="week"), UsageError),
+        (lambda f: _plots.cost_boxplot(f, currency="USD"), UsageError),
+        (lambda f: _plots.tile_map(f, measure="visits"), UsageError),
+        (lambda f: _plots.trend(f), UsageError),
+        (lambda f: _plots.trend([1, 2]), WrongType),
+    ],
+)
+def test_usage_mistakes_raise_the_tree_s_classes(
+    call: Callable[[pd.DataFrame], Figure], error: type[EducatalogError]
+) -> None:
+    frame = tiny(["Berlin", "Bremen"])
+    with pytest.raises(error) as caught:
+        call(frame)
+    assert isinstance(caught.value, TypeError if error is WrongType else ValueError)
+
+
+def test_every_public_name_stays_importable() -> None:
+    names = [
+        *_plots.__all__,
+        "BAR_COLOR",
+        "MISSING_COLOR",
+        "PALETTE",
+        "PER_100K",
+        "population_text",
+    ]
+    for name in names:
+        assert getattr(_plots, name) is not None, name
+    assert _plots.population_text is texts.population_text
+    assert plots.MISSING_LABEL == "ohne Angabe"
+    from educatalog.plots import population_text, supply_bars
+
+    assert (population_text, supply_bars) == (texts.population_text, _plots.supply_bars)
+    assert tiny(["Berlin", "Bremen"]).edu.plot.supply(by="state", lang="en").axes
+
+
+def test_importing_plots_registers_no_ipython_formatter(tmp_path: Path) -> None:
+    code = textwrap.dedent(
+        """
+        import matplotlib
+        matplotlib.use("Agg")
+        from IPython.core.interactiveshell import InteractiveShell
+        from matplotlib.figure import Figure
+
+        shell = InteractiveShell.instance()
+        png = shell.display_formatter.formatters["image/png"]
+
+        def registered():
+            try:
+                png.lookup_by_type(Figure)
+            except KeyError:
+                return False
+            return True
+
+        import educatalog
+        import educatalog.plots as plots
+
+        assert not registered(), "importing plots registered a formatter"
+        assert plots.register_notebook_display() and registered()
+        first = png.lookup_by_type(Figure)
+        assert plots.register_notebook_display()
+        assert png.lookup_by_type(Figure) is first
+        """
+    )
+    env = {**os.environ, "IPYTHONDIR": str(tmp_path)}  # the shell's profile, not the user's
+    subprocess.run([sys.executable, "-c", code], check=True, env=env)
+
+
+class _Formatter:
+    """An IPython PNG formatter as far as registration needs one."""
+
+    def __init__(self) -> None:
+        self.printers: dict[type, Callable[..., Any]] = {}
+        self.calls = 0
+
+    def lookup_by_type(self, kind: type) -> Callable[..., Any]:
+        return self.printers[kind]
+
+    def for_type(self, kind: type, printer: Callable[..., Any]) -> None:
+        self.calls += 1
+        self.printers[kind] = printer
+
+
+def test_a_chart_registers_the_display_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    import IPython
+
+    formatter = _Formatter()
+    shell = types.SimpleNamespace(
+        display_formatter=types.SimpleNamespace(formatters={"image/png": formatter})
+    )
+    monkeypatch.setattr(IPython, "get_ipython", lambda: shell)
+    fig = plots.supply_bars(tiny(["Berlin", "Bremen"]))
+    plots.heatmap(tiny(["Berlin", "Bremen"]))
+    assert _plots.register_notebook_display()
+    assert formatter.calls == 1  # idempotent
+    data, metadata = formatter.printers[Figure](fig)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert metadata == {"alt": _plots.alt_text(fig)}
+    monkeypatch.setattr(IPython, "get_ipython", lambda: None)
+    assert not _plots.register_notebook_display()  # outside a shell: nothing to do

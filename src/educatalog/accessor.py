@@ -11,7 +11,8 @@
 Importing :mod:`educatalog` registers it. Every method is thin over :mod:`educatalog.stats`
 and :mod:`educatalog.plots`, where the arguments are documented; what each number means is
 defined in ``docs/definitions.md``. A wrong dimension, measure or option fails with the
-valid choices and the nearest one. matplotlib is imported on the first chart only.
+valid choices and the nearest one. matplotlib is imported on the first chart only; in
+IPython the charts then show inline (:func:`educatalog.plots.register_notebook_display`).
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ import pandas as pd
 
 from educatalog import stats
 from educatalog.catalogue import CATALOGUE
-from educatalog.catalogue_data import SOURCE_ATTR, Source
-from educatalog.errors import EducatalogError
+from educatalog.errors import MissingColumns, UsageError
+from educatalog.provenance import SOURCE_ATTR, Source
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -137,14 +138,14 @@ class EduAccessor:
         targets = {}
         for column in columns if columns is not None else frame.columns:
             if column not in frame:
-                raise EducatalogError(
+                raise MissingColumns(
                     f'The frame has no column "{column}" to label.'
                     f"{stats._suggest(str(column), [str(c) for c in frame.columns])}"
                 )
             reference = _reference_of(str(column))
             if reference is None:
                 if columns is not None:
-                    raise EducatalogError(
+                    raise UsageError(
                         f'"{column}" holds no ids of a reference list; labelled columns are '
                         f"{', '.join(sorted(REFERENCE_COLUMNS))} (also with a prefix)."
                     )
@@ -152,7 +153,7 @@ class EduAccessor:
             targets[column] = reference
         missing = sorted({r for r in targets.values() if r not in catalogue})
         if missing:
-            raise EducatalogError(
+            raise UsageError(
                 f"labels() needs the reference lists {', '.join(missing)}, which the "
                 "catalogue lacks; load them with educatalog.load_catalogue()."
             )

@@ -1,63 +1,9 @@
-"""Everything a reader sees, in German (``"de"``, the default) or English (``"en"``).
-
->>> texts.number(1635, "de"), texts.number(1635, "en")        # ('1.635', '1,635')
->>> texts.percent(0.104, "de"), texts.percent(0.104, "en")    # ('10,4 %', '10.4%')
->>> texts.text("dimension.state", "en")                       # 'state'
->>> texts.label(None, "de"), texts.label("Keine Angabe", "en")  # 'ohne Angabe', 'not stated'
-
-Charts, tables, the report, the explorer and the notebooks take ``lang`` and ask this module
-for their words and number formats, so that one page speaks one language and writes numbers
-one way. Numbers, percentages and dates are formatted by Babel with the locale of the
-language (:data:`LOCALES`). Labels of the data are the catalogue's German names; in English
-the short lists a reader meets in every report (states, instruction-form categories,
-duration classes, yes/no) are translated, and a missing value is always :func:`missing`
-(also the catalogue's own "Keine Angabe").
-"""
+"""The words of :mod:`educatalog.texts`: every reader-facing text in German and English, and
+the English names of the labels a reader meets in every report."""
 
 from __future__ import annotations
 
-import datetime as dt
-import math
-from collections.abc import Mapping
-from typing import Any, Literal
-
-import pandas as pd
-from babel.dates import format_date, format_time
-from babel.numbers import format_decimal, format_percent
-
-from educatalog.errors import EducatalogError
-
-__all__ = [
-    "DEFAULT_LANG",
-    "LANGS",
-    "LOCALES",
-    "check_lang",
-    "date",
-    "datetime",
-    "label",
-    "missing",
-    "number",
-    "percent",
-    "text",
-]
-
-Lang = Literal["de", "en"]
-
-LANGS: tuple[str, ...] = ("de", "en")
-"""The languages of reader-facing output."""
-
-DEFAULT_LANG: Lang = "de"
-"""German: the users and the data are German."""
-
-LOCALES: dict[str, str] = {"de": "de_DE", "en": "en_GB"}
-"""The Babel locale of each language (numbers, percentages, dates)."""
-
-_MISSING: dict[str, str] = {"de": "ohne Angabe", "en": "not stated"}
-
-# The catalogue's own label of an unknown value, shown as the one missing label.
-_CATALOGUE_MISSING = frozenset({"Keine Angabe", "keine Angabe"})
-
-_EN_LABELS: dict[str, str] = {
+EN_LABELS: dict[str, str] = {
     # states (Destatis' English names)
     "Baden-Württemberg": "Baden-Württemberg",
     "Bayern": "Bavaria",
@@ -100,9 +46,9 @@ _EN_LABELS: dict[str, str] = {
 """English names of the labels every report shows; other labels stay as the catalogue
 names them (they are names, like a course title)."""
 
-_DE_LABELS: dict[str, str] = {"federal": "Bund", "regional": "Land/Region"}
+DE_LABELS: dict[str, str] = {"federal": "Bund", "regional": "Land/Region"}
 
-_TEXTS: dict[str, tuple[str, str]] = {
+TEXTS: dict[str, tuple[str, str]] = {
     # key: (German, English)
     "yes": ("ja", "yes"),
     "no": ("nein", "no"),
@@ -436,160 +382,3 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "report.table.quality": ("Datenqualität", "Data quality"),
 }
 """The reader-facing texts: key -> (German, English); ``{name}`` fields are filled in."""
-
-
-def check_lang(lang: Any) -> Lang:
-    """``lang`` when it is one of :data:`LANGS`; else an error naming them."""
-    if isinstance(lang, str) and lang in LANGS:
-        return lang  # type: ignore[return-value]
-    raise EducatalogError(
-        f'lang must be "de" (German, the default) or "en" (English), got {lang!r}.'
-    )
-
-
-def text(key: str, lang: str = DEFAULT_LANG, /, **fields: Any) -> str:
-    """The text ``key`` in ``lang``, with ``fields`` filled in."""
-    lang = check_lang(lang)
-    try:
-        pair = _TEXTS[key]
-    except KeyError:
-        raise EducatalogError(f'No text "{key}" in educatalog.texts.') from None
-    template = pair[LANGS.index(lang)]
-    return template.format(**fields) if fields else template
-
-
-def has_text(key: str) -> bool:
-    """Whether :func:`text` knows ``key``."""
-    return key in _TEXTS
-
-
-def missing(lang: str = DEFAULT_LANG) -> str:
-    """The one label of a missing value: "ohne Angabe" / "not stated"."""
-    return _MISSING[check_lang(lang)]
-
-
-def is_missing(value: Any) -> bool:
-    """Whether ``value`` stands for "no value": NA, None, NaN, NaT or "Keine Angabe"."""
-    if isinstance(value, str):
-        return value in _CATALOGUE_MISSING
-    if value is None:
-        return True
-    try:
-        return bool(pd.isna(value))
-    except (TypeError, ValueError):
-        return False
-
-
-def label(value: Any, lang: str = DEFAULT_LANG) -> str:
-    """A value of the data as a reader sees it: missing values (also the catalogue's
-    "Keine Angabe") as :func:`missing`, yes/no in words, periods and years as dates,
-    known catalogue labels in English for ``"en"``."""
-    lang = check_lang(lang)
-    if is_missing(value):
-        return missing(lang)
-    if isinstance(value, bool) or (hasattr(value, "dtype") and str(value.dtype) == "bool"):
-        return text("yes" if value else "no", lang)
-    if isinstance(value, pd.Period):
-        return period(value, lang)
-    if isinstance(value, str):
-        return _EN_LABELS.get(value, value) if lang == "en" else _DE_LABELS.get(value, value)
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
-def period(value: pd.Period, lang: str = DEFAULT_LANG) -> str:
-    """A month ("Jan. 2025" / "Jan 2025"), a quarter ("Q1 2025") or a year."""
-    lang = check_lang(lang)
-    freq = value.freqstr[0]
-    if freq == "M":
-        return format_date(value.to_timestamp().date(), "MMM y", locale=LOCALES[lang])
-    if freq == "Q":
-        return f"Q{value.quarter} {value.year}"
-    if freq in ("Y", "A"):
-        return str(value.year)
-    return str(value)
-
-
-def number(value: Any, lang: str = DEFAULT_LANG, decimals: int = 0) -> str:
-    """``value`` with the language's thousands separator and decimal mark and exactly
-    ``decimals`` decimals (Babel); a missing value is "–"."""
-    lang = check_lang(lang)
-    if is_missing(value):
-        return "–"
-    pattern = "#,##0" + ("." + "0" * decimals if decimals > 0 else "")
-    return format_decimal(
-        float(value), format=pattern, locale=LOCALES[lang], decimal_quantization=True
-    )
-
-
-def percent(value: Any, lang: str = DEFAULT_LANG, decimals: int = 1) -> str:
-    """A share (0.104) as a percentage in the language's format: "10,4 %" / "10.4%"."""
-    lang = check_lang(lang)
-    if is_missing(value):
-        return "–"
-    base = "#,##0" + ("." + "0" * decimals if decimals > 0 else "")
-    pattern = base + ("\u00a0%" if lang == "de" else "%")
-    return format_percent(float(value), format=pattern, locale=LOCALES[lang])
-
-
-def rate(value: Any, lang: str = DEFAULT_LANG) -> str:
-    """A rate such as events per 100,000 inhabitants: two decimals below 100, none above
-    (the same in charts and tables)."""
-    if is_missing(value):
-        return "–"
-    return number(value, lang, 0 if abs(float(value)) >= 100 else 2)
-
-
-def date(value: dt.date | dt.datetime | str, lang: str = DEFAULT_LANG) -> str:
-    """A date: "31.12.2022" / "31 Dec 2022"."""
-    lang = check_lang(lang)
-    if isinstance(value, str):
-        value = dt.date.fromisoformat(value[:10])
-    return format_date(value, "medium", locale=LOCALES[lang])
-
-
-def datetime(value: dt.datetime, lang: str = DEFAULT_LANG) -> str:
-    """A time of day with its date, in UTC: "23.11.2026, 20:31 UTC"."""
-    lang = check_lang(lang)
-    if value.tzinfo is not None:
-        value = value.astimezone(dt.UTC)
-    return f"{date(value, lang)}, {format_time(value, 'HH:mm', locale=LOCALES[lang])} UTC"
-
-
-def count(n: Any, lang: str = DEFAULT_LANG) -> str:
-    """A whole number of events in words: "1 Veranstaltung", "5.503 Veranstaltungen"."""
-    n = int(n)
-    return text("events.one" if n == 1 else "events.many", lang, n=number(n, lang))
-
-
-def measure(name: str, lang: str = DEFAULT_LANG) -> str:
-    """A measure's name for titles and legends ("Veranstaltungen" / "Events"); unknown
-    columns by their name with spaces."""
-    key = f"measure.{name}"
-    return text(key, lang) if key in _TEXTS else str(name).replace("_", " ").capitalize()
-
-
-def dimension(name: str, lang: str = DEFAULT_LANG) -> str:
-    """A dimension's name for titles and labels ("Bundesland" / "state"); unknown
-    columns by their name with spaces."""
-    key = f"dimension.{name}"
-    return text(key, lang) if key in _TEXTS else str(name).replace("_", " ")
-
-
-def capitalized(words: str) -> str:
-    """``words`` with a capital first letter (the rest unchanged)."""
-    return words[:1].upper() + words[1:]
-
-
-def translate_labels(values: Mapping[Any, Any], lang: str) -> dict[Any, str]:
-    """Each value of a mapping as :func:`label` shows it."""
-    return {k: label(v, lang) for k, v in values.items()}
-
-
-def finite(value: Any) -> bool:
-    """Whether ``value`` is a number that is neither missing nor infinite."""
-    try:
-        return not is_missing(value) and math.isfinite(float(value))
-    except (TypeError, ValueError):
-        return False

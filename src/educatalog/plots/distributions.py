@@ -1,0 +1,271 @@
+"""How the offers spread over two dimensions: 100 % stacked bars (:func:`stacked_shares`) and
+the annotated heatmap (:func:`heatmap`)."""
+
+from __future__ import annotations
+
+import math
+import textwrap
+from typing import Literal
+
+import matplotlib as mpl
+import numpy as np
+import pandas as pd
+from matplotlib import ticker
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from educatalog import stats, texts
+from educatalog.errors import UsageError
+from educatalog.plots._formats import (
+    cell_count_text,
+    count_text,
+    group_colors,
+    ink,
+    key_of,
+    label,
+    percent_formatter,
+    share_text,
+    tick_formatter,
+)
+from educatalog.plots._frames import MEASURE_COLUMNS, columns_of, require
+from educatalog.plots._setup import (
+    HEATMAP_CMAP,
+    TEXT_COLOR,
+    begin,
+    category_axis,
+    check_choice,
+    finish,
+    finish_colorbar,
+    inside,
+    legend_right,
+    new_axes,
+    styled,
+    two_dimensions,
+)
+from educatalog.provenance import Source
+
+__all__ = ["heatmap", "stacked_shares"]
+
+Normalization = Literal["index", "columns", "all", False]
+
+
+@styled
+def stacked_shares(
+    offers: pd.DataFrame,
+    rows: str = "state",
+    columns: str = "instruction_form_category",
+    *,
+    ax: Axes | None = None,
+    title: str | None = None,
+    lang: str = texts.DEFAULT_LANG,
+    source: Source | str | None = None,
+) -> Figure:
+    """100 % stacked horizontal bars: the shares of ``columns`` among the events of each
+    value of ``rows`` (:func:`educatalog.stats.crosstab` with ``normalize="index"``).
+
+    Each bar's tick label gives its number of events (``n``); values of ``rows`` without
+    events have no shares and are left out, as are values of ``columns`` that no event has.
+    """
+    what = "stacked_shares()"
+    lang = begin(lang, rows=rows, columns=columns)
+    two_dimensions(what, rows, columns)
+    require(offers, ["event_id", *columns_of(offers, [rows, columns])], what)
+    shares = stats.crosstab(offers, rows, columns, normalize="index")
+    events = stats.supply(offers, rows, normalize=False)["events"]
+    n_of = {key_of(key): int(n) for key, n in events.items()}
+    shares = shares.iloc[[i for i, k in enumerate(shares.index) if n_of.get(key_of(k), 0) > 0]]
+    if shares.empty:
+        raise UsageError(f"{what}: the frame has no offers to count by {rows}.")
+    values = shares.to_numpy(dtype=float, na_value=np.nan) * 100
+    used = np.nansum(values, axis=0) > 0
+    values, keys = values[:, used], shares.columns[used]
+
+    n_rows = len(shares)
+    fig, ax = new_axes(ax, (9.0, max(2.8, 1.6 + 0.3 * n_rows)))
+    colors = group_colors(list(keys), offers, columns)
+    left = np.zeros(n_rows)
+    for j, key in enumerate(keys):
+        width = np.nan_to_num(values[:, j])
+        bars = ax.barh(
+            np.arange(n_rows),
+            width,
+            left=left,
+            height=0.72,
+            color=colors[j],
+            edgecolor="white",
+            linewidth=0.6,
+            label=label(key, lang),
+        )
+        shown = [texts.percent(v / 100, lang, 0) if v >= 7 else "" for v in width]
+        inside(
+            ax.bar_label(
+                bars, labels=shown, label_type="center", fontsize=7.5, color=ink(colors[j])
+            )
+        )
+        left += width
+    labels = [
+        texts.text("n", lang, label=label(k, lang), n=texts.number(n_of[key_of(k)], lang))
+        for k in shares.index
+    ]
+    category_axis(ax, labels, rows, lang, n=n_rows)
+    ax.set_xlim(0, 100)
+    ax.xaxis.set_major_formatter(percent_formatter(lang))
+    ax.xaxis.set_major_locator(ticker.MultipleLocator(20))
+    ax.set_xlabel(texts.text("axis.share", lang))
+    legend_right(ax, columns, lang)
+    if title is None:
+        title = texts.text(
+            "title.shares",
+            lang,
+            columns=texts.dimension(columns, lang),
+            rows=texts.dimension(rows, lang),
+        )
+    parts = ", ".join(label(k, lang) for k in keys)
+    alt = texts.text("alt.stacked", lang, title=title, n=n_rows, parts=parts)
+    return finish(fig, ax, offers, title, lang=lang, source=source, alt=alt)
+
+
+@styled
+def heatmap(
+    offers: pd.DataFrame,
+    rows: str = "state",
+    columns: str = "duration_class",
+    *,
+    normalize: bool | str | None = "index",
+    measure: str = "events",
+    ax: Axes | None = None,
+    title: str | None = None,
+    lang: str = texts.DEFAULT_LANG,
+    source: Source | str | None = None,
+) -> Figure:
+    """An annotated heatmap of the events (or another ``measure`` of
+    :data:`educatalog.stats.MEASURES`, for counts) by ``rows`` and ``columns``
+    (:func:`educatalog.stats.crosstab`).
+
+    ``normalize`` as in :func:`~educatalog.stats.crosstab`: ``"index"`` shares within each
+    row, ``"columns"`` within each column, ``"all"`` of the total (cells in percent), or
+    False/None for counts. Empty cells show "–"; cells of unknown capacity stay blank.
+    """
+    what = "heatmap()"
+    lang = begin(lang, rows=rows, columns=columns)
+    two_dimensions(what, rows, columns)
+    mode = _mode(normalize)
+    check_choice(measure, stats.MEASURES, 'Unknown measure "{value}"; choose one of {choices}.')
+    needed = ["event_id", MEASURE_COLUMNS[measure], *columns_of(offers, [rows, columns])]
+    require(offers, needed, what)
+    table = stats.crosstab(offers, rows, columns, measure=measure, normalize=mode)
+    if table.size == 0:
+        raise UsageError(f"{what}: the frame has no offers to count.")
+    data = table.to_numpy(dtype=float, na_value=np.nan)
+    share = mode is not False
+    if share:
+        data = data * 100
+    n_rows, n_cols = data.shape
+    col_width = 0.66  # inches per column
+    fig, ax = new_axes(
+        ax, (max(6.5, 3.2 + col_width * n_cols + 1.2), max(3.2, 2.0 + 0.32 * n_rows))
+    )
+    vmax = float(np.nanmax(data)) if np.isfinite(data).any() else 0.0
+    mesh = ax.pcolormesh(
+        np.arange(n_cols + 1),
+        np.arange(n_rows + 1),
+        np.ma.masked_invalid(data),
+        cmap=mpl.colormaps[HEATMAP_CMAP].with_extremes(bad="#F2F2F2"),
+        vmin=0,
+        vmax=vmax or 1.0,
+        edgecolors="white",
+        linewidth=0.8,
+    )
+    size = 8.5 if n_cols <= 8 else 7.5
+    for (i, j), value in np.ndenumerate(data):
+        if math.isnan(value):
+            continue
+        ax.text(
+            j + 0.5,
+            i + 0.5,
+            share_text(value, lang) if share else cell_count_text(value, lang),
+            ha="center",
+            va="center",
+            fontsize=size,
+            color="white" if vmax and value / vmax > 0.55 else TEXT_COLOR,
+            in_layout=False,  # inside the axes; keeps the layout fast
+        )
+    row_labels = [label(k, lang) for k in table.index]
+    column_labels = [label(k, lang) for k in table.columns]
+    ax.set_xlim(0, n_cols)
+    ax.set_yticks(np.arange(n_rows) + 0.5, row_labels)
+    ax.set_ylim(n_rows, 0)
+    _column_labels(ax, column_labels, col_width)
+    ax.tick_params(length=0)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    ax.set_xlabel(texts.capitalized(texts.dimension(columns, lang)))
+    ax.set_ylabel(texts.capitalized(texts.dimension(rows, lang)))
+    names = {"rows": texts.dimension(rows, lang), "columns": texts.dimension(columns, lang)}
+    finish_colorbar(
+        fig.colorbar(mesh, ax=ax, pad=0.02, fraction=0.05, aspect=25),
+        _unit(mode, measure, names, lang),
+        percent_formatter(lang) if share else tick_formatter(rate=False, lang=lang),
+        None if share else ticker.MaxNLocator(nbins=6, integer=True),
+    )
+    if title is None:
+        title = _title(mode, measure, names, lang)
+    alt = title
+    if np.isfinite(data).any():
+        i, j = np.unravel_index(np.nanargmax(data), data.shape)
+        top_value = share_text(data[i, j], lang) if share else count_text(data[i, j], lang)
+        alt = texts.text(
+            "alt.heatmap",
+            lang,
+            title=title,
+            rows=n_rows,
+            row_name=names["rows"],
+            columns=n_cols,
+            column_name=names["columns"],
+            top_value=top_value,
+            top=f"{row_labels[i]} / {column_labels[j]}",
+        )
+    return finish(fig, ax, offers, title, lang=lang, source=source, alt=alt)
+
+
+def _mode(normalize: bool | str | None) -> Normalization:
+    """``normalize`` as one of the modes of :func:`educatalog.stats.crosstab`."""
+    mode = "all" if normalize is True else (normalize or False)
+    if mode == "index" or mode == "columns" or mode == "all" or mode is False:
+        return mode
+    raise UsageError(f"normalize must be index, columns, all or False (counts), got {normalize!r}.")
+
+
+def _unit(mode: Normalization, measure: str, names: dict[str, str], lang: str) -> str:
+    """The label of the colour bar: the share and its base, or the measure."""
+    if mode == "index" or mode == "columns":
+        name = names["rows" if mode == "index" else "columns"]
+        return texts.text("axis.share_within", lang, name=name)
+    if mode == "all":
+        return texts.text("axis.share_all", lang)
+    return texts.text(f"axis.{measure}", lang)
+
+
+def _title(mode: Normalization, measure: str, names: dict[str, str], lang: str) -> str:
+    if mode is False:
+        what = texts.text(f"measure.{measure}", lang)
+        return texts.text("title.measure_by_2d", lang, measure=what, **names)
+    key = {"index": "title.shares", "columns": "title.shares_columns", "all": "title.shares_all"}
+    return texts.text(key[mode], lang, **names)
+
+
+def _column_labels(ax: Axes, labels: list[str], col_width: float) -> None:
+    """Column labels wrapped to the column width; rotated where a word does not fit."""
+    size = 8.5
+    chars = max(6, int(col_width * 72 / (size * 0.58)))
+    wrapped = [textwrap.fill(words, chars, break_long_words=False) for words in labels]
+    fits = all(len(line) <= chars for w in wrapped for line in w.split("\n"))
+    fits = fits and all(w.count("\n") < 4 for w in wrapped)
+    positions = np.arange(len(labels)) + 0.5
+    if fits:
+        ax.set_xticks(positions, wrapped, fontsize=size)
+    else:
+        wrapped = [textwrap.fill(words, 24, break_long_words=False) for words in labels]
+        ax.set_xticks(
+            positions, wrapped, fontsize=size, rotation=35, ha="right", rotation_mode="anchor"
+        )

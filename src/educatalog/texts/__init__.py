@@ -1,0 +1,248 @@
+"""Everything a reader sees, in German (``"de"``, the default) or English (``"en"``).
+
+>>> texts.number(1635, "de"), texts.number(1635, "en")        # ('1.635', '1,635')
+>>> texts.percent(0.104, "de"), texts.percent(0.104, "en")    # ('10,4 %', '10.4%')
+>>> texts.text("dimension.state", "en")                       # 'state'
+>>> texts.label(None, "de"), texts.label("Keine Angabe", "en")  # 'ohne Angabe', 'not stated'
+
+Charts, tables, the report, the explorer and the notebooks take ``lang`` and ask this module
+for their words and number formats, so that one page speaks one language and writes numbers
+one way. Numbers, percentages and dates are formatted by Babel with the locale of the
+language (:data:`LOCALES`). Labels of the data are the catalogue's German names; in English
+the short lists a reader meets in every report (states, instruction-form categories,
+duration classes, yes/no) are translated, and a missing value is always :func:`missing`
+(also the catalogue's own "Keine Angabe"). The words themselves are in
+:mod:`educatalog.texts.words`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Mapping
+from typing import Any, Literal
+
+import pandas as pd
+from babel.dates import format_date, format_time
+from babel.numbers import format_decimal, format_percent
+
+from educatalog.errors import UsageError
+from educatalog.texts.words import DE_LABELS as _DE_LABELS
+from educatalog.texts.words import EN_LABELS as _EN_LABELS
+from educatalog.texts.words import TEXTS as _TEXTS
+
+__all__ = [
+    "DEFAULT_LANG",
+    "LANGS",
+    "LOCALES",
+    "check_lang",
+    "date",
+    "datetime",
+    "label",
+    "missing",
+    "number",
+    "percent",
+    "population_text",
+    "text",
+]
+
+Lang = Literal["de", "en"]
+
+LANGS: tuple[str, ...] = ("de", "en")
+"""The languages of reader-facing output."""
+
+_CHECKED: dict[str, Lang] = {"de": "de", "en": "en"}
+
+DEFAULT_LANG: Lang = "de"
+"""German: the users and the data are German."""
+
+LOCALES: dict[str, str] = {"de": "de_DE", "en": "en_GB"}
+"""The Babel locale of each language (numbers, percentages, dates)."""
+
+_MISSING: dict[str, str] = {"de": "ohne Angabe", "en": "not stated"}
+
+# The catalogue's own label of an unknown value, shown as the one missing label.
+_CATALOGUE_MISSING = frozenset({"Keine Angabe", "keine Angabe"})
+
+
+def check_lang(lang: Any) -> Lang:
+    """``lang`` when it is one of :data:`LANGS`; else an error naming them."""
+    if isinstance(lang, str) and lang in _CHECKED:
+        return _CHECKED[lang]
+    raise UsageError(f'lang must be "de" (German, the default) or "en" (English), got {lang!r}.')
+
+
+def text(key: str, lang: str = DEFAULT_LANG, /, **fields: Any) -> str:
+    """The text ``key`` in ``lang``, with ``fields`` filled in."""
+    lang = check_lang(lang)
+    try:
+        pair = _TEXTS[key]
+    except KeyError:
+        raise UsageError(f'No text "{key}" in educatalog.texts.') from None
+    template = pair[LANGS.index(lang)]
+    return template.format(**fields) if fields else template
+
+
+def has_text(key: str) -> bool:
+    """Whether :func:`text` knows ``key``."""
+    return key in _TEXTS
+
+
+def missing(lang: str = DEFAULT_LANG) -> str:
+    """The one label of a missing value: "ohne Angabe" / "not stated"."""
+    return _MISSING[check_lang(lang)]
+
+
+def is_missing(value: Any) -> bool:
+    """Whether ``value`` stands for "no value": NA, None, NaN, NaT or "Keine Angabe"."""
+    if isinstance(value, str):
+        return value in _CATALOGUE_MISSING
+    if value is None:
+        return True
+    try:
+        return bool(pd.isna(value))
+    except (TypeError, ValueError):
+        return False
+
+
+def label(value: Any, lang: str = DEFAULT_LANG) -> str:
+    """A value of the data as a reader sees it: missing values (also the catalogue's
+    "Keine Angabe") as :func:`missing`, yes/no in words, periods and years as dates,
+    known catalogue labels in English for ``"en"``."""
+    lang = check_lang(lang)
+    if is_missing(value):
+        return missing(lang)
+    if isinstance(value, bool) or (hasattr(value, "dtype") and str(value.dtype) == "bool"):
+        return text("yes" if value else "no", lang)
+    if isinstance(value, pd.Period):
+        return period(value, lang)
+    if isinstance(value, str):
+        return _EN_LABELS.get(value, value) if lang == "en" else _DE_LABELS.get(value, value)
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def period(value: pd.Period, lang: str = DEFAULT_LANG) -> str:
+    """A month ("Jan. 2025" / "Jan 2025"), a quarter ("Q1 2025") or a year."""
+    lang = check_lang(lang)
+    freq = value.freqstr[0]
+    if freq == "M":
+        return format_date(value.to_timestamp().date(), "MMM y", locale=LOCALES[lang])
+    if freq == "Q":
+        return f"Q{value.quarter} {value.year}"
+    if freq in ("Y", "A"):
+        return str(value.year)
+    return str(value)
+
+
+def number(value: Any, lang: str = DEFAULT_LANG, decimals: int = 0) -> str:
+    """``value`` with the language's thousands separator and decimal mark and exactly
+    ``decimals`` decimals (Babel); a missing value is "–"."""
+    lang = check_lang(lang)
+    if is_missing(value):
+        return "–"
+    pattern = "#,##0" + ("." + "0" * decimals if decimals > 0 else "")
+    return format_decimal(
+        float(value), format=pattern, locale=LOCALES[lang], decimal_quantization=True
+    )
+
+
+def percent(value: Any, lang: str = DEFAULT_LANG, decimals: int = 1) -> str:
+    """A share (0.104) as a percentage in the language's format: "10,4 %" / "10.4%"."""
+    lang = check_lang(lang)
+    if is_missing(value):
+        return "–"
+    base = "#,##0" + ("." + "0" * decimals if decimals > 0 else "")
+    pattern = base + ("\u00a0%" if lang == "de" else "%")
+    return format_percent(float(value), format=pattern, locale=LOCALES[lang])
+
+
+def rate(value: Any, lang: str = DEFAULT_LANG) -> str:
+    """A rate such as events per 100,000 inhabitants: two decimals below 100, none above
+    (the same in charts and tables)."""
+    if is_missing(value):
+        return "–"
+    return number(value, lang, 0 if abs(float(value)) >= 100 else 2)
+
+
+def date(value: dt.date | dt.datetime | str, lang: str = DEFAULT_LANG) -> str:
+    """A date: "31.12.2022" / "31 Dec 2022"."""
+    lang = check_lang(lang)
+    if isinstance(value, str):
+        value = dt.date.fromisoformat(value[:10])
+    return format_date(value, "medium", locale=LOCALES[lang])
+
+
+def datetime(value: dt.datetime, lang: str = DEFAULT_LANG) -> str:
+    """A time of day with its date, in UTC: "23.11.2026, 20:31 UTC"."""
+    lang = check_lang(lang)
+    if value.tzinfo is not None:
+        value = value.astimezone(dt.UTC)
+    return f"{date(value, lang)}, {format_time(value, 'HH:mm', locale=LOCALES[lang])} UTC"
+
+
+def count(n: Any, lang: str = DEFAULT_LANG) -> str:
+    """A whole number of events in words: "1 Veranstaltung", "5.503 Veranstaltungen"."""
+    n = int(n)
+    return text("events.one" if n == 1 else "events.many", lang, n=number(n, lang))
+
+
+def measure(name: str, lang: str = DEFAULT_LANG) -> str:
+    """A measure's name for titles and legends ("Veranstaltungen" / "Events"); unknown
+    columns by their name with spaces."""
+    key = f"measure.{name}"
+    return text(key, lang) if key in _TEXTS else str(name).replace("_", " ").capitalize()
+
+
+def dimension(name: str, lang: str = DEFAULT_LANG) -> str:
+    """A dimension's name for titles and labels ("Bundesland" / "state"); unknown
+    columns by their name with spaces."""
+    key = f"dimension.{name}"
+    return text(key, lang) if key in _TEXTS else str(name).replace("_", " ")
+
+
+def capitalized(words: str) -> str:
+    """``words`` with a capital first letter (the rest unchanged)."""
+    return words[:1].upper() + words[1:]
+
+
+def population_text(origin: Mapping[str, Any], lang: str = DEFAULT_LANG) -> str:
+    """The population figures named in words, with their reference date: "Statistisches
+    Bundesamt (Destatis), Fortschreibung des Bevölkerungsstandes (Tabelle 12411-0010), Stand
+    31.12.2022". ``origin`` is what :func:`educatalog.stats.per_capita` notes in the
+    ``attrs["educatalog"]["population"]`` of its table."""
+    when = origin.get("date")
+    if origin.get("table") and origin.get("publisher") and when:
+        english = lang == "en"
+        return text(
+            "population.source",
+            lang,
+            publisher=origin.get("publisher_en" if english else "publisher", origin["publisher"]),
+            statistic=origin.get(
+                "statistic_en" if english else "statistic", origin.get("statistic", "")
+            ),
+            table=origin["table"],
+            date=date(when, lang),
+        )
+    name = origin.get("source") or text("population.caller", lang)
+    if str(name).startswith("given by the caller"):
+        name = text("population.caller", lang)
+    if when:
+        return text("population.own", lang, source=name, date=date(when, lang))
+    if origin.get("year"):
+        return text("population.own", lang, source=name, date=str(origin["year"]))
+    return text("population.own_nodate", lang, source=name)
+
+
+def translate_labels(values: Mapping[Any, Any], lang: str) -> dict[Any, str]:
+    """Each value of a mapping as :func:`label` shows it."""
+    return {k: label(v, lang) for k, v in values.items()}
+
+
+def finite(value: Any) -> bool:
+    """Whether ``value`` is a number that is neither missing nor infinite."""
+    try:
+        return not is_missing(value) and math.isfinite(float(value))
+    except (TypeError, ValueError):
+        return False
