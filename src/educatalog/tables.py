@@ -33,6 +33,7 @@ from educatalog import texts
 from educatalog.errors import UsageError
 from educatalog.excel import check_rows, sheet_names, text_cell
 from educatalog.provenance import SOURCE_ATTR, Source, source_of
+from educatalog.texts import population_text
 
 __all__ = ["EXCEL_FORMATS", "Table", "population_text", "present", "write_excel"]
 
@@ -223,7 +224,7 @@ def present(
         result_kinds[header] = kind
     frame.columns = pd.Index([headers[str(c)] for c in frame.columns])
     if population:
-        notes.append(texts.text("population", lang, source=population_text(population, lang)))
+        notes.append(texts.text("population", lang, source=texts.population_text(population, lang)))
     found = source_of(table, source)
     origin = dict(population) if isinstance(population, Mapping) else None
     return Table(frame, result_kinds, lang, title, notes, found, origin)
@@ -258,33 +259,6 @@ def _currency_unit(table: pd.DataFrame, lang: str) -> str:
         return ""
     currencies = sorted({str(c) for c in table.index.get_level_values("currency").dropna()})
     return currencies[0] if len(currencies) == 1 else texts.text("unit.currency", lang)
-
-
-def population_text(origin: Mapping[str, Any], lang: str = texts.DEFAULT_LANG) -> str:
-    """The population figures named in words, with their reference date: "Statistisches
-    Bundesamt (Destatis), Fortschreibung des Bevölkerungsstandes (Tabelle 12411-0010), Stand
-    31.12.2022"."""
-    date = origin.get("date")
-    if origin.get("table") and origin.get("publisher") and date:
-        english = lang == "en"
-        return texts.text(
-            "population.source",
-            lang,
-            publisher=origin.get("publisher_en" if english else "publisher", origin["publisher"]),
-            statistic=origin.get(
-                "statistic_en" if english else "statistic", origin.get("statistic", "")
-            ),
-            table=origin["table"],
-            date=texts.date(date, lang),
-        )
-    name = origin.get("source") or texts.text("population.caller", lang)
-    if str(name).startswith("given by the caller"):
-        name = texts.text("population.caller", lang)
-    if date:
-        return texts.text("population.own", lang, source=name, date=texts.date(date, lang))
-    if origin.get("year"):
-        return texts.text("population.own", lang, source=name, date=str(origin["year"]))
-    return texts.text("population.own_nodate", lang, source=name)
 
 
 # -- Excel -------------------------------------------------------------------------------
@@ -377,7 +351,7 @@ def write_excel(
     if found is not None and found.demo:
         rows.append((texts.text("excel.note", lang), texts.text("excel.demo", lang)))
     if population:
-        rows.append((texts.text("excel.population", lang), population_text(population, lang)))
+        rows.append((texts.text("excel.population", lang), texts.population_text(population, lang)))
     now = dt.datetime.now(dt.UTC)
     rows.append((texts.text("excel.written", lang), texts.datetime(now, lang)))
     rows.append((texts.text("excel.sheets", lang), ", ".join(names)))
