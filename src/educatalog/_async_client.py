@@ -19,7 +19,7 @@ from typing import Any, TypeVar, overload
 import httpx
 import orjson
 
-from educatalog._concurrency import AsyncBackend, Awaitable, awaitable
+from educatalog._concurrency import AsyncBackend, AsyncCall, Awaitable, awaitable
 from educatalog.catalogue import CATALOGUE
 from educatalog.client_base import (
     ClientBase,
@@ -56,6 +56,9 @@ T = TypeVar("T")
 
 Part = tuple[builtins.list[Any], T]
 """The ids of a page's rows (for the final check) and the page as converted."""
+
+Download = tuple[int, builtins.list[Part[Any]]]
+"""The rows a download expects, and the parts it received."""
 
 
 class AsyncClient(ClientBase):
@@ -219,13 +222,8 @@ class AsyncClient(ClientBase):
         client's setting for this download.
         """
         base = download_query(collection, query)
-        problem = None
-        for _ in range(DOWNLOAD_ATTEMPTS):
-            expected, parts = await self._download(collection, base, convert, progress)
-            problem = download_problem(expected, parts)
-            if problem is None:
-                return [page for _, page in parts]
-        raise incomplete_download(collection, problem)
+        download = functools.partial(self._download, collection, base, convert, progress)
+        return await self._complete(collection, download)
 
     @overload
     async def fetch_sorted(
@@ -272,11 +270,16 @@ class AsyncClient(ClientBase):
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
             raise InvalidQuery(f"limit must be a whole number of rows, 0 or more: {limit!r}")
         base = sorted_query(collection, query, sort)
+        download = functools.partial(
+            self._download_sorted, collection, base, limit, convert, progress
+        )
+        return await self._complete(collection, download)
+
+    async def _complete(self, collection: str, download: AsyncCall[Download]) -> builtins.list[Any]:
+        """The converted pages of ``download``, run again while its rows do not add up."""
         problem = None
         for _ in range(DOWNLOAD_ATTEMPTS):
-            expected, parts = await self._download_sorted(
-                collection, base, limit, convert, progress
-            )
+            expected, parts = await download()
             problem = download_problem(expected, parts)
             if problem is None:
                 return [page for _, page in parts]

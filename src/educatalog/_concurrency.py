@@ -21,9 +21,15 @@ from collections.abc import Callable, Coroutine, Generator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Generic, TypeVar
 
-__all__ = ["AsyncBackend", "Awaitable", "SyncBackend", "awaitable"]
+__all__ = ["AsyncBackend", "AsyncCall", "Awaitable", "Call", "SyncBackend", "awaitable"]
 
 T = TypeVar("T")
+
+AsyncCall = Callable[[], Coroutine[Any, Any, T]]
+"""A call without arguments whose result is awaited."""
+
+Call = Callable[[], T]
+"""A call without arguments (the sync form of :data:`AsyncCall`)."""
 
 
 class AsyncBackend:
@@ -34,7 +40,7 @@ class AsyncBackend:
         await asyncio.sleep(seconds)
 
     @staticmethod
-    async def run_all(calls: Sequence[Callable[[], Coroutine[Any, Any, T]]], limit: int) -> list[T]:
+    async def run_all(calls: Sequence[AsyncCall[T]], limit: int) -> list[T]:
         """The results of ``calls``, run as tasks, at most ``limit`` at once.
 
         On the first error the others are cancelled and awaited before it is raised, so that
@@ -42,7 +48,7 @@ class AsyncBackend:
         """
         workers = asyncio.Semaphore(limit)
 
-        async def run(call: Callable[[], Coroutine[Any, Any, T]]) -> T:
+        async def run(call: AsyncCall[T]) -> T:
             async with workers:
                 return await call()
 
@@ -64,7 +70,7 @@ class SyncBackend:
         time.sleep(seconds)
 
     @staticmethod
-    def run_all(calls: Sequence[Callable[[], T]], limit: int) -> list[T]:
+    def run_all(calls: Sequence[Call[T]], limit: int) -> list[T]:
         """The results of ``calls``, run in a pool of ``limit`` threads (the first error is
         raised once the calls already started have ended)."""
         with ThreadPoolExecutor(limit) as pool:
@@ -79,7 +85,7 @@ class Awaitable(Generic[T]):
     warns: those were coroutine methods.
     """
 
-    def __init__(self, ask: Callable[[], Coroutine[Any, Any, T]], name: str) -> None:
+    def __init__(self, ask: AsyncCall[T], name: str) -> None:
         self._ask = ask
         self._name = name
 
@@ -96,6 +102,6 @@ class Awaitable(Generic[T]):
         return self
 
 
-def awaitable(ask: Callable[[], Coroutine[Any, Any, T]], name: str) -> Awaitable[T]:
+def awaitable(ask: AsyncCall[T], name: str) -> Awaitable[T]:
     """An :class:`Awaitable` of ``ask()`` for the property ``name``."""
     return Awaitable(ask, name)
