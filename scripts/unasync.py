@@ -9,7 +9,7 @@ as httpcore does it (its scripts/unasync.py), then tidied by ruff (so run the sc
 the project's Python: ``.venv/bin/python scripts/unasync.py``). What differs (sleeping, running
 calls concurrently, awaitable properties) lives in src/educatalog/_concurrency.py, in an
 async and a sync form. Every substitution must be used, so that none is left behind when
-the source changes. ``make lint`` runs the check, and so does tests/test_paging.py.
+the source changes. ``make lint`` runs the check, and so does tests/test_client.py.
 """
 
 from __future__ import annotations
@@ -75,9 +75,10 @@ def unasync(source: str, used: set[int], target: Path) -> str:
     ``yield from`` for a loop that yields, lines that lost an ``await`` joined."""
     code = HEADER + "".join(unasync_line(line, used) for line in source.splitlines(True))
     fixes = ["check", "--fix-only", "--unsafe-fixes", "--select", "I,UP028", "--quiet"]
+    options = ["--config", str(ROOT / "pyproject.toml"), "--stdin-filename"]
     for command in (fixes, ["format", "--quiet"]):
         code = subprocess.run(
-            [sys.executable, "-m", "ruff", *command, "--stdin-filename", str(target), "-"],
+            [sys.executable, "-m", "ruff", *command, *options, str(target), "-"],
             input=code,
             capture_output=True,
             text=True,
@@ -87,16 +88,20 @@ def unasync(source: str, used: set[int], target: Path) -> str:
     return code
 
 
+def _shown(path: Path) -> Path:
+    return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+
+
 def main(argv: list[str]) -> int:
     check = "--check" in argv
     used: set[int] = set()
     failed = False
     for source, target in FILES.items():
         expected = unasync(source.read_text(encoding="utf-8"), used, target)
-        name = target.relative_to(ROOT)
+        name = _shown(target)
         if not check:
             target.write_text(expected, encoding="utf-8", newline="\n")
-            print(f"{source.relative_to(ROOT)} -> {name}")
+            print(f"{_shown(source)} -> {name}")
             continue
         actual = target.read_text(encoding="utf-8") if target.exists() else ""
         if actual != expected:
