@@ -23,6 +23,7 @@ from educatalog.errors import (
     InvalidQuery,
     NotFoundOrForbidden,
     ServiceUnavailable,
+    UsageError,
 )
 from educatalog.server.app import create_app
 from educatalog.server.run import ServerThread
@@ -545,7 +546,7 @@ def test_environment_configures_the_client(url: str, monkeypatch: pytest.MonkeyP
 
     assert run(main) == "Baden-Württemberg"
     monkeypatch.delenv("EDUCATALOG_URL")
-    with pytest.raises(Exception, match="No service URL"):
+    with pytest.raises(UsageError, match="No service URL"):
         AsyncClient()
     with pytest.raises(ValueError, match="positive"):
         AsyncClient(url, max_concurrency=0)

@@ -11,7 +11,12 @@ import pytest
 
 from educatalog.client_base import ClientBase
 from educatalog.decoding import ArrowRows
-from educatalog.errors import IncompleteDownload, InvalidQuery, UnexpectedAnswer
+from educatalog.errors import (
+    IncompleteDownload,
+    InvalidQuery,
+    NotFoundOrForbidden,
+    UnexpectedAnswer,
+)
 from educatalog.paging import (
     Page,
     converted,
@@ -72,7 +77,7 @@ def test_download_query_refuses_another_order_and_unknown_collections() -> None:
     with pytest.raises(InvalidQuery, match="id order"):
         download_query("events", Query(sort=("-remarks",)))
     assert download_query("events", Query(sort=("-id",))).sort is None
-    with pytest.raises(Exception, match="event"):
+    with pytest.raises(NotFoundOrForbidden, match='Did you mean "events"'):
         download_query("event", None)
 
 
