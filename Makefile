@@ -20,6 +20,7 @@ setup: $(STAMP)
 lint: setup
 	$(BIN)/ruff check --no-cache src tests benchmarks
 	$(BIN)/ruff format --no-cache --check src tests benchmarks
+	$(BIN)/python scripts/unasync.py --check
 
 format: setup
 	$(BIN)/ruff check --fix src tests benchmarks

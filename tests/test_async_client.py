@@ -5,6 +5,7 @@ asyncio transport between client and server. Coroutines run under ``asyncio.run`
 from __future__ import annotations
 
 import asyncio
+import inspect
 import time
 from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
@@ -22,6 +23,7 @@ from educatalog.errors import (
     InvalidQuery,
     NotFoundOrForbidden,
     ServiceUnavailable,
+    UsageError,
 )
 from educatalog.server.app import create_app
 from educatalog.server.run import ServerThread
@@ -267,15 +269,82 @@ def test_page_size_adapts_to_the_service_maximum(capped_url: str, database: Path
 
 
 def test_server_info(url: str) -> None:
+    transport = Faulty(lambda request, call: None)
+
     async def main() -> tuple[bool, bool, dict[str, Any]]:
-        async with _client(url) as client:
-            return await client.is_reference_server(), await client.is_demo(), client._server_info
+        async with _client(url, transport) as client:
+            unawaited = client.is_demo  # asks nothing until awaited
+            assert transport.calls == 0
+            answers = await client.is_reference_server, await unawaited, await client.server_info
+            assert transport.paths == ["/server/info"]  # asked once
+            return answers
 
     reference, is_demo, info = run(main)
     assert reference
+    assert info["project"]["project_name"] == "educatalog reference server"
     with Client(url, token=TOKEN) as sync:
         assert is_demo == sync.is_demo
         assert info == sync.server_info
+
+
+def test_calling_the_service_properties_still_works_and_warns(url: str) -> None:
+    async def main() -> tuple[bool, bool, dict[str, Any]]:
+        async with _client(url) as client:
+            with pytest.warns(DeprecationWarning, match=r"`await client.is_demo`, not"):
+                demo = await client.is_demo()
+            with pytest.warns(DeprecationWarning, match="is_reference_server is a property"):
+                reference = await client.is_reference_server()
+            with pytest.warns(DeprecationWarning, match="server_info"):
+                info = await client.server_info()
+            return demo, reference, info
+
+    demo, reference, info = run(main)
+    assert reference
+    assert demo is False  # the test server serves records of its own, not the demo
+    assert info["project"]["project_name"] == "educatalog reference server"
+
+
+def test_both_clients_have_the_same_api() -> None:
+    """One loop, one API: the same public methods and properties, coroutines on one side."""
+
+    def public(cls: type) -> dict[str, str]:
+        out = {}
+        for name, value in vars(cls).items():
+            if name.startswith("_") or name in ("close", "aclose"):
+                continue
+            kind = "property" if isinstance(value, property) else "method"
+            out[name] = kind
+        return out
+
+    assert public(AsyncClient) == public(Client)
+    assert {"fetch_sorted", "closed", "is_demo", "server_info"} <= set(public(Client))
+    for name, kind in public(Client).items():
+        if kind == "method":
+            sync_sig = inspect.signature(getattr(Client, name))
+            async_sig = inspect.signature(getattr(AsyncClient, name))
+            assert str(sync_sig).replace("Iterator", "") == str(async_sig).replace(
+                "AsyncIterator", ""
+            ).replace("AsyncBaseTransport", "BaseTransport"), name
+    assert inspect.iscoroutinefunction(AsyncClient.fetch_sorted)
+    assert inspect.isasyncgenfunction(AsyncClient.iter_pages)
+
+
+def test_fetch_sorted_as_the_sync_client(url: str, database: Path) -> None:
+    query = Query(fields=("id", "remarks"), filter=F("address.state") == 9)
+
+    async def main() -> tuple[list[Any], list[int], bool]:
+        async with _client(url, page_size=7) as client:
+            first = await client.fetch_sorted("events", query, ["-remarks"], 20)
+            sizes = await client.fetch_sorted("events", query, ["id"], 15, len, progress=False)
+        return first, sizes, client.closed
+
+    first, sizes, closed = run(main)
+    assert closed
+    with Client(url, token=TOKEN, page_size=7) as sync:
+        assert [r for page in first for r in page] == [
+            r for page in sync.fetch_sorted("events", query, ["-remarks"], 20) for r in page
+        ]
+    assert sizes == [7, 7, 1]
 
 
 # -- retries --------------------------------------------------------------------------------
@@ -477,7 +546,7 @@ def test_environment_configures_the_client(url: str, monkeypatch: pytest.MonkeyP
 
     assert run(main) == "Baden-Württemberg"
     monkeypatch.delenv("EDUCATALOG_URL")
-    with pytest.raises(Exception, match="No service URL"):
+    with pytest.raises(UsageError, match="No service URL"):
         AsyncClient()
     with pytest.raises(ValueError, match="positive"):
         AsyncClient(url, max_concurrency=0)

@@ -3,6 +3,9 @@ page-size adaptation and clear errors, with faults injected between client and s
 
 from __future__ import annotations
 
+import ast
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -16,6 +19,7 @@ from educatalog.errors import (
     IncompleteDownload,
     NotFoundOrForbidden,
     ServiceUnavailable,
+    UsageError,
 )
 from educatalog.server.app import create_app
 from educatalog.server.demo import collect
@@ -174,8 +178,10 @@ def test_environment_configures_the_client(url: str, monkeypatch: pytest.MonkeyP
         assert client.base_url == url
         assert client.get("states", 1)["name"] == "Baden-Württemberg"
     monkeypatch.delenv("EDUCATALOG_URL")
-    with pytest.raises(Exception, match="No service URL"):
+    with pytest.raises(UsageError, match="No service URL"):
         Client()
+    with pytest.raises(ValueError, match="positive"):  # a UsageError is a ValueError
+        Client(url, page_size=0)
 
 
 def test_wildcards_warn_only_against_a_real_service(url: str) -> None:
@@ -235,3 +241,72 @@ def test_a_failed_server_info_is_asked_again(small_url: str) -> None:
     with Client(small_url, token="t", transport=OnceUnavailable(), backoff=0) as client:
         assert client.is_reference_server  # the 503 was answered by asking again
         assert not failures
+
+
+# -- one loop, in the transport layer ----------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+TRANSPORT = [
+    "client.py",
+    "async_client.py",
+    "_async_client.py",
+    "_sync_client.py",
+    "_concurrency.py",
+    "client_base.py",
+    "paging.py",
+    "decoding.py",
+    "urls.py",
+]
+
+
+def test_the_sync_client_is_generated_from_the_async_one() -> None:
+    """``scripts/unasync.py --check`` (also in ``make lint``) passes: the committed sync
+    client is what the script makes of the async source."""
+    check = subprocess.run(
+        [sys.executable, "scripts/unasync.py", "--check"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_the_unasync_check_fails_when_the_two_differ(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import unasync
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    source = tmp_path / "_async_client.py"
+    target = tmp_path / "_sync_client.py"
+    source.write_text((ROOT / "src/educatalog/_async_client.py").read_text(encoding="utf-8"))
+    generated = (ROOT / "src/educatalog/_sync_client.py").read_text(encoding="utf-8")
+    target.write_text(generated + "# edited by hand\n")
+    files = unasync.FILES
+    unasync.FILES = {source: target}
+    try:
+        assert unasync.main(["--check"]) == 1
+        assert unasync.main([]) == 0  # written anew
+        assert target.read_text(encoding="utf-8") == generated
+        assert unasync.main(["--check"]) == 0
+    finally:
+        unasync.FILES = files
+
+
+def _imports(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
+@pytest.mark.parametrize("name", TRANSPORT)
+def test_the_clients_never_import_the_pandas_layer(name: str) -> None:
+    imported = _imports(ROOT / "src/educatalog" / name)
+    higher = {"pandas", "educatalog.frames", "educatalog.loaders", "educatalog.catalogue_data"}
+    assert not imported & higher, name
+    assert "educatalog" not in imported  # the package __init__: everything

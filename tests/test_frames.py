@@ -12,9 +12,10 @@ import pandas as pd
 import pytest
 
 import educatalog
-from educatalog import Client
+from educatalog import Client, frames
 from educatalog.catalogue import CATALOGUE
-from educatalog.frames import ArrowRows, decode_rows, to_frame, typed_table
+from educatalog.decoding import ArrowRows, decode_rows
+from educatalog.frames import to_frame, typed_table
 from educatalog.server.app import create_app
 from educatalog.server.demo import collect
 from educatalog.server.run import ServerThread
@@ -109,3 +110,9 @@ def test_a_malformed_datetime_becomes_nat_with_a_warning(url: str, tmp_path: Pat
     assert frame["event_start_date"].isna().sum() >= 1
     assert str(frame["event_start_date"].dtype).startswith("datetime64")
     assert frame["id"].equals(reference["id"])
+
+
+def test_the_decoder_lives_in_the_transport_layer_and_keeps_its_old_path() -> None:
+    assert frames.decode_rows is decode_rows
+    assert frames.ArrowRows is ArrowRows
+    assert decode_rows.__module__ == ArrowRows.__module__ == "educatalog.decoding"

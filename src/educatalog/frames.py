@@ -14,13 +14,18 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from educatalog.catalogue import CATALOGUE, Collection, Field, FieldType, Schema
+from educatalog.decoding import ARROW_TYPES
+
+# The page decoder moved to the transport layer; its names stay importable from here.
+from educatalog.decoding import ArrowRows as ArrowRows
+from educatalog.decoding import decode_rows as decode_rows
 
 __all__ = [
     "DATETIME_DTYPE",
@@ -32,14 +37,14 @@ __all__ = [
     "typed_column",
 ]
 
-DATETIME_UNIT = "us"
+DATETIME_UNIT: Final = "us"
 """The one resolution of every datetime column educatalog makes: ``load``,
 ``load_catalogue``, ``offers`` and ``snapshot.load``. Microseconds are what pyarrow parses
 (no conversion of a million dates), what Parquet keeps, what pandas 3 infers from text, and
 they hold any date a service may send (nanoseconds end in the year 2262)."""
 
-DATETIME_DTYPE = f"datetime64[{DATETIME_UNIT}]"
-"""The dtype of every datetime column (:data:`DATETIME_UNIT`)."""
+DATETIME_DTYPE: Final = "datetime64[us]"
+"""The dtype of every datetime column (of :data:`DATETIME_UNIT`)."""
 
 DTYPES: dict[FieldType, str] = {
     FieldType.INTEGER: "Int64",
@@ -118,14 +123,6 @@ def _add_columns(
         out[label] = typed_column(values, f, label)
 
 
-_ARROW_TYPES = {
-    FieldType.INTEGER: pa.int64(),
-    FieldType.STRING: pa.string(),
-    FieldType.UUID: pa.string(),
-    FieldType.BOOLEAN: pa.bool_(),
-    FieldType.DATETIME: pa.string(),  # parsed by _typed
-    FieldType.DECIMAL: pa.string(),  # money arrives as text: cast by _typed
-}
 _PANDAS_TYPES = {
     pa.int64(): pd.Int64Dtype(),
     pa.string(): pd.StringDtype(),
@@ -157,7 +154,7 @@ def arrow_table(rows: Sequence[dict[str, Any]], coll: Collection) -> pa.Table | 
         return None  # rows with other keys: keep "absent" apart from null
     try:
         columns = [
-            pa.array([row[name] for row in rows], type=_ARROW_TYPES[coll.field(name).type])
+            pa.array([row[name] for row in rows], type=ARROW_TYPES[coll.field(name).type])
             for name in names
         ]
         return _typed(pa.Table.from_arrays(columns, names=names), coll)
@@ -167,73 +164,8 @@ def arrow_table(rows: Sequence[dict[str, Any]], coll: Collection) -> pa.Table | 
 
 def arrow_to_frame(table: pa.Table) -> pd.DataFrame:
     """An Arrow table of :func:`arrow_table` as a DataFrame with the catalogue's dtypes."""
-    return table.to_pandas(types_mapper=_PANDAS_TYPES.get)
-
-
-class ArrowRows(Sequence[dict[str, Any]]):
-    """The rows of a list answer decoded straight into an Arrow table by pyarrow's JSON
-    reader (in C++, without the GIL), still in their JSON representation: a sequence of
-    row dicts to whoever iterates it, a table to :func:`typed_table`."""
-
-    def __init__(self, table: pa.Table) -> None:
-        self.table = table
-        self._rows: list[dict[str, Any]] | None = None
-
-    def __len__(self) -> int:
-        return self.table.num_rows
-
-    def __getitem__(self, index: Any) -> Any:
-        if self._rows is None:
-            self._rows = self.table.to_pylist()
-        return self._rows[index]
-
-    @property
-    def ids(self) -> list[Any]:
-        return self.table.column("id").to_pylist()  # type: ignore[no-any-return]
-
-
-_META = pa.struct([("filter_count", pa.int64()), ("total_count", pa.int64())])
-
-
-def decode_rows(
-    content: bytes, coll: Collection, names: Sequence[str]
-) -> tuple[ArrowRows, dict[str, int]] | None:
-    """A list answer (``{"data": [...], "meta": {...}}``) of plain fields ``names`` of
-    ``coll``, parsed by pyarrow; None when the answer is not that simple case (other or
-    nested fields, values of other types, a pretty-printed body, a field left out), which
-    the caller then decodes the general way."""
-    import io
-
-    import pyarrow.json as pj
-
-    if b"\n" in content or not names:
-        return None
-    fields = [coll.field(n) for n in names if n in coll]
-    if len(fields) != len(names) or any(not f.is_stored for f in fields):
-        return None
-    item = pa.struct([(f.name, _ARROW_TYPES[f.type]) for f in fields])
-    schema = pa.schema([("data", pa.list_(item)), ("meta", _META)])
-    options = pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error")
-    try:
-        table = pj.read_json(
-            io.BytesIO(content),
-            read_options=pj.ReadOptions(use_threads=False, block_size=max(1 << 20, len(content))),
-            parse_options=options,
-        )
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        return None
-    if table.num_rows != 1:
-        return None
-    data = table.column("data").combine_chunks()
-    if data.null_count:
-        return None
-    rows = data.flatten()
-    if len(rows) and any(f'"{f.name}":'.encode() not in content for f in fields):
-        return None  # a requested field the service left out: absent, not null
-    columns = rows.flatten() if len(rows) else [pa.array([], f.type) for f in item]
-    meta_value = table.column("meta")[0].as_py() or {}
-    meta = {k: int(v) for k, v in meta_value.items() if v is not None}
-    return ArrowRows(pa.Table.from_arrays(columns, names=[f.name for f in fields])), meta
+    frame: pd.DataFrame = table.to_pandas(types_mapper=_PANDAS_TYPES.get)
+    return frame
 
 
 def typed_table(rows: ArrowRows, coll: Collection) -> pa.Table:

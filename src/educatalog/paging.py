@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from educatalog.catalogue import CATALOGUE
+from educatalog.decoding import ArrowRows
 from educatalog.errors import IncompleteDownload, InvalidQuery, UnexpectedAnswer
-from educatalog.frames import ArrowRows
 from educatalog.query import F, Query, bind_fields, list_relations
 
 __all__ = [
@@ -61,7 +61,7 @@ class Page:
     """One answer of a list request: its rows and the meta counts asked for.
 
     ``data`` is a sequence of row dicts: a list, or, for a page of plain fields parsed by
-    pyarrow, :class:`~educatalog.frames.ArrowRows` (the same dicts, made on first access).
+    pyarrow, :class:`~educatalog.decoding.ArrowRows` (the same dicts, made on first access).
     """
 
     data: Sequence[Row]
@@ -96,9 +96,13 @@ def identity(rows: list[Row]) -> list[Row]:
     return rows
 
 
-def converted(rows: list[Row], convert: Callable[[list[Row]], T]) -> tuple[list[Any], T]:
-    """The ids of a page (kept for the final check) and the page passed through ``convert``."""
-    return row_ids(rows), convert(rows)
+def converted(rows: Sequence[Row], convert: Callable[[list[Row]], T]) -> tuple[list[Any], T]:
+    """The ids of a page (kept for the final check) and the page passed through ``convert``.
+
+    A page decoded by pyarrow is :class:`~educatalog.decoding.ArrowRows`, which converters
+    take as a list of rows (``loaders`` hands it to pyarrow as it is).
+    """
+    return row_ids(rows), convert(cast(list[Row], rows))
 
 
 def row_ids(rows: Sequence[Row]) -> list[Any]:
