@@ -113,8 +113,7 @@ def _status_html(text: str, source: Source | None, lang: str = texts.DEFAULT_LAN
 
 def _png(fig: Figure, dpi: int) -> bytes:
     buffer = io.BytesIO()
-    # STYLE holds rc names; the stubs want each of them spelled as a literal key.
-    with mpl.rc_context(plots.STYLE):  # type: ignore[arg-type]
+    with mpl.rc_context(plots.STYLE):
         fig.savefig(buffer, format="png", dpi=dpi)  # not "tight": a second layout, +30 %
     return buffer.getvalue()
 
