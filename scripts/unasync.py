@@ -9,7 +9,7 @@ as httpcore does it (its scripts/unasync.py), then tidied by ruff (so run the sc
 the project's Python: ``.venv/bin/python scripts/unasync.py``). What differs (sleeping, running
 calls concurrently, awaitable properties) lives in src/educatalog/_concurrency.py, in an
 async and a sync form. Every substitution must be used, so that none is left behind when
-the source changes. ``make lint`` runs the check, and so does tests/test_client.py.
+the source changes. ``make lint`` runs the check, and so does tests/client/test_client.py.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from packaging.version import Version
 
 import educatalog
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 NOTEBOOK_NAMES = sorted(p.name for p in (REPO / "src/educatalog/notebooks").glob("*.ipynb"))
 JUNK = re.compile(

@@ -95,7 +95,7 @@ def test_dtypes_survive_exactly(tmp_path: Path) -> None:
             "name": pd.array(["Bayern", None, "Straße"], dtype="string"),
             "flag": pd.array([True, None, False], dtype="boolean"),
             "share": pd.array([0.5, None, 1.25], dtype="Float64"),
-            # the toolkit's one datetime unit (a nanosecond snapshot: tests/test_loaders.py)
+            # the toolkit's one datetime unit (a nanosecond snapshot: tests/data/test_loaders.py)
             "when": pd.to_datetime(["2025-01-01T08:00:00", None, "2026-12-31T23:59:59"]).as_unit(
                 "us"
             ),

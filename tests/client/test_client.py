@@ -245,7 +245,7 @@ def test_a_failed_server_info_is_asked_again(small_url: str) -> None:
 
 # -- one loop, in the transport layer ----------------------------------------------------------
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TRANSPORT = [
     "client.py",
     "async_client.py",

@@ -21,7 +21,7 @@ import pytest
 from educatalog.workspace import NOTEBOOKS
 from processes import free_port
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SHIPPED = sorted(p.name for p in NOTEBOOKS.glob("*.ipynb"))
 
 pytestmark = pytest.mark.install

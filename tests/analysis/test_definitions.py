@@ -17,7 +17,7 @@ from educatalog.frames import DATETIME_DTYPE
 from educatalog.server.reference_data import DURATIONS
 from test_stats import gappy_catalogue
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / stats.DEFINITIONS
 README = ROOT / "README.md"
 

@@ -27,7 +27,7 @@ import pytest
 
 from processes import free_port
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 FENCE = re.compile(r"^```(\S*)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 MARK = re.compile(r"<!-- readme-test: skip (?P<reason>.+?) -->\s*$")
 FILE = re.compile(r"# ((?:conftest|test_\w+)\.py)\n")

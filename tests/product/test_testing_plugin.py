@@ -286,7 +286,7 @@ def test_our_own_fixtures_do_not_clash_with_the_plugin(pytestconfig: pytest.Conf
         "educatalog_env",
         "educatalog_server",
     }
-    conftest = Path(__file__).with_name("conftest.py").read_text()
+    conftest = (Path(__file__).resolve().parents[1] / "conftest.py").read_text()
     assert not any(f"def {name}(" in conftest for name in ours)
 
 

@@ -1,7 +1,7 @@
 """Charts of educatalog.plots: their numbers are those of educatalog.stats, their labels
 those of the data, and every chart carries a title, units, a source line and, exactly for
 demo data, the demo mark. These tests read the English charts (lang="en");
-tests/test_language.py holds the German default and one language per chart."""
+tests/analysis/test_language.py holds the German default and one language per chart."""
 
 from __future__ import annotations
 

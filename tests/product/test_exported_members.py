@@ -1,6 +1,6 @@
 """The public surface of ``educatalog``: what ``__all__`` promises, and nothing by accident.
 
-Pinned as a list on purpose (as httpx's ``tests/test_exported_members.py`` does): adding or
+Pinned as a list on purpose (as httpx's ``tests/product/test_exported_members.py`` does): adding or
 removing a public name is a decision that shows in a diff of this file.
 """
 
