@@ -75,7 +75,7 @@ def toolkit(url: str) -> dict[str, Any]:
 def _raw_pages(url: str) -> list[bytes]:
     """The same requests as (b), bodies kept as bytes (the client's own walk, undecoded)."""
     from educatalog import Query
-    from educatalog.catalogue import CATALOGUE
+    from educatalog.schema import CATALOGUE
 
     client = _slices_and_client(url)
     bodies: list[bytes] = []
@@ -98,7 +98,7 @@ def transfer(url: str) -> dict[str, Any]:
     import httpx
 
     from educatalog import Query
-    from educatalog.catalogue import CATALOGUE
+    from educatalog.schema import CATALOGUE
 
     client = _slices_and_client(url)
     fields = tuple(f.name for f in CATALOGUE[COLLECTION].stored_fields)
@@ -129,8 +129,8 @@ def transfer(url: str) -> dict[str, Any]:
 def decode(url: str) -> dict[str, Any]:
 
     from educatalog import Client, Query
-    from educatalog.catalogue import CATALOGUE
     from educatalog.loaders import _combine, _page
+    from educatalog.schema import CATALOGUE
 
     bodies = _raw_pages(url)
     coll = CATALOGUE[COLLECTION]

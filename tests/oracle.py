@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from educatalog.catalogue import CATALOGUE, Collection, Field, FieldType, Schema
+from educatalog.schema import CATALOGUE, Collection, Field, FieldType, Schema
 
 __all__ = [
     "DEFAULT_LIMIT",

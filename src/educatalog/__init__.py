@@ -1,6 +1,6 @@
 """educatalog: the educational catalogue service as analysis-ready pandas DataFrames.
 
-The package has two halves sharing one model of the catalogue (:mod:`educatalog.catalogue`)
+The package has two halves sharing one model of the catalogue (:mod:`educatalog.schema`)
 and its query language (:mod:`educatalog.query`): the toolkit, and the reference server
 (:mod:`educatalog.server`) that implements the service itself over an embedded database.
 docs/architecture.md draws its layers.
@@ -19,8 +19,7 @@ from typing import TYPE_CHECKING
 from educatalog._version import __version__
 from educatalog.accessor import EduAccessor  # importing it registers df.edu
 from educatalog.async_client import AsyncClient
-from educatalog.catalogue import CATALOGUE
-from educatalog.catalogue_data import Catalogue, Source
+from educatalog.catalogue import Catalogue, Source
 from educatalog.client import Client, Page
 from educatalog.connection import connect, demo
 from educatalog.errors import (
@@ -46,6 +45,7 @@ from educatalog.errors import (
 )
 from educatalog.loaders import load, load_catalogue, load_links
 from educatalog.query import F, Query
+from educatalog.schema import CATALOGUE
 
 if TYPE_CHECKING:  # the lazily imported modules, for type checkers and editors
     from educatalog import history as history

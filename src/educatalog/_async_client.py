@@ -20,7 +20,6 @@ import httpx
 import orjson
 
 from educatalog._concurrency import AsyncBackend, AsyncCall, Awaitable, awaitable
-from educatalog.catalogue import CATALOGUE
 from educatalog.client_base import (
     ClientBase,
     ProgressBar,
@@ -49,6 +48,7 @@ from educatalog.paging import (
     window_query,
 )
 from educatalog.query import Query
+from educatalog.schema import CATALOGUE
 
 __all__ = ["AsyncClient"]
 

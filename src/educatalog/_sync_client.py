@@ -21,7 +21,6 @@ import httpx
 import orjson
 
 from educatalog._concurrency import Call, SyncBackend
-from educatalog.catalogue import CATALOGUE
 from educatalog.client_base import (
     ClientBase,
     ProgressBar,
@@ -50,6 +49,7 @@ from educatalog.paging import (
     window_query,
 )
 from educatalog.query import Query
+from educatalog.schema import CATALOGUE
 
 __all__ = ["Client"]
 

@@ -24,14 +24,14 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from educatalog import stats
-from educatalog.catalogue import CATALOGUE
 from educatalog.errors import MissingColumns, UsageError
 from educatalog.provenance import SOURCE_ATTR, Source
+from educatalog.schema import CATALOGUE
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from educatalog.catalogue_data import Catalogue
+    from educatalog.catalogue import Catalogue
 
 __all__ = ["REFERENCE_COLUMNS", "EduAccessor", "PlotAccessor"]
 

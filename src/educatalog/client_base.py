@@ -19,7 +19,6 @@ from typing import Any, Protocol
 import httpx
 import orjson
 
-from educatalog.catalogue import CATALOGUE
 from educatalog.decoding import decode_rows
 from educatalog.errors import (
     EducatalogError,
@@ -33,6 +32,7 @@ from educatalog.errors import (
 )
 from educatalog.paging import Page, Row, page_of, row_ids, walk_slices
 from educatalog.query import Filter, Query, walk_conditions
+from educatalog.schema import CATALOGUE
 from educatalog.urls import public_url, split_credentials
 
 __all__ = [

@@ -13,7 +13,7 @@ from typing import Any, overload
 
 import pyarrow as pa
 
-from educatalog.catalogue import Collection, FieldType
+from educatalog.schema import Collection, FieldType
 
 __all__ = ["ARROW_TYPES", "ArrowRows", "decode_rows"]
 

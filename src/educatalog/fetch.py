@@ -23,7 +23,7 @@ from pathlib import Path
 import pandas as pd
 
 from educatalog import history, snapshot
-from educatalog.catalogue_data import Catalogue
+from educatalog.catalogue import Catalogue
 from educatalog.connection import Origin, configured_client, resolve_origin
 from educatalog.errors import SnapshotError, UsageError
 from educatalog.loaders import load_catalogue

@@ -20,12 +20,12 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from educatalog.catalogue import CATALOGUE, Collection, Field, FieldType, Schema
 from educatalog.decoding import ARROW_TYPES
 
 # The page decoder moved to the transport layer; its names stay importable from here.
 from educatalog.decoding import ArrowRows as ArrowRows
 from educatalog.decoding import decode_rows as decode_rows
+from educatalog.schema import CATALOGUE, Collection, Field, FieldType, Schema
 
 __all__ = [
     "DATETIME_DTYPE",

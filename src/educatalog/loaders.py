@@ -14,8 +14,7 @@ from typing import Any, Literal
 import pandas as pd
 import pyarrow as pa
 
-from educatalog.catalogue import CATALOGUE, Collection, Field, FieldType, _did_you_mean
-from educatalog.catalogue_data import COLLECTIONS, LINK_TABLES, SOURCE_ATTR, Catalogue, Source
+from educatalog.catalogue import COLLECTIONS, LINK_TABLES, SOURCE_ATTR, Catalogue, Source
 from educatalog.client import Client
 from educatalog.connection import connect
 from educatalog.errors import EducatalogError, InvalidQuery
@@ -28,6 +27,7 @@ from educatalog.frames import (
     typed_table,
 )
 from educatalog.query import Filter, Query, filter_from_json
+from educatalog.schema import CATALOGUE, Collection, Field, FieldType, _did_you_mean
 
 __all__ = ["load", "load_catalogue", "load_links"]
 

@@ -149,7 +149,7 @@ OFFER_COLUMNS: tuple[str, ...] = (
 
 
 class Tables(Protocol):
-    """What :func:`build_offers` reads: a :class:`~educatalog.catalogue_data.Catalogue`'s
+    """What :func:`build_offers` reads: a :class:`~educatalog.catalogue.Catalogue`'s
     tables by name, its reference labels and its :class:`~educatalog.provenance.Source`."""
 
     @property
@@ -163,7 +163,7 @@ class Tables(Protocol):
 
 
 def build_offers(catalogue: Tables, *, funding: bool = False) -> pd.DataFrame:
-    """One row per event of ``catalogue`` (a :class:`~educatalog.catalogue_data.Catalogue`)
+    """One row per event of ``catalogue`` (a :class:`~educatalog.catalogue.Catalogue`)
     with the columns of :data:`OFFER_COLUMNS`."""
     needed = _REQUIRED + (_FUNDING if funding else ())
     missing = [name for name in needed if name not in catalogue]

@@ -20,10 +20,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
-from educatalog.catalogue import CATALOGUE
 from educatalog.decoding import ArrowRows
 from educatalog.errors import IncompleteDownload, InvalidQuery, UnexpectedAnswer
 from educatalog.query import F, Query, bind_fields, list_relations
+from educatalog.schema import CATALOGUE
 
 __all__ = [
     "DOWNLOAD_ATTEMPTS",

@@ -43,10 +43,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from educatalog.catalogue import CATALOGUE, Field, FieldType
-from educatalog.catalogue_data import COLLECTIONS, LINK_TABLES, Catalogue, Source
+from educatalog.catalogue import COLLECTIONS, LINK_TABLES, Catalogue, Source
 from educatalog.errors import EducatalogError, SnapshotError
 from educatalog.frames import DATETIME_DTYPE
+from educatalog.schema import CATALOGUE, Field, FieldType
 from educatalog.urls import public_url
 
 __all__ = [

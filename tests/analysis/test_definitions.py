@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from test_stats import gappy_catalogue
 
 from educatalog import accessor, offers, stats
-from educatalog.catalogue_data import LINK_TABLES, Catalogue
+from educatalog.catalogue import LINK_TABLES, Catalogue
 from educatalog.frames import DATETIME_DTYPE
 from educatalog.server.reference_data import DURATIONS
-from test_stats import gappy_catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / stats.DEFINITIONS

@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 from educatalog import stats
-from educatalog.catalogue_data import Catalogue
+from educatalog.catalogue import Catalogue
 from educatalog.errors import EducatalogError, MissingColumns, UsageError, WrongType
 from educatalog.population import STATE_POPULATION
 

@@ -16,7 +16,6 @@ import pytest
 
 from conftest import TEST_TOKEN, Records
 from educatalog import AsyncClient, Client, F, Query
-from educatalog.catalogue import CATALOGUE
 from educatalog.errors import (
     AuthenticationError,
     IncompleteDownload,
@@ -25,6 +24,7 @@ from educatalog.errors import (
     ServiceUnavailable,
     UsageError,
 )
+from educatalog.schema import CATALOGUE
 from educatalog.server.app import create_app
 from educatalog.server.run import ServerThread
 from educatalog.server.store import build_database, read_rows

@@ -13,7 +13,6 @@ import httpx
 import pytest
 
 from educatalog import Client, F, Query
-from educatalog.catalogue import CATALOGUE
 from educatalog.errors import (
     AuthenticationError,
     IncompleteDownload,
@@ -21,6 +20,7 @@ from educatalog.errors import (
     ServiceUnavailable,
     UsageError,
 )
+from educatalog.schema import CATALOGUE
 from educatalog.server.app import create_app
 from educatalog.server.demo import collect
 from educatalog.server.run import ServerThread
@@ -209,7 +209,7 @@ def test_wildcards_warn_only_against_a_real_service(url: str) -> None:
 
 
 def test_credentials_in_the_url_are_never_shown() -> None:
-    from educatalog.catalogue_data import Source
+    from educatalog.catalogue import Source
 
     url = "http://reader:s3cret@127.0.0.1:9/api?access_token=s3cret"
     client = Client(url, token="s3cret", retries=0)

@@ -30,8 +30,8 @@ import orjson
 import pytest
 
 from educatalog import Client, Query
-from educatalog.catalogue import CATALOGUE
 from educatalog.errors import IncompleteDownload
+from educatalog.schema import CATALOGUE
 from educatalog.server.app import create_app
 from educatalog.server.demo import collect
 from educatalog.server.run import ServerThread

@@ -15,8 +15,8 @@ import pandas as pd
 import pytest
 
 from educatalog import snapshot
-from educatalog.catalogue_data import Catalogue, Source
-from educatalog.errors import SnapshotError
+from educatalog.catalogue import Catalogue, Source
+from educatalog.errors import SnapshotError, UsageError
 from educatalog.report import ReportError, _remove_earlier_report, write_report
 
 
@@ -33,7 +33,7 @@ KILLED_SAVE = """
 import os, signal, sys
 import pandas as pd
 from educatalog import snapshot
-from educatalog.catalogue_data import Catalogue, Source
+from educatalog.catalogue import Catalogue, Source
 from educatalog.cli import _interrupt_on_sigterm
 
 _interrupt_on_sigterm()
@@ -198,6 +198,6 @@ def test_report_out_refuses_a_home_or_root_folder(
     monkeypatch.setenv("HOME", str(tmp_path))
     (tmp_path / "notes.txt").write_text("mine")
     for folder in (tmp_path, Path("/")):
-        with pytest.raises(ReportError, match="home or root"):
+        with pytest.raises(UsageError, match="home or root"):
             write_report(folder, url="http://127.0.0.1:9", token=None)
     assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]

@@ -13,9 +13,9 @@ import pytest
 
 import educatalog
 from educatalog import Client, frames
-from educatalog.catalogue import CATALOGUE
 from educatalog.decoding import ArrowRows, decode_rows
 from educatalog.frames import to_frame, typed_table
+from educatalog.schema import CATALOGUE
 from educatalog.server.app import create_app
 from educatalog.server.demo import collect
 from educatalog.server.run import ServerThread

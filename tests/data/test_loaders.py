@@ -13,9 +13,9 @@ import pytest
 
 import educatalog
 from educatalog import Client, F
-from educatalog.catalogue import CATALOGUE, FieldType
 from educatalog.errors import InvalidQuery
 from educatalog.frames import to_frame
+from educatalog.schema import CATALOGUE, FieldType
 from educatalog.server.app import create_app
 from educatalog.server.demo import collect
 from educatalog.server.run import ServerThread
@@ -388,7 +388,7 @@ def test_one_datetime_unit_everywhere(client: Client, tmp_path: Path) -> None:
         for column in frame.columns:
             if pd.api.types.is_datetime64_any_dtype(frame[column].dtype):
                 frame[column] = frame[column].astype("datetime64[ns]")
-    from educatalog.catalogue_data import Catalogue
+    from educatalog.catalogue import Catalogue
 
     older = snapshot.load(snapshot.save(Catalogue(old), tmp_path / "old"))
     assert dates(older.events) == {DATETIME_DTYPE}

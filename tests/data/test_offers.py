@@ -13,7 +13,7 @@ import pytest
 from dateutil.relativedelta import relativedelta
 
 import educatalog
-from educatalog.catalogue_data import LINK_TABLES, Catalogue, Source
+from educatalog.catalogue import LINK_TABLES, Catalogue, Source
 from educatalog.errors import EducatalogError
 from educatalog.offers import OFFER_COLUMNS, duration_class_ids, duration_days
 from educatalog.server.reference_data import DURATION_SPANS

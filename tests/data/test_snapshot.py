@@ -18,7 +18,7 @@ import pytest
 
 import educatalog
 from educatalog import snapshot
-from educatalog.catalogue_data import Catalogue, Source
+from educatalog.catalogue import Catalogue, Source
 from educatalog.errors import EducatalogError, SnapshotError
 from educatalog.server.app import create_app
 from educatalog.server.run import ServerThread

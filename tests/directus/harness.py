@@ -450,7 +450,7 @@ def stop() -> None:
 
 
 def _directus_type(f: Any) -> str:
-    from educatalog.catalogue import FieldType
+    from educatalog.schema import FieldType
 
     return {
         FieldType.INTEGER: "integer",
@@ -508,7 +508,7 @@ def record_catalogue(scale: float = 0.05, seed: int = 0) -> None:
     The comparison runs on these frozen rows, not on the demo generator, so that recorded
     Directus answers stay valid when the generator changes.
     """
-    from educatalog.catalogue import CATALOGUE
+    from educatalog.schema import CATALOGUE
     from educatalog.server.embedded import demo_database
     from educatalog.server.store import read_rows
 
@@ -539,7 +539,7 @@ def load(rows: Mapping[str, list[dict[str, Any]]] | None = None) -> None:
     holds references to ids that do not exist (a documented defect), which Directus's item
     API refuses (``INVALID_FOREIGN_KEY``); the foreign-key constraints are dropped for that.
     """
-    from educatalog.catalogue import CATALOGUE
+    from educatalog.schema import CATALOGUE
 
     state = State.read()
     rows = catalogue_rows() if rows is None else rows
@@ -638,7 +638,7 @@ def load(rows: Mapping[str, list[dict[str, Any]]] | None = None) -> None:
 
 def _create_reader(admin: Admin) -> None:
     """A policy that may read the catalogue, and a user with it and a static token."""
-    from educatalog.catalogue import CATALOGUE
+    from educatalog.schema import CATALOGUE
 
     for user in admin.call("GET", "/users?filter[email][_eq]=reader@example.org") or []:
         admin.call("DELETE", f"/users/{user['id']}")

@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from educatalog.catalogue import CATALOGUE, FieldType
+from educatalog.schema import CATALOGUE, FieldType
 
 Rows = Mapping[str, list[dict[str, Any]]]
 

@@ -21,6 +21,7 @@ import openpyxl
 import pandas as pd
 import pytest
 from bs4 import BeautifulSoup
+from test_language import foreign
 
 from accessibility import axe_script, run_axe
 from educatalog.report import (
@@ -32,7 +33,6 @@ from educatalog.report import (
 )
 from educatalog.testing import serve
 from educatalog.workspace import PACKAGE
-from test_language import foreign
 
 TOKEN = "notebook-secret-token-4711"
 NAMES = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))

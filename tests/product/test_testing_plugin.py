@@ -124,7 +124,7 @@ def test_custom_rows_from_an_overridden_educatalog_data(pytester: pytest.Pyteste
         """
         import pandas as pd
         import educatalog
-        from educatalog.catalogue import CATALOGUE
+        from educatalog.schema import CATALOGUE
         from conftest import ADDRESSES, COURSES, EVENTS
 
         def stored(collection):

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from conftest import Api
-from educatalog.catalogue import CATALOGUE
+from educatalog.schema import CATALOGUE
 
 
 @pytest.mark.parametrize("collection", list(CATALOGUE))

@@ -26,7 +26,7 @@ import httpx
 import pytest
 
 from conftest import TEST_TOKEN, Api, assert_error, small_records
-from educatalog.catalogue import CATALOGUE, FieldType
+from educatalog.schema import CATALOGUE, FieldType
 from oracle import Oracle
 
 Row = dict[str, Any]

@@ -10,7 +10,7 @@ from urllib.parse import unquote
 import pytest
 
 from conftest import Api, assert_error
-from educatalog.catalogue import CATALOGUE
+from educatalog.schema import CATALOGUE
 from oracle import OracleError
 
 FIELD_SETS: list[Any] = [

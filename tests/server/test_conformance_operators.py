@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from conftest import Api
-from educatalog.catalogue import CATALOGUE, Field, FieldType
+from educatalog.schema import CATALOGUE, Field, FieldType
 from oracle import (
     ALL_OPS,
     ALLOWED_OPS,

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import Api, assert_error
-from educatalog.catalogue import CATALOGUE, Field, FieldType
+from educatalog.schema import CATALOGUE, Field, FieldType
 from oracle import (
     ALL_OPS,
     ALLOWED_OPS,

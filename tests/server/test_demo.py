@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from educatalog.catalogue import CATALOGUE, FieldType
+from educatalog.schema import CATALOGUE, FieldType
 from educatalog.server import demo
 from educatalog.server.reference_data import DURATION_SPANS
 

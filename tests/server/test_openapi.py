@@ -7,7 +7,7 @@ from pathlib import Path
 import httpx
 from openapi_spec_validator import validate
 
-from educatalog.catalogue import CATALOGUE, FieldType
+from educatalog.schema import CATALOGUE, FieldType
 from educatalog.server.store import build_database
 from educatalog.testing import serve
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from educatalog.catalogue import CATALOGUE
 from educatalog.errors import UsageError
+from educatalog.schema import CATALOGUE
 from educatalog.server.store import Database, build_database, database_info, read_rows
 
 

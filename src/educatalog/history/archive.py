@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from educatalog import snapshot as _snapshot
-from educatalog.catalogue_data import Catalogue
+from educatalog.catalogue import Catalogue
 from educatalog.errors import ArchiveError
 from educatalog.history import trends
 from educatalog.history.format import (

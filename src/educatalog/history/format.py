@@ -15,7 +15,7 @@ import pandas as pd
 import pyarrow as pa
 
 from educatalog import snapshot as _snapshot
-from educatalog.catalogue_data import Catalogue
+from educatalog.catalogue import Catalogue
 from educatalog.errors import ArchiveError, UsageError
 
 __all__ = ["ARCHIVE_MANIFEST", "FORMAT", "FORMAT_VERSION", "LOCK_FILE", "Versions"]

@@ -14,7 +14,7 @@ import pandas as pd
 import pyarrow as pa
 
 from educatalog import snapshot as _snapshot
-from educatalog.catalogue_data import LINK_TABLES
+from educatalog.catalogue import LINK_TABLES
 from educatalog.errors import ArchiveError
 from educatalog.history.format import VALID_FROM, VALID_TO
 

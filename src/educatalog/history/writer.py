@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 
 from educatalog import snapshot as _snapshot
 from educatalog._version import __version__
-from educatalog.catalogue_data import Catalogue
+from educatalog.catalogue import Catalogue
 from educatalog.errors import ArchiveError, EducatalogError
 from educatalog.files import atomic_text
 from educatalog.history import versions as _v

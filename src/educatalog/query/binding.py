@@ -8,7 +8,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from educatalog.catalogue import CATALOGUE, Collection, Schema
 from educatalog.errors import InvalidQuery
 from educatalog.query.limits import (
     DEFAULT_LIMIT,
@@ -23,6 +22,7 @@ from educatalog.query.operators import allowed_operators
 from educatalog.query.strings import Query
 from educatalog.query.tree import And, Condition, Filter, Or, Related
 from educatalog.query.values import coerce
+from educatalog.schema import CATALOGUE, Collection, Schema
 
 __all__ = [
     "BoundQuery",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from educatalog.catalogue import FieldType
+from educatalog.schema import FieldType
 
 __all__ = [
     "EMPTY_OPERATORS",

@@ -8,7 +8,6 @@ import math
 import re
 import uuid
 
-from educatalog.catalogue import Collection, FieldType
 from educatalog.errors import InvalidQuery
 from educatalog.query.limits import MAX_INTEGER
 from educatalog.query.operators import (
@@ -19,6 +18,7 @@ from educatalog.query.operators import (
     TEXT_OPERATORS,
 )
 from educatalog.query.tree import Scalar, Value, shown
+from educatalog.schema import Collection, FieldType
 
 __all__ = ["NOW", "coerce", "resolve_now"]
 

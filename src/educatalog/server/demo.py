@@ -54,7 +54,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from educatalog.catalogue import CATALOGUE
+from educatalog.schema import CATALOGUE
 from educatalog.server import reference_data as ref
 
 __all__ = [

@@ -38,9 +38,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from educatalog.catalogue import CATALOGUE
-from educatalog.catalogue_data import COLLECTIONS, LINK_TABLES, Catalogue, Source
+from educatalog.catalogue import COLLECTIONS, LINK_TABLES, Catalogue, Source
 from educatalog.frames import to_frame
+from educatalog.schema import CATALOGUE
 from educatalog.server import demo
 
 __all__ = [

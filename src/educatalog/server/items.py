@@ -20,9 +20,9 @@ from typing import Any
 
 import orjson
 
-from educatalog.catalogue import Collection
 from educatalog.errors import InvalidQuery, NotFoundOrForbidden
 from educatalog.query import NESTED_LIMIT, And, BoundQuery, Condition, FieldTree, Filter
+from educatalog.schema import Collection
 from educatalog.server.guard import Cancelled, Guard, QueryTooLong, interruptible
 from educatalog.server.sql import count_sql, page_sql, sorted_by_id_only
 from educatalog.server.store import Database, json_value_sql, quote

@@ -23,8 +23,8 @@ from typing import Any
 
 import orjson
 
-from educatalog.catalogue import CATALOGUE, Collection, FieldType, Schema
 from educatalog.query import And, BoundQuery, Condition, Filter, Or, Related
+from educatalog.schema import CATALOGUE, Collection, FieldType, Schema
 from educatalog.server.store import SPECIAL_LOWERING, quote
 
 __all__ = ["Sql", "count_sql", "page_sql", "sorted_by_id_only", "where_sql"]

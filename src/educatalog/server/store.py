@@ -17,9 +17,9 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 
-from educatalog.catalogue import CATALOGUE, Collection, Field, FieldType, Schema
 from educatalog.errors import UsageError
 from educatalog.files import atomic_path
+from educatalog.schema import CATALOGUE, Collection, Field, FieldType, Schema
 
 __all__ = [
     "Database",

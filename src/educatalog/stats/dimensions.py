@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import pandas as pd
 
-from educatalog.catalogue import _did_you_mean
 from educatalog.columns import require_columns
 from educatalog.errors import MissingColumns, UsageError, WrongType
 from educatalog.provenance import SOURCE_ATTR, source_of
+from educatalog.schema import _did_you_mean
 
 if TYPE_CHECKING:
     from pandas.core.groupby.generic import DataFrameGroupBy
