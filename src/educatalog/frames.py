@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import pandas as pd
 import pyarrow as pa
@@ -33,6 +33,7 @@ __all__ = [
     "DTYPES",
     "arrow_table",
     "arrow_to_frame",
+    "python_values",
     "to_frame",
     "typed_column",
 ]
@@ -184,3 +185,11 @@ def _typed(table: pa.Table, coll: Collection) -> pa.Table:
         elif f.type is FieldType.DECIMAL:
             table = table.set_column(i, name, table.column(i).cast(pa.float64()))
     return table
+
+
+def python_values(column: pd.Series) -> list[Any]:
+    """The values of ``column`` as Python objects, ``None`` where one is missing (``NA``,
+    ``NaN``, ``NaT``): what a JSON body, a database row or a spreadsheet cell takes."""
+    # pandas-stubs allow no None as na_value, which pandas documents and accepts.
+    values = cast(Any, column).to_numpy(dtype=object, na_value=None)
+    return list(values)

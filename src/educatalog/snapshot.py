@@ -27,14 +27,14 @@ an interrupted save leaves nothing behind, and an existing snapshot is never ove
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import json
 import os
-import re
 import shutil
 import socket
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -43,10 +43,13 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from educatalog import excel
 from educatalog.catalogue import COLLECTIONS, LINK_TABLES, Catalogue, Source
-from educatalog.errors import EducatalogError, SnapshotError
-from educatalog.frames import DATETIME_DTYPE
-from educatalog.schema import CATALOGUE, Field, FieldType
+from educatalog.errors import SnapshotError, UsageError
+from educatalog.files import atomic_write
+from educatalog.frames import DATETIME_DTYPE, python_values
+from educatalog.schema import CATALOGUE
+from educatalog.server.snapshot_db import SERVICE_DATETIME, database_rows
 from educatalog.urls import public_url
 
 __all__ = [
@@ -79,7 +82,6 @@ unless asked for."""
 
 _COMPRESSION = "zstd"
 _ROW_GROUP = 256 * 1024
-_SERVICE_DATETIME = "%Y-%m-%dT%H:%M:%S"
 _RESERVED = frozenset(
     {
         "format",
@@ -120,7 +122,7 @@ def save(
         raise SnapshotError(f"{target} already exists; snapshots are never overwritten.")
     clash = _RESERVED & set(extra or {})
     if clash:
-        raise ValueError(f"extra may not set the manifest's own keys: {sorted(clash)}")
+        raise UsageError(f"extra may not set the manifest's own keys: {sorted(clash)}")
     target.parent.mkdir(parents=True, exist_ok=True)
     remove_abandoned(target.parent)
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent))
@@ -396,7 +398,7 @@ def _read_table(folder: Path, entry: Mapping[str, Any], *, verify: bool) -> pd.D
     file = folder / entry["file"]
     try:
         table = pq.read_table(pa.BufferReader(data))
-        frame = table.to_pandas()
+        frame: pd.DataFrame = table.to_pandas()
     except (pa.ArrowException, OSError, ValueError) as exc:
         raise SnapshotError(f"{file} is not a readable Parquet file: {exc}") from exc
     if len(frame) != entry["rows"]:
@@ -427,7 +429,7 @@ def _restore_dtype(column: pd.Series, spec: Mapping[str, Any], file: Path) -> pd
             )
     if str(column.dtype) != wanted:
         try:
-            column = column.astype(wanted)
+            column = column.astype(pd.api.types.pandas_dtype(wanted))
         except Exception as exc:  # TypeError, ValueError, OverflowError, ...
             raise SnapshotError(
                 f'{file}: column "{spec["name"]}" has dtype {column.dtype}, the manifest says '
@@ -518,73 +520,6 @@ def _differs(x: pd.Series, y: pd.Series) -> np.ndarray:
 # the reference server's database
 
 
-def database_rows(
-    catalogue: Catalogue, *, chunk_size: int = 50_000
-) -> Iterator[tuple[str, list[dict[str, Any]]]]:
-    """The catalogue as ``(collection, rows)`` chunks in the service's JSON representation,
-    for :func:`educatalog.server.store.build_database`.
-
-    Ids and integers as ``int``, datetimes as ``"YYYY-MM-DDTHH:MM:SS"``, decimals as strings
-    such as ``"1490.00"``; fields a table lacks (personal fields left out) are null. Link
-    tables become the rows of their junction collections, numbered from 1 in pair order (the
-    service's own junction ids are not part of a link table).
-    """
-    for name in catalogue.collections:
-        coll = CATALOGUE[name]
-        frame = catalogue[name]
-        fields = [f for f in coll.stored_fields if f.name in frame.columns]
-        for start in range(0, len(frame), chunk_size):
-            part = frame.iloc[start : start + chunk_size]
-            names = [f.name for f in fields]
-            values = [_json_values(part[f.name], f) for f in fields]
-            yield name, [dict(zip(names, row, strict=True)) for row in zip(*values, strict=True)]
-    for link in catalogue.links:
-        owner, relation = LINK_TABLES[link]
-        rel = CATALOGUE[owner].field(relation).relation
-        assert rel is not None
-        assert rel.foreign_key
-        assert rel.junction_field
-        frame = catalogue[link]
-        left, right = frame.columns[:2]
-        for start in range(0, len(frame), chunk_size):
-            part = frame.iloc[start : start + chunk_size]
-            pairs = zip(
-                part[left].to_numpy(dtype=object, na_value=None),
-                part[right].to_numpy(dtype=object, na_value=None),
-                strict=True,
-            )
-            yield (
-                link,
-                [
-                    {"id": start + i, rel.foreign_key: _int(p), rel.junction_field: _int(q)}
-                    for i, (p, q) in enumerate(pairs, start=1)
-                ],
-            )
-
-
-def _int(value: Any) -> int | None:
-    return None if value is None else int(value)
-
-
-def _json_values(column: pd.Series, f: Field) -> list[Any]:
-    """One column as the service's JSON values (None for nulls)."""
-    if f.type is FieldType.DATETIME:
-        if not pd.api.types.is_datetime64_any_dtype(column.dtype):
-            column = pd.to_datetime(column, errors="coerce")
-        text = column.dt.strftime(_SERVICE_DATETIME)
-        return list(text.to_numpy(dtype=object, na_value=None))
-    if f.type is FieldType.DECIMAL:
-        fmt = f"{{:.{f.scale or 2}f}}"
-        numbers = column.to_numpy(dtype=object, na_value=None)
-        return [None if v is None else fmt.format(v) for v in numbers]
-    values = column.to_numpy(dtype=object, na_value=None)
-    if f.type is FieldType.INTEGER:
-        return [None if v is None else int(v) for v in values]
-    if f.type is FieldType.BOOLEAN:
-        return [None if v is None else bool(v) for v in values]
-    return [None if v is None else str(v) for v in values]
-
-
 def database(
     path: str | os.PathLike[str], *, directory: str | os.PathLike[str] | None = None
 ) -> Path:
@@ -622,10 +557,10 @@ def database(
 
 def _code_fingerprint() -> str:
     """A short hash of the code that turns a snapshot into a database."""
-    from educatalog.server import store
+    from educatalog.server import snapshot_db, store
 
     digest = hashlib.sha256()
-    for module_file in (store.__file__, __file__):
+    for module_file in (store.__file__, snapshot_db.__file__, __file__):
         digest.update(Path(module_file or "").read_bytes())
     return digest.hexdigest()[:10]
 
@@ -634,8 +569,6 @@ def _code_fingerprint() -> str:
 # export
 
 ExportFormat = Literal["csv", "xlsx", "parquet"]
-_EXCEL_MAX_ROWS = 1_048_576
-_SHEET_NAME = 31
 
 
 def export(
@@ -653,7 +586,7 @@ def export(
     are never overwritten.
     """
     if format not in ("csv", "xlsx", "parquet"):
-        raise ValueError(f"format must be csv, xlsx or parquet, got {format!r}")
+        raise UsageError(f"format must be csv, xlsx or parquet, got {format!r}")
     catalogue = load(path)
     tables: dict[str, pd.DataFrame] = {}
     for name, frame in catalogue.items():
@@ -667,31 +600,18 @@ def export(
         targets = {name: folder / f"{name}.{format}" for name in tables}
     existing = [str(t) for t in targets.values() if t.exists()]
     if existing:
-        raise EducatalogError(f"Not overwriting existing files: {', '.join(existing)}.")
+        raise UsageError(f"Not overwriting existing files: {', '.join(existing)}.")
     if format == "xlsx":
-        _atomic_write(targets[""], lambda tmp: _write_workbook(tmp, tables))
+        atomic_write(targets[""], lambda tmp: _write_workbook(tmp, tables))
     else:
         for name, frame in tables.items():
-            _atomic_write(targets[name], lambda tmp, f=frame: _write_flat(tmp, f, format))
+            atomic_write(targets[name], functools.partial(_write_flat, frame=frame, format=format))
     return list(targets.values())
 
 
-def _atomic_write(target: Path, write: Any) -> None:
-    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
-    os.close(fd)
-    tmp = Path(name)
-    try:
-        write(tmp)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
-def _write_flat(file: Path, frame: pd.DataFrame, format: str) -> None:
+def _write_flat(file: Path, *, frame: pd.DataFrame, format: str) -> None:
     if format == "csv":
-        frame.to_csv(file, index=False, date_format=_SERVICE_DATETIME, encoding="utf-8")
+        frame.to_csv(file, index=False, date_format=SERVICE_DATETIME, encoding="utf-8")
     else:
         frame = frame.copy(deep=False)
         frame.attrs = {}
@@ -701,29 +621,15 @@ def _write_flat(file: Path, frame: pd.DataFrame, format: str) -> None:
 
 def sheet_names(tables: Sequence[str]) -> dict[str, str]:
     """Excel sheet names for table names: at most 31 characters, unique (case-blind)."""
-    names: dict[str, str] = {}
-    taken: set[str] = set()
-    for table in tables:
-        base = re.sub(r"[\[\]:*?/\\]", "_", table)[:_SHEET_NAME] or "table"
-        name, n = base, 1
-        while name.lower() in taken:
-            n += 1
-            suffix = f"~{n}"
-            name = base[: _SHEET_NAME - len(suffix)] + suffix
-        taken.add(name.lower())
-        names[table] = name
-    return names
+    names = excel.sheet_names(tables, replace="_", fallback="table", suffix="~{n}")
+    return dict(zip(tables, names, strict=True))
 
 
 def _write_workbook(file: Path, tables: Mapping[str, pd.DataFrame]) -> None:
     from openpyxl import Workbook
 
     for name, frame in tables.items():
-        if len(frame) + 1 > _EXCEL_MAX_ROWS:
-            raise EducatalogError(
-                f'Table "{name}" has {len(frame):,} rows, more than an Excel sheet holds '
-                f"({_EXCEL_MAX_ROWS - 1:,}); export it as csv or parquet."
-            )
+        excel.check_rows(name, len(frame))
     book = Workbook(write_only=True)
     for table, sheet_name in sheet_names(list(tables)).items():
         frame = tables[table]
@@ -735,24 +641,8 @@ def _write_workbook(file: Path, tables: Mapping[str, pd.DataFrame]) -> None:
             if pd.api.types.is_datetime64_any_dtype(column.dtype):
                 values = [None if pd.isna(v) else v.to_pydatetime() for v in column]
             else:
-                values = list(column.to_numpy(dtype=object, na_value=None))
+                values = python_values(column)
             columns.append(values)
         for row in zip(*columns, strict=True):
-            sheet.append([_excel_value(sheet, v) for v in row])
+            sheet.append([excel.cell_value(sheet, v) for v in row])
     book.save(file)
-
-
-def _excel_value(sheet: Any, value: Any) -> Any:
-    """A value for a cell: text stays text (never a formula), without characters XML lacks."""
-    from openpyxl.cell import WriteOnlyCell
-    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-
-    if isinstance(value, str):
-        value = ILLEGAL_CHARACTERS_RE.sub("\ufffd", value)
-        if value.startswith("="):
-            text = WriteOnlyCell(sheet, value=value)
-            text.data_type = "s"
-            return text
-    elif isinstance(value, np.generic):
-        return value.item()
-    return value

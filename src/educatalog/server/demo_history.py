@@ -257,7 +257,7 @@ class DemoTimeline:
         """The catalogue as of ``as_of`` as ``(collection, rows)`` chunks for
         :func:`educatalog.server.store.build_database` (how ``educatalog fetch --demo
         --as-of`` serves it)."""
-        from educatalog.snapshot import database_rows
+        from educatalog.server.snapshot_db import database_rows
 
         yield from database_rows(self.catalogue(as_of))
 
