@@ -38,11 +38,12 @@ from educatalog.cli import _interrupt_on_sigterm
 
 _interrupt_on_sigterm()
 sig = getattr(signal, sys.argv[2])
-original = snapshot._write_table
+from educatalog.snapshot import saving
+original = saving._write_table
 def write_table(folder, name, frame):
     original(folder, name, frame)
     os.kill(os.getpid(), sig)
-snapshot._write_table = write_table
+saving._write_table = write_table
 frame = pd.DataFrame({"id": pd.array([1], dtype="Int64"), "name": ["A"]})
 try:
     snapshot.save(Catalogue({"states": frame}, source=Source()), sys.argv[1])

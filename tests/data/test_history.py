@@ -15,6 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from educatalog import history, snapshot, stats
+from educatalog.catalogue import Catalogue
 from educatalog.errors import EducatalogError, UsageError
 from educatalog.history import ArchiveError
 from educatalog.server.demo_history import DemoTimeline, monthly_dates
@@ -44,7 +45,7 @@ def archive(built: tuple[Path, Path]) -> history.Archive:
 
 
 @pytest.fixture(scope="module")
-def originals(built: tuple[Path, Path]) -> dict[dt.date, snapshot.Catalogue]:
+def originals(built: tuple[Path, Path]) -> dict[dt.date, Catalogue]:
     return {day: snapshot.load(built[0] / day.isoformat()) for day in DATES}
 
 
@@ -116,7 +117,7 @@ def test_offers_of_the_archive_are_those_pandas_computed(
     pd.testing.assert_frame_equal(archive.offers(day), expected, check_exact=True)
 
 
-def _ids(cat: snapshot.Catalogue, level: str) -> set:
+def _ids(cat: Catalogue, level: str) -> set:
     column = {"events": "id", "courses": "course", "institutions": "institution"}[level]
     return set(cat.events[column].dropna())
 
@@ -317,7 +318,7 @@ def test_funding_types_are_stored_once_and_missing_ones_are_named(
     day = DATES[0]
     partial = {k: v for k, v in originals[day].items() if "funding" not in k}
     arc = history.add(
-        tmp_path / "partial", snapshot.Catalogue(partial, source=originals[day].source), date=day
+        tmp_path / "partial", Catalogue(partial, source=originals[day].source), date=day
     )
     assert arc.supply(by="state")["events"].sum() == len(originals[day].events)
     with pytest.raises(UsageError, match="no funding types for the snapshots of 2024-01-01"):

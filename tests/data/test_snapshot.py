@@ -256,7 +256,9 @@ def test_a_missing_or_broken_manifest_is_named(saved: Path, tmp_path: Path) -> N
 def test_an_interrupted_save_leaves_nothing_behind(
     small: Catalogue, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: BaseException
 ) -> None:
-    original = snapshot._write_table
+    from educatalog.snapshot import saving
+
+    original = saving._write_table
     written: list[str] = []
 
     def failing(folder: Path, name: str, frame: pd.DataFrame) -> dict[str, Any]:
@@ -265,7 +267,7 @@ def test_an_interrupted_save_leaves_nothing_behind(
         written.append(name)
         return original(folder, name, frame)
 
-    monkeypatch.setattr(snapshot, "_write_table", failing)
+    monkeypatch.setattr(saving, "_write_table", failing)
     with pytest.raises(type(error)):
         snapshot.save(small, tmp_path / "snap")
     assert written  # it was interrupted in the middle

@@ -1,0 +1,47 @@
+"""What a snapshot folder is: the manifest's format, the personal fields left out, the
+Parquet settings, and the manifest's checksum of itself."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from educatalog.schema import CATALOGUE
+
+FORMAT = "educatalog-snapshot"
+FORMAT_VERSION = 1
+"""Version of the snapshot layout; :func:`load` refuses snapshots of a newer version."""
+
+MANIFEST = "manifest.json"
+
+PERSONAL_FIELDS: dict[str, tuple[str, ...]] = {
+    c.name: tuple(f.name for f in c.stored_fields if f.personal)
+    for c in CATALOGUE.values()
+    if any(f.personal for f in c.stored_fields)
+}
+"""Collection -> its personal fields (``Field.personal``): left out of snapshots and exports
+unless asked for."""
+
+_COMPRESSION = "zstd"
+_ROW_GROUP = 256 * 1024
+_RESERVED = frozenset(
+    {
+        "format",
+        "format_version",
+        "educatalog_version",
+        "created_at",
+        "source",
+        "include_personal",
+        "personal_fields_omitted",
+        "tables",
+        "manifest_sha256",
+    }
+)
+
+
+def _manifest_checksum(manifest: Mapping[str, Any]) -> str:
+    body = {k: v for k, v in manifest.items() if k != "manifest_sha256"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()

@@ -1,0 +1,56 @@
+"""The rules of docs/architecture.md, checked: the import layers (import-linter over the
+contracts in pyproject.toml), rooms of a readable size, and the page naming every module."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import educatalog
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = Path(educatalog.__file__).parent
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+
+MAX_LINES = 600
+GENERATED = {"client.py"}
+"""Files written by scripts/unasync.py from their async source (checked by test_unasync)."""
+
+
+def test_the_import_layers_hold() -> None:
+    lint = Path(sys.executable).with_name("lint-imports")
+    if not lint.exists():
+        pytest.skip("import-linter is not installed (it comes with the dev extra)")
+    done = subprocess.run(
+        [str(lint), "--config", str(ROOT / "pyproject.toml"), "--no-cache"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "0 broken" in done.stdout
+
+
+def test_no_module_is_over_600_lines() -> None:
+    sizes = {
+        path.relative_to(PACKAGE).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
+        for path in PACKAGE.rglob("*.py")
+        if path.name not in GENERATED
+    }
+    assert {name: n for name, n in sizes.items() if n > MAX_LINES} == {}
+
+
+def test_the_page_names_every_module_and_package() -> None:
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    named = set(re.findall(r"`([a-z_]+)/?`", text))
+    modules = {
+        path.stem if path.is_file() else path.name
+        for path in PACKAGE.iterdir()
+        if (path.suffix == ".py" and path.stem != "__init__")
+        or (path.is_dir() and (path / "__init__.py").exists())
+    }
+    assert modules - named == set()
