@@ -21,6 +21,8 @@ lint: setup
 	$(BIN)/ruff check --no-cache src tests benchmarks
 	$(BIN)/ruff format --no-cache --check src tests benchmarks
 	$(BIN)/python scripts/unasync.py --check
+	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
 format: setup
 	$(BIN)/ruff check --fix src tests benchmarks

@@ -30,6 +30,7 @@ __all__ = [
     "SOURCE_ATTR",
     "Catalogue",
     "Source",
+    "id_column",
     "remember",
     "source_of",
 ]
@@ -41,6 +42,13 @@ LINK_TABLES: dict[str, tuple[str, str]] = {
     if f.relation is not None and f.relation.kind == "m2m"
 }
 """Link table name (the junction collection) -> (collection, many-to-many relation)."""
+
+
+def id_column(collection: str) -> str:
+    """The column of a link table holding ids of ``collection``: ``courses`` -> ``course_id``,
+    ``events`` -> ``event_id``."""
+    return f"{collection[:-1] if collection.endswith('s') else collection}_id"
+
 
 COLLECTIONS: tuple[str, ...] = tuple(
     c.name for c in schema.CATALOGUE.of_kind("entity", "reference")

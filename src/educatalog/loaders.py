@@ -14,7 +14,14 @@ from typing import Any, Literal
 import pandas as pd
 import pyarrow as pa
 
-from educatalog.catalogue import COLLECTIONS, LINK_TABLES, SOURCE_ATTR, Catalogue, Source
+from educatalog.catalogue import (
+    COLLECTIONS,
+    LINK_TABLES,
+    SOURCE_ATTR,
+    Catalogue,
+    Source,
+    id_column,
+)
 from educatalog.client import Client
 from educatalog.connection import connect
 from educatalog.errors import EducatalogError, InvalidQuery
@@ -236,8 +243,8 @@ def load_links(collection: str, relation: str, *, client: Client | None = None) 
     rows: Sequence[Mapping[str, Any]] = client.fetch_all(
         related.name, Query(fields=(back, forward))
     )
-    left = f"{_singular(collection)}_id"
-    right = f"{_singular(f.relation.target or related.name)}_id"
+    left = id_column(collection)
+    right = id_column(f.relation.target or related.name)
     frame = pd.DataFrame(
         {
             left: typed_column([r.get(back) for r in rows], related.field(back), left),
@@ -286,7 +293,3 @@ def load_catalogue(
     with ThreadPoolExecutor(max(1, min(len(ordered), client.max_concurrency))) as pool:
         frames = dict(zip(ordered, pool.map(fetch, ordered), strict=True))
     return Catalogue(frames, source=source)
-
-
-def _singular(name: str) -> str:
-    return name[:-1] if name.endswith("s") else name

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from educatalog.catalogue import COLLECTIONS, LINK_TABLES, Catalogue, Source
+from educatalog.catalogue import COLLECTIONS, LINK_TABLES, Catalogue, Source, id_column
 from educatalog.frames import to_frame
 from educatalog.schema import CATALOGUE
 from educatalog.server import demo
@@ -289,15 +289,13 @@ def _base_frames(seed: int, scale: float) -> dict[str, pd.DataFrame]:
 
 
 def _link_names(name: str) -> tuple[str, str, str, str]:
-    from educatalog.loaders import _singular
-
     owner, relation = LINK_TABLES[name]
     rel = CATALOGUE[owner].field(relation).relation
     assert rel is not None
     assert rel.foreign_key
     assert rel.junction_field
-    left = f"{_singular(owner)}_id"
-    right = f"{_singular(rel.target or rel.related)}_id"
+    left = id_column(owner)
+    right = id_column(rel.target or rel.related)
     return rel.foreign_key, rel.junction_field, left, right
 
 
@@ -331,12 +329,11 @@ def as_of_database(
     import hashlib
     from pathlib import Path
 
-    from educatalog import snapshot
-    from educatalog.server import reference_data, store
+    from educatalog.server import reference_data, snapshot_db, store
     from educatalog.server.embedded import cache_dir
 
     digest = hashlib.sha256()
-    for module in (demo, reference_data, store, snapshot):
+    for module in (demo, reference_data, store, snapshot_db):
         digest.update(Path(module.__file__ or "").read_bytes())
     digest.update(Path(__file__).read_bytes())
     when = _date(as_of)

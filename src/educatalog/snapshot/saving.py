@@ -18,6 +18,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from educatalog._version import __version__
 from educatalog.catalogue import LINK_TABLES, Catalogue
 from educatalog.errors import SnapshotError, UsageError
 from educatalog.snapshot.layout import (
@@ -50,8 +51,6 @@ def save(
     records how it fetched and, for an update, what changed). ``path`` must not exist: a
     snapshot is never overwritten (:class:`~educatalog.errors.SnapshotError`).
     """
-    from educatalog import __version__
-
     target = Path(path)
     if target.exists():
         raise SnapshotError(f"{target} already exists; snapshots are never overwritten.")
