@@ -106,9 +106,11 @@ def test_wheel_holds_exactly_the_package_and_its_notebooks(dist: tuple[Path, Pat
     }
     info = f"educatalog-{educatalog.__version__}.dist-info"
     data = {
-        str(p.relative_to(source)) for p in (source / "educatalog" / "data").iterdir()
-    }  # the package's own data files (population figures)
-    assert data
+        str(p.relative_to(source))
+        for folder in ("educatalog/data", "educatalog/server/data")
+        for p in (source / folder).iterdir()
+    }  # the package's own data files (population figures; the demo's reference lists)
+    assert len(data) >= 5
     expected = modules | data | {"educatalog/py.typed"}
     expected |= {f"educatalog/notebooks/{n}" for n in NOTEBOOK_NAMES}
     expected |= {f"{info}/{n}" for n in ("METADATA", "WHEEL", "entry_points.txt", "RECORD")}

@@ -335,6 +335,7 @@ def as_of_database(
     digest = hashlib.sha256()
     for module in (demo, reference_data, store, snapshot_db):
         digest.update(Path(module.__file__ or "").read_bytes())
+    digest.update(reference_data.data_bytes())
     digest.update(Path(__file__).read_bytes())
     when = _date(as_of)
     folder = Path(directory) if directory is not None else cache_dir() / "history"

@@ -57,6 +57,7 @@ def _fingerprint() -> str:
     digest = hashlib.sha256()
     for module in (demo, reference_data, store):
         digest.update(Path(module.__file__ or "").read_bytes())
+    digest.update(reference_data.data_bytes())
     return digest.hexdigest()[:10]
 
 
