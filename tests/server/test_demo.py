@@ -123,12 +123,11 @@ def test_reference_rows_are_fresh_copies() -> None:
 # Streaming
 
 
-def test_iter_rows_streams_in_dependency_order(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(demo, "CHUNK_SIZE", 300)
+def test_iter_rows_streams_in_dependency_order() -> None:
     seen: dict[str, set[int]] = {name: set() for name in CATALOGUE}
     last_id: dict[str, int] = {}
     appeared: set[str] = set()
-    for name, rows in demo.iter_rows(seed=3, scale=0.2):
+    for name, rows in demo.iter_rows(seed=3, scale=0.2, chunk_size=300):
         appeared.add(name)
         assert len(rows) <= 300
         collection = CATALOGUE[name]

@@ -326,21 +326,16 @@ def as_of_database(
 ) -> Any:
     """A reference-server database of the demo catalogue as of ``as_of``, built once and
     cached beside the demo databases (named by seed, scale, date and code fingerprint)."""
-    import hashlib
     from pathlib import Path
 
-    from educatalog.server import reference_data, snapshot_db, store
-    from educatalog.server.embedded import cache_dir
+    from educatalog.server import snapshot_db, store
+    from educatalog.server.embedded import cache_dir, code_fingerprint
 
-    digest = hashlib.sha256()
-    for module in (demo, reference_data, store, snapshot_db):
-        digest.update(Path(module.__file__ or "").read_bytes())
-    digest.update(reference_data.data_bytes())
-    digest.update(Path(__file__).read_bytes())
+    fingerprint = code_fingerprint(snapshot_db.__file__ or "", __file__)
     when = _date(as_of)
     folder = Path(directory) if directory is not None else cache_dir() / "history"
     name = (
-        f"demo-history-v{HISTORY_VERSION}-{digest.hexdigest()[:10]}-seed{seed}-"
+        f"demo-history-v{HISTORY_VERSION}-{fingerprint}-seed{seed}-"
         f"scale{scale:g}-{when.isoformat()}.sqlite"
     )
     path = folder / name

@@ -42,7 +42,7 @@ def demo_database(
         raise ValueError(f"scale must be positive, got {scale}")
     seed = demo.DEFAULT_SEED if seed is None else seed
     folder = Path(directory) if directory is not None else cache_dir()
-    name = f"demo-v{demo.GENERATOR_VERSION}-{_fingerprint()}-seed{seed}-scale{scale:g}.sqlite"
+    name = f"demo-v{demo.GENERATOR_VERSION}-{code_fingerprint()}-seed{seed}-scale{scale:g}.sqlite"
     path = folder / name
     if rebuild or not path.is_file():
         info = {"demo": True, "seed": seed, "scale": scale, "generator": demo.GENERATOR_VERSION}
@@ -50,13 +50,16 @@ def demo_database(
     return path
 
 
-def _fingerprint() -> str:
-    """A short hash of the generator's and the store's code, so no stale file is reused."""
+def code_fingerprint(*files: str | os.PathLike[str]) -> str:
+    """A short hash of the code and data the demo databases are built from (the generator
+    package, its data files, the store) and of ``files``, so that no stale database is
+    reused after a change of any of them."""
     from educatalog.server import demo, reference_data, store
 
     digest = hashlib.sha256()
-    for module in (demo, reference_data, store):
-        digest.update(Path(module.__file__ or "").read_bytes())
+    sources = sorted(Path(demo.__file__ or "").parent.glob("*.py"))
+    for file in (*sources, reference_data.__file__ or "", store.__file__ or "", *files):
+        digest.update(Path(file).read_bytes())
     digest.update(reference_data.data_bytes())
     return digest.hexdigest()[:10]
 

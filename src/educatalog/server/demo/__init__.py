@@ -1,0 +1,69 @@
+"""A deterministic synthetic German continuing-education catalogue at any scale.
+
+The demo data is **synthetic**: believable, but no row describes a real provider or person. The
+reference lists are the real KURSNET code lists (:mod:`educatalog.server.reference_data`);
+everything else is drawn from ``random.Random`` instances seeded from ``(seed, institution
+index)``, with our own word lists, so a ``(seed, scale)`` pair always yields identical rows on
+every machine, Python hash seed and library version. ``GENERATOR_VERSION`` is bumped whenever
+that output changes.
+
+Scale 1.0 gives about 300 institutions, 1,500 courses and 5,000 events; everything but the
+reference lists grows linearly with ``scale`` (scale 200 is about one million events), and
+:func:`iter_rows` streams the rows in chunks, so memory stays flat.
+
+What the data looks like (see ``docs/catalogue-schema.md``):
+
+* institutions (not a collection; their UUID is the ``institution`` field) of a few kinds
+  (commercial providers, adult-education centres, chambers, language schools, vocational
+  rehabilitation centres, universities), each with 1–3 addresses, 1–4 contacts and a handful of
+  courses; one institution in 150 (always institution 0) is a nationwide provider with 100–200
+  branch addresses and 3–8 contacts whose flagship course has one event per branch plus second
+  dates at some branches (150–400 events, past the 100-item nested cap);
+* addresses in states drawn from KURSNET's events-by-state shares, on real postcodes;
+* courses from ~80 course kinds, with duration classes, instruction forms and times, education
+  types, costs, degrees, keywords, funding, handicaps and systematics in realistic shares;
+* events from 2025-01-01 to 2026-12-31 whose end date matches the course's duration class.
+  ``duration_unit`` is ``week_days``, ``calendar_days`` or ``hours`` and ``duration_in_days``
+  counts in that unit; ``duration_regular_start`` is the interval in weeks between rolling
+  starts (only with ``has_individual_start``); ``execution_form`` is 1 open enrolment,
+  2 in-company, 3 closed group.
+
+Documented defects (:data:`DEFECTS`), so that data-quality checks have something to find:
+
+* ``address_missing_state``: addresses without a state (~2 %);
+* ``empty_participants``: events with neither participant count (~45 %);
+* ``end_before_start``: events whose end precedes their start (~0.5 %);
+* ``course_without_events``: courses without any event (~2 %);
+* ``unknown_instruction_form``: events pointing at instruction form 999, which does not
+  exist (~0.2 %);
+* ``event_without_address``: events with no address (~1 %).
+
+Every defect occurs at least once at any scale (institution 0 carries one of each).
+"""
+
+from __future__ import annotations
+
+from educatalog.server.demo.distributions import (
+    CHUNK_SIZE,
+    DEFAULT_SEED,
+    DEFECTS,
+    DEMO_TOKEN,
+    GENERATOR_VERSION,
+    REFERENCE_COLLECTIONS,
+    UNKNOWN_INSTRUCTION_FORM,
+)
+from educatalog.server.demo.generator import collect, iter_rows
+from educatalog.server.demo.reference import reference_rows
+
+__all__ = [
+    "CHUNK_SIZE",
+    "DEFAULT_SEED",
+    "DEFECTS",
+    "DEMO_TOKEN",
+    "GENERATOR_VERSION",
+    "REFERENCE_COLLECTIONS",
+    "UNKNOWN_INSTRUCTION_FORM",
+    "collect",
+    "iter_rows",
+    "reference_rows",
+]

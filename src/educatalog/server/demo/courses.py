@@ -1,0 +1,410 @@
+"""Courses and what belongs to them: titles, descriptions, costs, degrees, keywords,
+funding and the other junctions."""
+
+from __future__ import annotations
+
+import random
+
+from educatalog.server import reference_data as ref
+from educatalog.server.demo.distributions import (
+    _DURATION_CLASSES,
+    _EVENTS_PER_COURSE,
+    _FLAGSHIP_CLASSES,
+    _FORM_CATEGORIES,
+    _FORMS,
+    _FULL_TIME_SLOTS,
+    _LANGUAGE_TEMPLATES,
+    _PART_TIME_SLOTS,
+    _REGION_LEAVE,
+    _REGION_PROGRAMS,
+    _REGULATED_TEMPLATES,
+    _SHORT_COURSE_UNITS,
+    _START_MIN,
+    _START_SPAN,
+    _SYSTEMATIC_IDS,
+    _SYSTEMATIC_PARENT,
+    _TEMPLATES_BY_CLASS,
+    _monday,
+    _money,
+    _weekdays,
+)
+from educatalog.server.demo.events import _EventRows
+from educatalog.server.demo.rows import _Course, _Institution
+
+
+class _CourseRows(_EventRows):
+    """Generates courses, each with its events."""
+
+    def _template(self, rng: random.Random, kind: str) -> tuple[ref.CourseTemplate, int]:
+        rnd = rng.random
+        if kind == "university":
+            t = rng.choice(ref.STUDY_TEMPLATES)
+        elif kind == "language" and rnd() < 0.7:
+            t = _LANGUAGE_TEMPLATES.pick(rnd)
+        elif kind == "chamber" and rnd() < 0.2:
+            t = rng.choice(_REGULATED_TEMPLATES)
+        else:
+            duration_class = _DURATION_CLASSES.pick(rnd)
+            return _TEMPLATES_BY_CLASS[duration_class].pick(rnd), duration_class
+        duration_class = rng.choice(t.classes) if rnd() < 0.997 else 0
+        return t, duration_class
+
+    def course(
+        self,
+        rng: random.Random,
+        inst: _Institution,
+        address_ids: list[int],
+        flagship: bool,
+        no_events: bool,
+        force_defects: bool,
+    ) -> None:
+        """Append a course with its costs, degrees, keywords, junction rows and events."""
+        rnd = rng.random
+        choice = rng.choice
+        course_id = self._next_id("courses")
+        if flagship:
+            duration_class = _FLAGSHIP_CLASSES.pick(rnd)
+            t = _TEMPLATES_BY_CLASS[duration_class].pick(rnd)
+        else:
+            t, duration_class = self._template(rng, inst.kind.name)
+
+        # how the course is held
+        category = 1 if flagship else _FORM_CATEGORIES.pick(rnd)
+        form = _FORMS[category].pick(rnd)
+        forced_part_time = "Teilzeit" in t.title or "berufsbegleitend" in t.title
+        part_time = forced_part_time or (not flagship and rnd() < 0.28)
+        mixed_times = not forced_part_time and not flagship and rnd() < 0.1
+        slots = _PART_TIME_SLOTS if part_time else _FULL_TIME_SLOTS
+        slot = choice(slots)
+        lo, hi = ref.DURATION_SPANS.get(duration_class, (0, 0))
+        span = lo + int(rnd() * (hi - lo + 1))
+        if duration_class <= 2:
+            unit = _SHORT_COURSE_UNITS.pick(rnd)
+        else:
+            unit = "week_days" if (r := rnd()) < 0.6 else ("calendar_days" if r < 0.95 else "hours")
+        lessons_per_day = 3 if part_time else 8
+        lessons = min(3600, max(4, _weekdays(0, span + 1) * lessons_per_day))
+        rolling = not flagship and rnd() < 0.12
+        practical = "Praktikum" in t.about or "Umschulung" in t.title or rnd() < 0.05
+
+        # funding
+        certified = inst.certifier is not None and t.funding in ("voucher", "avgs")
+        voucher = certified and t.funding == "voucher" and rnd() < 0.85
+        federal: list[int] = []
+        if voucher:
+            federal.append(1)
+            if rnd() < 0.35:
+                federal.append(2)
+            if rnd() < 0.05:
+                federal.append(3)
+            if rnd() < 0.1:
+                federal.append(8)
+            if rnd() < 0.08:
+                federal.append(10)
+        elif t.funding == "avgs" and certified:
+            federal.append(4)
+        elif t.funding == "aufstieg":
+            federal.append(5)
+            if rnd() < 0.2:
+                federal.append(7)
+            if rnd() < 0.1:
+                federal.append(10)
+        elif t.funding == "bamf":
+            federal.append(11)
+        elif t.funding == "bafoeg":
+            if rnd() < 0.5:
+                federal.append(6)
+            if rnd() < 0.3:
+                federal.append(7)
+        elif rnd() < 0.15:
+            federal.append(2)
+        if inst.kind.name == "rehab" and 8 not in federal:
+            federal.append(8)
+            if rnd() < 0.3:
+                federal.append(9)
+        if rnd() < 0.04 and 12 not in federal:
+            federal.append(12)
+        measure_number = (
+            f"{choice(ref.AGENCY_NUMBERS)}/{rng.randint(100, 9999)}/{rng.randint(2023, 2025)}"
+            if voucher
+            else None
+        )
+
+        # the course row
+        title = t.title
+        r = rnd()
+        if r < 0.12 and category == 2:
+            title += choice(ref.TITLE_SUFFIXES_ONLINE)
+        elif r < 0.3 and not forced_part_time:
+            title += choice(self._title_suffixes(t, part_time, practical, voucher, duration_class))
+        course_type = t.course_type
+        if course_type == 1 and rnd() < 0.3:
+            course_type = 5
+        education_type = t.education_type
+        if "(Umschulung)" in t.title and rnd() < 0.3:
+            education_type = 109
+        elif rnd() < 0.004:
+            education_type = 0
+        self.buffers["courses"].append(
+            {
+                "id": course_id,
+                "institution": inst.uuid,
+                "title": title,
+                "description": self._description(rng, t, voucher, lessons)
+                if rnd() < 0.95
+                else None,
+                "course_type": course_type,
+                "education_type": education_type,
+                "institution_type": inst.institution_type if rnd() < 0.99 else None,
+                "certifier": inst.certifier if certified else None,
+                "target_groups": ", ".join(rng.sample(ref.TARGET_GROUPS, 1 + int(rnd() * 3)))
+                if rnd() < 0.85
+                else None,
+                "requirements": "; ".join(rng.sample(ref.REQUIREMENTS, 1 + int(rnd() * 2)))
+                if rnd() < 0.75
+                else None,
+                "accessibility_remarks": choice(ref.ACCESSIBILITY_REMARKS)
+                if rnd() < 0.25
+                else None,
+            }
+        )
+        self._costs(
+            rng, inst, course_id, voucher or t.funding in ("avgs", "bamf"), lessons, force_defects
+        )
+        self._degrees(rng, course_id, t)
+        self._keywords(rng, course_id, t)
+        self._course_junctions(rng, inst, course_id, t, federal, duration_class, part_time)
+
+        if no_events:
+            return
+        # events
+        if flagship:
+            branches = list(address_ids)
+            extra = rng.sample(branches, min(len(branches), 50 + int(rnd() * 151)))
+            event_addresses = branches + extra
+            n_events = len(event_addresses)
+        else:
+            n_events = _EVENTS_PER_COURSE[min(duration_class, 7)].pick(rnd)
+            event_addresses = [choice(address_ids) for _ in range(n_events)]
+        starts = sorted(_START_MIN + int(rnd() * _START_SPAN) for _ in range(n_events))
+        if duration_class >= 3:  # longer courses start on Mondays
+            starts = [_monday(s) for s in starts]
+        self._events(
+            rng,
+            inst,
+            course_id,
+            starts,
+            event_addresses,
+            _Course(
+                form=form,
+                category=category,
+                part_time=part_time,
+                mixed_times=mixed_times,
+                slot=slot,
+                duration_class=duration_class,
+                span=span,
+                unit=unit,
+                lessons_per_day=lessons_per_day,
+                rolling=rolling,
+                practical=practical,
+                voucher=voucher,
+                measure_number=measure_number,
+                force_defects=force_defects,
+            ),
+        )
+
+    @staticmethod
+    def _title_suffixes(
+        t: ref.CourseTemplate, part_time: bool, practical: bool, voucher: bool, duration_class: int
+    ) -> list[str]:
+        if part_time:
+            return list(ref.TITLE_SUFFIXES_PART_TIME)
+        suffixes = list(ref.TITLE_SUFFIXES_FULL_TIME)
+        if practical and "Praktikum" not in t.title:
+            suffixes.append(ref.TITLE_SUFFIX_PRACTICAL)
+        if voucher:
+            suffixes.append(ref.TITLE_SUFFIX_CERTIFIED)
+        if 1 <= duration_class <= 4:
+            suffixes.append(ref.TITLE_SUFFIX_COMPACT)
+        return suffixes
+
+    @staticmethod
+    def _description(rng: random.Random, t: ref.CourseTemplate, voucher: bool, lessons: int) -> str:
+        parts = [t.about] if t.about else []
+        parts.extend(rng.sample(ref.DESCRIPTION_SENTENCES, 1 + int(rng.random() * 3)))
+        if voucher:
+            parts.append(
+                "Die Maßnahme ist nach AZAV zertifiziert und kann mit einem Bildungsgutschein "
+                "gefördert werden."
+            )
+        if rng.random() < 0.5:
+            parts.append(f"Umfang: {lessons} Unterrichtseinheiten à 45 Minuten.")
+        return " ".join(parts)
+
+    def _costs(
+        self,
+        rng: random.Random,
+        inst: _Institution,
+        course_id: int,
+        funded: bool,
+        lessons: int,
+        force_null: bool,
+    ) -> None:
+        rnd = rng.random
+        rows = self.buffers["event_costs"]
+        lo, hi = inst.kind.price
+        price = lo + int(rnd() * (hi - lo))
+        if lessons > 400:  # long measures stay near the cost rates the agencies accept
+            price = min(price, 1100 + int(rnd() * 700))
+        full_cents = max(5_000, lessons * price // 1000 * 1000)  # rounded to 10 EUR
+        value: int | None
+        remarks: str | None = None
+        r = rnd()
+        if funded and r < 0.35:
+            value = -1  # no cost row
+        elif funded and r < 0.6:
+            value, remarks = 0, "Förderung über Bildungsgutschein möglich"
+        elif not funded and r < 0.1:
+            value = -1
+        elif not funded and r < 0.14:
+            value, remarks = None, "Preis auf Anfrage"
+        else:
+            value = full_cents
+            if rnd() < 0.3:
+                remarks = rng.choice(ref.COST_REMARKS)
+        if force_null:
+            value, remarks = None, "Preis auf Anfrage"
+        if value != -1:
+            rows.append(
+                {
+                    "id": self._next_id("event_costs"),
+                    "course": course_id,
+                    "value": None if value is None else _money(value),
+                    "currency": "EUR" if rnd() < 0.97 else None,
+                    "remarks": remarks,
+                }
+            )
+        if value != -1 and rnd() < 0.15:
+            rows.append(
+                {
+                    "id": self._next_id("event_costs"),
+                    "course": course_id,
+                    "value": _money(15_000 + int(rnd() * 50) * 1_000),
+                    "currency": "EUR",
+                    "remarks": "Prüfungsgebühr",
+                }
+            )
+
+    def _degrees(self, rng: random.Random, course_id: int, t: ref.CourseTemplate) -> None:
+        rnd = rng.random
+        rows = self.buffers["course_degrees"]
+        study = t.course_type == 2
+        if t.degree is not None and rnd() < 0.8:
+            title, degree_type, additional, entitled = t.degree
+            credits = None
+            if study:
+                credits = 15 if "Zertifikat" in t.title else (90 if "MBA" in t.title else 180)
+                if "M.Sc." in t.title:
+                    credits = 120
+            rows.append(
+                {
+                    "id": self._next_id("course_degrees"),
+                    "course": course_id,
+                    "degree_title": title,
+                    "degree_type": degree_type,
+                    "additional_qualifications": additional,
+                    "entitlements": entitled,
+                    "credits": credits,
+                }
+            )
+        if rnd() < (0.2 if t.degree is not None else 0.5):
+            rows.append(
+                {
+                    "id": self._next_id("course_degrees"),
+                    "course": course_id,
+                    "degree_title": "Teilnahmebescheinigung"
+                    if rnd() < 0.5
+                    else "Zertifikat des Bildungsträgers",
+                    "degree_type": 3,
+                    "additional_qualifications": None,
+                    "entitlements": None,
+                    "credits": None,
+                }
+            )
+
+    def _keywords(self, rng: random.Random, course_id: int, t: ref.CourseTemplate) -> None:
+        rnd = rng.random
+        n = int(rnd() * 6)
+        if not n:
+            return
+        words = list(t.keywords[:n])
+        while len(words) < n:
+            w = rng.choice(ref.KEYWORDS_GENERIC)
+            if w not in words:
+                words.append(w)
+        rows = self.buffers["course_keywords"]
+        for w in words:
+            rows.append({"id": self._next_id("course_keywords"), "course": course_id, "keyword": w})
+
+    def _course_junctions(
+        self,
+        rng: random.Random,
+        inst: _Institution,
+        course_id: int,
+        t: ref.CourseTemplate,
+        federal: list[int],
+        duration_class: int,
+        part_time: bool,
+    ) -> None:
+        rnd = rng.random
+        rows = self.buffers["courses_funding_types_federals"]
+        for fid in federal:
+            rows.append(
+                {
+                    "id": self._next_id("courses_funding_types_federals"),
+                    "courses_id": course_id,
+                    "funding_types_federals_id": fid,
+                }
+            )
+        regions: list[int] = []
+        programs = _REGION_PROGRAMS.get(inst.main_state, [])
+        if programs and rnd() < 0.2:
+            regions.append(rng.choice(programs))
+        leave = _REGION_LEAVE.get(inst.main_state)
+        if leave and (duration_class in (1, 2, 3) or part_time) and rnd() < 0.25:
+            regions.append(leave)
+        rows = self.buffers["courses_funding_types_regions"]
+        for fid in regions:
+            rows.append(
+                {
+                    "id": self._next_id("courses_funding_types_regions"),
+                    "courses_id": course_id,
+                    "funding_types_regions_id": fid,
+                }
+            )
+        p_handicaps = 0.7 if inst.kind.name == "rehab" else 0.08
+        if rnd() < p_handicaps:
+            rows = self.buffers["courses_handicaps"]
+            for hid in sorted(rng.sample(range(1, len(ref.HANDICAPS) + 1), 1 + int(rnd() * 3))):
+                rows.append(
+                    {
+                        "id": self._next_id("courses_handicaps"),
+                        "courses_id": course_id,
+                        "handicaps_id": hid,
+                    }
+                )
+        rows = self.buffers["courses_systematics"]
+        codes = [t.systematic]
+        parent = _SYSTEMATIC_PARENT[t.systematic]
+        if parent and rnd() < 0.3:
+            codes.append(parent)
+        for code in codes:
+            rows.append(
+                {
+                    "id": self._next_id("courses_systematics"),
+                    "courses_id": course_id,
+                    "systematics_id": _SYSTEMATIC_IDS[code],
+                }
+            )
+
+    # -- events (the hot loop: about one million rows at scale 200)
