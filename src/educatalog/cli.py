@@ -117,6 +117,11 @@ def build_parser() -> argparse.ArgumentParser:
         default="de",
         help="language of the report's text, labels and number formats (default: de)",
     )
+    report.add_argument(
+        "--archive",
+        metavar="DIR",
+        help="add the catalogue over time from this archive (educatalog fetch --archive)",
+    )
     report.add_argument("--scale", type=_positive_float, default=1.0, help="demo size")
     report.add_argument("--seed", type=int, default=None, help="demo random seed (default 0)")
     _add_snapshot_commands(commands)
@@ -172,6 +177,7 @@ def _report(args: argparse.Namespace) -> int:
             end=args.end,
             lang=args.lang,
             notify=_say,
+            archive=args.archive,
         )
     except EducatalogError as exc:
         return _fail("report", str(exc))

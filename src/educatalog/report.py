@@ -253,10 +253,14 @@ def write_report(
     demo: bool = False,
     timeout: int = 600,
     lang: str = "de",
+    archive: str | os.PathLike[str] | None = None,
 ) -> Path:
     """Execute the report notebook against the service at ``url`` and write the report
     into ``out`` in ``lang`` (``"de"``, the default, or ``"en"``); returns the path of
-    ``report.html``.
+    ``report.html``. With ``archive`` (a folder of :mod:`educatalog.history`, as
+    ``educatalog fetch --archive`` writes it) the report adds "the catalogue over time":
+    supply by state on every snapshot date, courses entered and exited, how long courses
+    stay listed; the manifest names the archive and its snapshot dates.
 
     The manifest is written first and again if the run fails, listing what this run wrote
     (marked ``"complete": false``), so that the next run may write over a half-written
@@ -279,17 +283,35 @@ def write_report(
             f"Refusing to write the report into {folder} (a home or root folder): give "
             "--out a folder of its own, such as reports/."
         )
-    parameters = {
+    parameters: dict[str, Any] = {
         "states": list(states) if states else None,
         "start": start,
         "end": end,
         "out_dir": str(folder),
         "lang": lang,
+        "archive": None,
     }
+    over_time: dict[str, Any] | None = None
+    if archive is not None:
+        from educatalog import history
+
+        opened = history.open(archive)  # an ArchiveError names what is wrong, before the kernel
+        parameters["archive"] = str(opened.path.resolve())
+        over_time = {
+            "folder": str(opened.path.resolve()),
+            "dates": [day.isoformat() for day in opened.dates],
+            "demo": opened.demo,
+        }
 
     def manifest(charts: Sequence[Path], *, complete: bool) -> None:
         _write_manifest(
-            folder, charts, complete=complete, url=url, demo=demo, parameters=parameters
+            folder,
+            charts,
+            complete=complete,
+            url=url,
+            demo=demo,
+            parameters=parameters,
+            archive=over_time,
         )
 
     try:
@@ -332,11 +354,13 @@ def make_report(
     lang: str = "de",
     timeout: int = 600,
     notify: Callable[[str], object] = print,
+    archive: str | os.PathLike[str] | None = None,
 ) -> Path:
     """What ``educatalog report`` does: :func:`write_report` against ``origin`` (default: the
     configured service, else the demo catalogue on a private server for the run) once every
     one of ``states`` is found to be a state of the service; the manifest says whether the
-    data is the synthetic demo. ``notify`` receives a line before the notebook runs.
+    data is the synthetic demo. ``notify`` receives a line before the notebook runs;
+    ``archive`` adds the catalogue over time (:func:`write_report`).
 
     >>> make_report("reports/", origin=resolve_origin(demo=True), lang="en")  # doctest: +SKIP
     PosixPath('/home/me/reports/report.html')
@@ -358,6 +382,7 @@ def make_report(
             demo=demo,
             timeout=timeout,
             lang=lang,
+            archive=archive,
         )
 
 
@@ -445,6 +470,7 @@ def _write_manifest(
     url: str,
     demo: bool,
     parameters: Mapping[str, Any],
+    archive: Mapping[str, Any] | None = None,
 ) -> None:
     """The manifest of the report in ``folder``. Until the report is complete it lists every
     file this run may have written (a checksum where the file is there, else null)."""
@@ -459,7 +485,8 @@ def _write_manifest(
         "generated_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "complete": complete,
         "source": {"url": public_url(url), "demo": demo},
-        "parameters": {k: v for k, v in parameters.items() if k != "out_dir"},
+        "parameters": {k: v for k, v in parameters.items() if k not in ("out_dir", "archive")},
+        "archive": archive,
         "educatalog": __version__,
         "files": files,
     }

@@ -72,6 +72,11 @@ _COLUMNS: dict[str, tuple[str, str]] = {
     "q3": ("column.q3", "money"),
     "max": ("column.max", "money"),
     "mean": ("column.mean", "money"),
+    "listed": ("measure.listed", "count"),
+    "entered": ("measure.entered", "count"),
+    "exited": ("measure.exited", "count"),
+    "net": ("measure.net", "count"),
+    "median_days": ("column.median_days", "decimal"),
 }
 
 

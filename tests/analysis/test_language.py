@@ -23,25 +23,7 @@ from educatalog import plots, stats, tables, texts
 from educatalog.errors import UsageError
 from educatalog.provenance import SOURCE_ATTR, Source, source_of
 from educatalog.report import accessibility_findings
-
-# Words and number formats that give the other language away.
-GERMAN = re.compile(
-    r"Quelle|Veranstaltung|Bundesland|ohne Angabe|Keine Angabe|abgerufen|Anteil|Anzahl|"
-    r"SYNTHETISCHE|Einwohner|Lernform|Dauer| nach | je |Präsenz|bis 3 Tage|\bBayern\b|"
-    r"Statistisches|Fortschreibung|Tabelle|Stand "
-)
-ENGLISH = re.compile(
-    r"Source|\b[Ee]vents?\b|\bstate\b|retrieved|not stated|Share|Number|SYNTHETIC|"
-    r"inhabitants|\bduration\b| by | within |\bunknown\b"
-)
-GERMAN_NUMBERS = re.compile(r"\d\.\d{3}(?!\d)|\d,\d{1,2}(?!\d)|\d[\u00a0 ]%")
-ENGLISH_NUMBERS = re.compile(r"\d,\d{3}(?!\d)|\d%")
-
-
-def foreign(text: str, lang: str) -> list[str]:
-    """What in ``text`` belongs to the other language or its number format."""
-    words, numbers = (ENGLISH, ENGLISH_NUMBERS) if lang == "de" else (GERMAN, GERMAN_NUMBERS)
-    return [m.group(0) for p in (words, numbers) for m in p.finditer(text)]
+from languages import foreign
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,6 @@ import openpyxl
 import pandas as pd
 import pytest
 from bs4 import BeautifulSoup
-from test_language import foreign
 
 from accessibility import axe_script, run_axe
 from educatalog.report import (
@@ -33,6 +32,7 @@ from educatalog.report import (
 )
 from educatalog.testing import serve
 from educatalog.workspace import PACKAGE
+from languages import foreign
 
 TOKEN = "notebook-secret-token-4711"
 NAMES = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
@@ -148,9 +148,20 @@ def report(server: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def report_en(server: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The whole report in English."""
-    return run_report(server, tmp_path_factory.mktemp("report-en"), "--lang", "en")
+def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small demo archive of twelve monthly snapshots (`educatalog fetch --archive`'s kind)."""
+    from educatalog import history
+
+    folder = tmp_path_factory.mktemp("archive") / "archive"
+    history.build_demo(folder, months=12, scale=0.05)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def report_en(server: str, archive: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The whole report in English, with the catalogue over time from ``archive``."""
+    out = tmp_path_factory.mktemp("report-en")
+    return run_report(server, out, "--lang", "en", "--archive", str(archive))
 
 
 def visible_text(page: str) -> str:
@@ -207,13 +218,15 @@ def test_report_passes_the_static_accessibility_check(
     assert accessibility_findings(page) == []
     soup = BeautifulSoup(page, features="html.parser")
     images = soup.find_all("img")
-    assert len(images) == 6
     kinds = ("Balkendiagramm", "Kachelkarte", "Gestapelte", "Heatmap", "Liniendiagramm", "Boxplots")
-    if lang == "en":
+    if lang == "en":  # with the catalogue over time: two line charts more, one more section
         kinds = ("Bar chart", "Tile map", "100% stacked", "Heatmap", "Line chart", "Box plots")
+        kinds += ("Line chart", "Line chart")
+    assert len(images) == len(kinds)
     for image, kind in zip(images, kinds, strict=True):
         assert image["alt"].startswith(kind)
-    assert [h.name for h in soup.find_all(re.compile(r"^h[1-6]$"))] == ["h1"] + ["h2"] * 7
+    sections = 8 if lang == "en" else 7
+    assert [h.name for h in soup.find_all(re.compile(r"^h[1-6]$"))] == ["h1"] + ["h2"] * sections
 
 
 CHROMIUM = shutil.which("chromium")
@@ -232,6 +245,100 @@ def test_report_passes_axe_core_in_headless_chromium(
     assert CHROMIUM is not None
     violations = run_axe(out / "report.html", CHROMIUM, script, tmp_path)
     assert [v for v in violations if v["impact"] in ("serious", "critical")] == []
+
+
+OVER_TIME = {"de": "Das Angebot im Zeitverlauf", "en": "The catalogue over time"}
+
+
+def _sheet_rows(workbook: Path, title: str) -> list[tuple[Any, ...]]:
+    """The data rows of the workbook's table titled ``title`` (its first cell)."""
+    book = openpyxl.load_workbook(workbook)
+    for sheet in book.worksheets:
+        if sheet["A1"].value == title:
+            return [row for row in sheet.iter_rows(min_row=3, values_only=True) if row[0]]
+    raise AssertionError(f"no sheet titled {title!r} in {book.sheetnames}")
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_report_shows_the_catalogue_over_time_from_an_archive(
+    lang: str, server: str, archive: Path, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    from educatalog import history, texts
+
+    if lang == "en":
+        out = request.getfixturevalue("report_en")
+    else:
+        out = run_report(server, tmp_path / "report", "--archive", str(archive))
+    arc = history.open(archive)
+    page = (out / "report.html").read_text(encoding="utf-8")
+    soup = BeautifulSoup(page, features="html.parser")
+    assert OVER_TIME[lang] in [h.get_text(" ", strip=True).rstrip(" ¶") for h in soup.find_all("h2")]
+    text = visible_text(page)
+    assert (
+        texts.text(
+            "note.snapshots",
+            lang,
+            n=12,
+            first=texts.date(arc.dates[0], lang),
+            last=texts.date(arc.dates[-1], lang),
+        )
+        in text
+    )
+    assert foreign(text.replace("12411-0010", ""), lang) == []
+    assert foreign(workbook_text(out / "tables.xlsx").replace("12411-0010", ""), lang) == []
+    # Two more charts, each shown with its alt text.
+    charts = sorted(p.name for p in (out / "charts").glob("*.png"))
+    assert {"07-trend-by-state.png", "08-courses-entered.png"} <= set(charts)
+    images = [img for img in soup.find_all("img") if img.get("alt")]
+    assert len(images) == len(charts)
+    # The table holds the archive's own numbers: events by state, first and last snapshot.
+    events = arc.supply(by="state")["events"].unstack("snapshot_date").iloc[:, [0, -1]]
+    rows = _sheet_rows(out / "tables.xlsx", texts.text("report.table.trend_states", lang))
+    assert [(r[1], r[2]) for r in rows] == [
+        (int(a), int(b)) for a, b in events.fillna(0).itertuples(index=False)
+    ]
+    if lang == "de":  # the states' names as the archive has them
+        assert [r[0] for r in rows] == [texts.label(s, lang) for s in events.index]
+    flows = arc.flows("courses")
+    rows = _sheet_rows(out / "tables.xlsx", texts.text("report.table.flows", lang))
+    assert [r[1] for r in rows] == flows["listed"].tolist()
+    assert [r[2] for r in rows][1:] == flows["entered"].tolist()[1:]
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["archive"]["dates"] == [d.isoformat() for d in arc.dates]
+    assert manifest["archive"]["demo"] is True
+    assert Path(manifest["archive"]["folder"]) == archive.resolve()
+
+
+def test_a_report_without_an_archive_has_no_section_over_time(report: Path) -> None:
+    page = (report / "report.html").read_text(encoding="utf-8")
+    assert OVER_TIME["de"] not in visible_text(page)
+    assert not (report / "charts" / "07-trend-by-state.png").exists()
+    assert json.loads((report / "manifest.json").read_text(encoding="utf-8"))["archive"] is None
+
+
+def test_report_names_a_folder_that_is_no_archive_before_running(
+    server: str, tmp_path: Path
+) -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "educatalog.cli",
+            "report",
+            "--url",
+            server,
+            "--out",
+            str(tmp_path / "r"),
+            "--archive",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "EDUCATALOG_TOKEN": TOKEN},
+    )
+    assert done.returncode != 0
+    assert "is not an archive" in done.stderr
+    assert not (tmp_path / "r" / "report.ipynb").exists()
 
 
 def test_report_command_writes_html_charts_tables_and_manifest(

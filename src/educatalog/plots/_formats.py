@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import matplotlib as mpl
 import numpy as np
@@ -12,7 +12,9 @@ import pandas as pd
 from matplotlib import ticker
 from matplotlib.axis import Axis
 from matplotlib.colors import to_rgba
-from matplotlib.typing import ColorType
+
+if TYPE_CHECKING:  # matplotlib.typing's names are for type checkers (newer than the floor)
+    from matplotlib.typing import ColorType
 
 from educatalog import texts
 from educatalog.plots._setup import MISSING_COLOR, PALETTE, SEQUENTIAL_CMAP, STYLE, TEXT_COLOR

@@ -8,7 +8,7 @@ import math
 import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import matplotlib as mpl
 import pandas as pd
@@ -20,7 +20,9 @@ from matplotlib.layout_engine import ConstrainedLayoutEngine
 from matplotlib.text import Text
 from matplotlib.ticker import Formatter, Locator
 from matplotlib.transforms import ScaledTranslation
-from matplotlib.typing import RcKeyType
+
+if TYPE_CHECKING:  # matplotlib.typing's names are for type checkers (newer than the floor)
+    from matplotlib.typing import RcKeyType
 
 from educatalog import texts
 from educatalog.errors import UsageError, WrongType

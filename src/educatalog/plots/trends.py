@@ -199,10 +199,26 @@ def trend(
     if title is None:
         title = texts.text("title.trend", lang, measure=name)
     notes = []
+    alt = None
     if len(x):
         first, last = texts.date(x[0].date(), lang), texts.date(x[-1].date(), lang)
         notes.append(texts.text("note.snapshots", lang, n=len(x), first=first, last=last))
-    return finish(fig, ax, table, title, notes, lang=lang, source=source)
+        ends = wide.iloc[-1]
+
+        def shown(value: float) -> str:
+            return texts.percent(value, lang) if measure == "share" else count_text(value, lang)
+
+        alt = texts.text(
+            "alt.trend" if kind == "line" else "alt.trend_area",
+            lang,
+            title=title,
+            first=first,
+            last=last,
+            lines=", ".join(
+                f"{words} {shown(ends[key])}" for key, words in zip(keys, labels, strict=True)
+            ),
+        )
+    return finish(fig, ax, table, title, notes, lang=lang, source=source, alt=alt)
 
 
 def _periods(periods: pd.Index, freq: str) -> pd.RangeIndex | pd.PeriodIndex:

@@ -107,7 +107,7 @@ def is_missing(value: Any) -> bool:
 
 def label(value: Any, lang: str = DEFAULT_LANG) -> str:
     """A value of the data as a reader sees it: missing values (also the catalogue's
-    "Keine Angabe") as :func:`missing`, yes/no in words, periods and years as dates,
+    "Keine Angabe") as :func:`missing`, yes/no in words, periods, years and dates as dates,
     known catalogue labels in English for ``"en"``."""
     lang = check_lang(lang)
     if is_missing(value):
@@ -116,6 +116,8 @@ def label(value: Any, lang: str = DEFAULT_LANG) -> str:
         return text("yes" if value else "no", lang)
     if isinstance(value, pd.Period):
         return period(value, lang)
+    if isinstance(value, dt.date):  # datetime and pandas' Timestamp too: snapshot dates
+        return date(value, lang)
     if isinstance(value, str):
         return _EN_LABELS.get(value, value) if lang == "en" else _DE_LABELS.get(value, value)
     if isinstance(value, float) and value.is_integer():

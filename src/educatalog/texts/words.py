@@ -55,6 +55,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "total": ("Insgesamt", "Total"),
     # dimensions (in titles and axis labels)
     "dimension.state": ("Bundesland", "state"),
+    "dimension.snapshot_date": ("Stichtag", "snapshot date"),
     "dimension.state_code": ("Bundesland", "state"),
     "dimension.city": ("Ort", "city"),
     "dimension.zip": ("Postleitzahl", "postcode"),
@@ -222,6 +223,14 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Liniendiagramm: {title}, {first} bis {last}. Höchststand {top_value} im {top}.",
         "Line chart: {title}, {first} to {last}. Peak of {top_value} in {top}.",
     ),
+    "alt.trend": (
+        "Liniendiagramm: {title}, {first} bis {last}. Am letzten Stichtag: {lines}.",
+        "Line chart: {title}, {first} to {last}. On the last snapshot: {lines}.",
+    ),
+    "alt.trend_area": (
+        "Gestapeltes Flächendiagramm: {title}, {first} bis {last}. Am letzten Stichtag: {lines}.",
+        "Stacked area chart: {title}, {first} to {last}. On the last snapshot: {lines}.",
+    ),
     "alt.boxes": (
         "Boxplots: {title}. Median je Gruppe: {medians}.",
         "Box plots: {title}. Median per group: {medians}.",
@@ -237,6 +246,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     # table columns (headers with their unit)
     "column.events": ("Veranstaltungen", "Events"),
     "column.courses": ("Kurse", "Courses"),
+    "column.median_days": ("Median der Tage im Katalog", "Median days listed"),
     "column.institutions": ("Bildungsanbieter", "Institutions"),
     "column.capacity": ("Plätze", "Places"),
     "column.events_with_capacity": ("Veranstaltungen mit Platzangabe", "Events stating places"),
@@ -373,6 +383,20 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Costs of priced offers, per course, in euro.",
     ),
     "report.quality": ("Datenqualität", "Data quality"),
+    "report.trends": ("Das Angebot im Zeitverlauf", "The catalogue over time"),
+    "report.trends.text": (
+        "Aus dem Archiv von Stichtagen ({source}): {span} Jeder Stichtag zählt das Angebot, "
+        "wie es an diesem Tag im Katalog stand; neu gelistete und nicht mehr gelistete Kurse "
+        "vergleichen zwei aufeinanderfolgende Stichtage.",
+        "From the archive of snapshots ({source}): {span} Each snapshot counts the offers "
+        "as the catalogue listed them on that day; entered and exited courses compare two "
+        "consecutive snapshots.",
+    ),
+    "report.lifetimes.all": ("alle Kurse", "all courses"),
+    "report.lifetimes.complete": (
+        "im Archiv neu gelistet und wieder entfernt",
+        "entered and exited within the archive",
+    ),
     "report.table.states": ("Angebot nach Bundesland", "Offers by state"),
     "report.table.per_capita": ("Angebot je Einwohner", "Offers per inhabitant"),
     "report.table.forms": ("Angebot nach Lernform", "Offers by instruction form"),
@@ -380,5 +404,14 @@ TEXTS: dict[str, tuple[str, str]] = {
     "report.table.starts": ("Beginn nach Quartal", "Starts by quarter"),
     "report.table.costs": ("Kosten nach Lernform", "Costs by instruction form"),
     "report.table.quality": ("Datenqualität", "Data quality"),
+    "report.table.trend_states": (
+        "Veranstaltungen nach Bundesland am ersten und letzten Stichtag",
+        "Events by state on the first and the last snapshot",
+    ),
+    "report.table.flows": (
+        "Kurse je Stichtag: gelistet, neu, entfernt",
+        "Courses per snapshot: listed, entered, exited",
+    ),
+    "report.table.lifetimes": ("Wie lange Kurse im Katalog stehen", "How long courses stay listed"),
 }
 """The reader-facing texts: key -> (German, English); ``{name}`` fields are filled in."""
