@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 import subprocess
 import sys
 import time
@@ -220,6 +221,14 @@ def test_trend_chart_carries_the_demo_mark(archive: history.Archive) -> None:
     assert any("4 snapshots, 1 Jan 2024 to 1 Jul 2025" in t for t in shown)
     lines = archive.flows("courses").edu.plot.trend("entered", lang="en")
     assert lines.axes[0].get_ylabel() == "Entered"
+    # Entries are not defined on the first snapshot: left out, not drawn as 0.
+    assert len(lines.axes[0].get_lines()[0].get_xdata()) == len(archive.dates) - 1
+    assert any("3 snapshots, 1 Jul 2024 to 1 Jul 2025" in t.get_text() for t in lines.texts)
+    assert (plots.alt_text(lines) or "").startswith("Line chart: Entered over time, 1 Jul 2024 to")
+    fig.canvas.draw()
+    ticks = [t.get_text() for t in fig.axes[0].get_xticklabels() if t.get_text()]
+    assert 3 <= len(ticks) <= 7  # months by name, few enough not to overlap
+    assert all(re.fullmatch(r"[A-ZÄÖÜ][a-zäöü]+\.? \d{4}", t) for t in ticks), ticks
 
 
 def test_demo_over_time_is_deterministic_and_plausible(timeline: DemoTimeline) -> None:

@@ -272,7 +272,9 @@ def test_report_shows_the_catalogue_over_time_from_an_archive(
     arc = history.open(archive)
     page = (out / "report.html").read_text(encoding="utf-8")
     soup = BeautifulSoup(page, features="html.parser")
-    assert OVER_TIME[lang] in [h.get_text(" ", strip=True).rstrip(" ¶") for h in soup.find_all("h2")]
+    assert OVER_TIME[lang] in [
+        h.get_text(" ", strip=True).rstrip(" ¶") for h in soup.find_all("h2")
+    ]
     text = visible_text(page)
     assert (
         texts.text(

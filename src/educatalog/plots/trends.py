@@ -163,8 +163,11 @@ def trend(
         wide = wide.reindex(columns=table.index.get_level_values(1).unique())
     else:
         wide = values.to_frame(measure)
-    wide = wide.astype("float64").fillna(0.0)
-    wide = wide.loc[:, wide.abs().sum() > 0] if dimension else wide
+    if dimension:  # a group missing on a date has no offers then
+        wide = wide.astype("float64").fillna(0.0)
+        wide = wide.loc[:, wide.abs().sum() > 0]
+    else:  # a measure not defined on a date (entries on the first snapshot) is left out
+        wide = wide.astype("float64").dropna()
     if top is not None and dimension:
         wide = wide[wide.iloc[-1].sort_values(ascending=False).index[:top]]
     x = pd.to_datetime(wide.index).to_pydatetime()
@@ -236,13 +239,16 @@ def _reindex(values: pd.Series, full: pd.Index) -> npt.NDArray[np.float64]:
 
 
 def _date_axis(ax: Axes, lang: str) -> None:
-    """Snapshot dates on the x axis, in the language's date format."""
+    """Snapshot dates on the x axis, in the language's format: a month's first day by its
+    month ("Jan. 2025" / "Jan 2025"), other days as dates; few enough not to overlap."""
     # matplotlib.dates leaves AutoDateLocator and num2date unannotated
-    locator = mdates.AutoDateLocator(minticks=4, maxticks=14)  # type: ignore[no-untyped-call]
+    locator = mdates.AutoDateLocator(minticks=3, maxticks=7)  # type: ignore[no-untyped-call]
     ax.xaxis.set_major_locator(locator)
 
     def date_tick(value: float, _position: Any = None) -> str:
         day = mdates.num2date(value).date()  # type: ignore[no-untyped-call]
+        if day.day == 1:
+            return texts.period(pd.Period(day, freq="M"), lang)
         return texts.date(day, lang)
 
     ax.xaxis.set_major_formatter(ticker.FuncFormatter(date_tick))

@@ -392,6 +392,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "as the catalogue listed them on that day; entered and exited courses compare two "
         "consecutive snapshots.",
     ),
+    "report.chart.entered": ("Neu gelistete Kurse je Stichtag", "Courses entered per snapshot"),
     "report.lifetimes.all": ("alle Kurse", "all courses"),
     "report.lifetimes.complete": (
         "im Archiv neu gelistet und wieder entfernt",
