@@ -72,46 +72,41 @@ def toolkit(url: str) -> dict[str, Any]:
     }
 
 
-def _raw_pages(url: str) -> list[bytes]:
-    """The same requests as (b), bodies kept as bytes (the client's own walk, undecoded)."""
+def _recorded(url: str) -> tuple[Any, list[dict[str, str]]]:
+    """The client and the parameters of every page request (b) makes, in order: the client's
+    own walk, recorded by an httpx request hook (the client streams its answers)."""
     from educatalog import Query
     from educatalog.schema import CATALOGUE
 
     client = _slices_and_client(url)
-    bodies: list[bytes] = []
-    original = client._http.get
+    recorded: list[dict[str, str]] = []
 
-    def keep(path: str, params: Any = None) -> Any:
-        response = original(path, params=params)
-        if path == f"/items/{COLLECTION}" and "filter_count" not in str(params):
-            bodies.append(response.content)
-        return response
+    def record(request: Any) -> None:
+        params = dict(request.url.params)
+        if request.url.path == f"/items/{COLLECTION}" and "filter_count" not in str(params):
+            recorded.append(params)
 
-    client._http.get = keep  # type: ignore[method-assign]
+    client._http.event_hooks["request"].append(record)
     fields = tuple(f.name for f in CATALOGUE[COLLECTION].stored_fields)
     client.fetch_pages(COLLECTION, Query(fields=fields), lambda rows: None)
-    return bodies
+    return client, recorded
+
+
+def _raw_pages(url: str) -> list[bytes]:
+    """The bodies of the same requests as (b), kept as bytes, undecoded."""
+    import httpx
+
+    _, recorded = _recorded(url)
+    headers = {"Authorization": f"Bearer {DEMO_TOKEN}"}
+    with httpx.Client(base_url=url, headers=headers, timeout=600) as raw:
+        return [raw.get(f"/items/{COLLECTION}", params=p).content for p in recorded]
 
 
 def transfer(url: str) -> dict[str, Any]:
     """(c): the same requests, concurrently, bodies not decoded."""
     import httpx
 
-    from educatalog import Query
-    from educatalog.schema import CATALOGUE
-
-    client = _slices_and_client(url)
-    fields = tuple(f.name for f in CATALOGUE[COLLECTION].stored_fields)
-    # The list of requests (b) makes: walk once, recording the parameters.
-    recorded: list[dict[str, str]] = []
-    original = client._http.get
-
-    def record(path: str, params: Any = None) -> Any:
-        recorded.append(dict(params or {}))
-        return original(path, params=params)
-
-    client._http.get = record  # type: ignore[method-assign]
-    client.fetch_pages(COLLECTION, Query(fields=fields), lambda rows: None)
+    client, recorded = _recorded(url)  # the list of requests (b) makes
     from concurrent.futures import ThreadPoolExecutor
 
     headers = {"Authorization": f"Bearer {DEMO_TOKEN}"}

@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from educatalog import snapshot
+from educatalog import manifests, snapshot
 from educatalog.catalogue import Catalogue, Source
 from educatalog.errors import SnapshotError, UsageError
 from educatalog.report import ReportError, _remove_earlier_report, write_report
@@ -90,7 +90,7 @@ def _rewrite_manifest(folder: Path, change: object) -> None:
     file = folder / "manifest.json"
     manifest = json.loads(file.read_text())
     change(manifest)  # type: ignore[operator]
-    manifest["manifest_sha256"] = snapshot._manifest_checksum(manifest)  # a consistent forgery
+    manifest["manifest_sha256"] = manifests.checksum(manifest)  # a consistent forgery
     file.write_text(json.dumps(manifest))
 
 

@@ -3,9 +3,7 @@ bookkeeping of each table (:class:`Versions`)."""
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,9 +12,11 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
+from educatalog import manifests
 from educatalog import snapshot as _snapshot
 from educatalog.catalogue import Catalogue
-from educatalog.errors import ArchiveError, UsageError
+from educatalog.errors import ArchiveError
+from educatalog.manifests import as_date as as_date
 
 __all__ = ["ARCHIVE_MANIFEST", "FORMAT", "FORMAT_VERSION", "LOCK_FILE", "Versions"]
 
@@ -70,18 +70,6 @@ class Versions:
         return [*self.closed, *self.plain, *([self.open] if self.open else [])]
 
 
-def as_date(value: dt.date | str) -> dt.date:
-    """A snapshot date from a date, datetime or ``YYYY-MM-DD``."""
-    if isinstance(value, dt.datetime):
-        return value.date()
-    if isinstance(value, dt.date):
-        return value
-    try:
-        return dt.date.fromisoformat(str(value))
-    except ValueError:
-        raise UsageError(f"A snapshot date is YYYY-MM-DD, got {value!r}.") from None
-
-
 def without_personal(catalogue: Catalogue, include_personal: bool) -> dict[str, pd.DataFrame]:
     """The catalogue's tables, personal fields left out unless ``include_personal``."""
     out = {}
@@ -105,12 +93,6 @@ def sha256(file: Path) -> str:
     return digest.hexdigest()
 
 
-def manifest_checksum(manifest: Mapping[str, Any]) -> str:
-    body = {k: v for k, v in manifest.items() if k != "manifest_sha256"}
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
 def new_manifest() -> dict[str, Any]:
     return {
         "format": FORMAT,
@@ -124,29 +106,16 @@ def new_manifest() -> dict[str, Any]:
 
 def read_manifest(folder: Path) -> dict[str, Any]:
     """The manifest of the archive at ``folder``, checked for format, version and checksum."""
-    file = folder / ARCHIVE_MANIFEST
-    if not folder.is_dir():
-        raise ArchiveError(f"No archive at {folder}: it is not a directory.")
-    try:
-        manifest = json.loads(file.read_bytes())
-    except FileNotFoundError:
-        raise ArchiveError(
-            f"{file} is missing: {folder} is not an archive (make one with "
-            "`educatalog fetch --archive DIR` or educatalog.history.add)."
-        ) from None
-    except (OSError, ValueError) as exc:
-        raise ArchiveError(f"{file} cannot be read: {exc}") from exc
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise ArchiveError(f"{file} is not the manifest of an educatalog archive.")
-    version = manifest.get("format_version")
-    if not isinstance(version, int) or version > FORMAT_VERSION:
-        raise ArchiveError(
-            f"{file} has format version {version!r}; this educatalog reads versions up to "
-            f"{FORMAT_VERSION}: update educatalog."
-        )
-    if manifest.get("manifest_sha256") != manifest_checksum(manifest):
-        raise ArchiveError(f"{file} was modified after the archive was written (checksum).")
-    return manifest
+    return manifests.read(
+        folder,
+        ARCHIVE_MANIFEST,
+        what="archive",
+        format=FORMAT,
+        version=FORMAT_VERSION,
+        error=ArchiveError,
+        missing=f"{folder} is not an archive (make one with `educatalog fetch --archive DIR` "
+        "or educatalog.history.add)",
+    )
 
 
 def remove_strays(folder: Path, manifest: Mapping[str, Any]) -> None:

@@ -14,6 +14,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from educatalog import manifests
 from educatalog import snapshot as _snapshot
 from educatalog._version import __version__
 from educatalog.catalogue import Catalogue
@@ -30,7 +31,6 @@ from educatalog.history.format import (
     Versions,
     as_date,
     frame_of,
-    manifest_checksum,
     new_manifest,
     read_manifest,
     remove_strays,
@@ -201,7 +201,7 @@ class _Writer:
                 "bytes": path.stat().st_size,
                 "sha256": sha256(path),
             }
-        manifest["manifest_sha256"] = manifest_checksum(manifest)
+        manifest["manifest_sha256"] = manifests.checksum(manifest)
         self.manifest = manifest
         # The manifest goes in place now (readers need it to verify); rollback() restores.
         self._backup = (folder / ARCHIVE_MANIFEST).read_bytes() if previous else None

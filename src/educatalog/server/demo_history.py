@@ -40,6 +40,7 @@ import pandas as pd
 
 from educatalog.catalogue import COLLECTIONS, LINK_TABLES, Catalogue, Source, id_column
 from educatalog.frames import to_frame
+from educatalog.manifests import as_date
 from educatalog.schema import CATALOGUE
 from educatalog.server import demo
 
@@ -86,22 +87,11 @@ def monthly_dates(
     start: dt.date | str = HISTORY_START, months: int = HISTORY_MONTHS
 ) -> list[dt.date]:
     """The first day of ``months`` consecutive months from ``start``'s month."""
-    first = _date(start).replace(day=1)
+    first = as_date(start).replace(day=1)
     return [
         dt.date(first.year + (first.month - 1 + m) // 12, (first.month - 1 + m) % 12 + 1, 1)
         for m in range(months)
     ]
-
-
-def _date(value: dt.date | str) -> dt.date:
-    if isinstance(value, dt.datetime):
-        return value.date()
-    if isinstance(value, dt.date):
-        return value
-    try:
-        return dt.date.fromisoformat(str(value))
-    except ValueError:
-        raise ValueError(f"a date is YYYY-MM-DD, got {value!r}") from None
 
 
 class DemoTimeline:
@@ -193,7 +183,7 @@ class DemoTimeline:
         """The demo catalogue as listed on ``as_of``: every collection and link table,
         typed as :func:`educatalog.load_catalogue` gives them, sorted by id (link tables by
         pair), its :class:`~educatalog.Source` the synthetic demo fetched that day."""
-        when = _date(as_of)
+        when = as_date(as_of)
         day = np.datetime64(when, "D")
         base = self.base
         active = (self._entry <= day) & (day < self._exit)
@@ -332,7 +322,7 @@ def as_of_database(
     from educatalog.server.embedded import cache_dir, code_fingerprint
 
     fingerprint = code_fingerprint(snapshot_db.__file__ or "", __file__)
-    when = _date(as_of)
+    when = as_date(as_of)
     folder = Path(directory) if directory is not None else cache_dir() / "history"
     name = (
         f"demo-history-v{HISTORY_VERSION}-{fingerprint}-seed{seed}-"

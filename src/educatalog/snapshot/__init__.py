@@ -36,7 +36,6 @@ from educatalog.snapshot.layout import (
     MANIFEST,
     PERSONAL_FIELDS,
 )
-from educatalog.snapshot.layout import _manifest_checksum as _manifest_checksum
 from educatalog.snapshot.loading import _restore_dtype as _restore_dtype
 from educatalog.snapshot.loading import database, load, read_manifest, verify
 from educatalog.snapshot.saving import _column_entry as _column_entry

@@ -3,11 +3,6 @@ Parquet settings, and the manifest's checksum of itself."""
 
 from __future__ import annotations
 
-import hashlib
-import json
-from collections.abc import Mapping
-from typing import Any
-
 from educatalog.schema import CATALOGUE
 
 FORMAT = "educatalog-snapshot"
@@ -39,9 +34,3 @@ _RESERVED = frozenset(
         "manifest_sha256",
     }
 )
-
-
-def _manifest_checksum(manifest: Mapping[str, Any]) -> str:
-    body = {k: v for k, v in manifest.items() if k != "manifest_sha256"}
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()

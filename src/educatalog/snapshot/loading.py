@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -15,6 +14,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from educatalog import manifests
 from educatalog.catalogue import COLLECTIONS, LINK_TABLES, Catalogue, Source
 from educatalog.errors import SnapshotError
 from educatalog.frames import DATETIME_DTYPE
@@ -23,7 +23,6 @@ from educatalog.snapshot.layout import (
     FORMAT,
     FORMAT_VERSION,
     MANIFEST,
-    _manifest_checksum,
 )
 
 # ---------------------------------------------------------------------------------------
@@ -34,24 +33,16 @@ def read_manifest(path: str | os.PathLike[str], *, verify: bool = True) -> dict[
     """The manifest of the snapshot at ``path``, checked for form and (``verify``) checksum."""
     folder = Path(path)
     file = folder / MANIFEST
-    if not folder.is_dir():
-        raise SnapshotError(f"No snapshot at {folder}: it is not a directory.")
-    try:
-        manifest = json.loads(file.read_bytes())
-    except FileNotFoundError:
-        raise SnapshotError(f"{file} is missing: {folder} is not a complete snapshot.") from None
-    except (OSError, ValueError) as exc:
-        raise SnapshotError(f"{file} cannot be read: {exc}") from exc
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise SnapshotError(f"{file} is not the manifest of an educatalog snapshot.")
-    version = manifest.get("format_version")
-    if not isinstance(version, int) or version > FORMAT_VERSION:
-        raise SnapshotError(
-            f"{file} has format version {version!r}; this educatalog reads versions up to "
-            f"{FORMAT_VERSION}: update educatalog."
-        )
-    if verify and manifest.get("manifest_sha256") != _manifest_checksum(manifest):
-        raise SnapshotError(f"{file} was modified after the snapshot was written (checksum).")
+    manifest = manifests.read(
+        folder,
+        MANIFEST,
+        what="snapshot",
+        format=FORMAT,
+        version=FORMAT_VERSION,
+        error=SnapshotError,
+        missing=f"{folder} is not a complete snapshot",
+        verify=verify,
+    )
     tables = manifest.get("tables")
     if not isinstance(tables, dict):
         raise SnapshotError(f"{file} lists no tables.")

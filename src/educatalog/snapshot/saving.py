@@ -18,6 +18,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from educatalog import manifests
 from educatalog._version import __version__
 from educatalog.catalogue import LINK_TABLES, Catalogue
 from educatalog.errors import SnapshotError, UsageError
@@ -29,7 +30,6 @@ from educatalog.snapshot.layout import (
     FORMAT_VERSION,
     MANIFEST,
     PERSONAL_FIELDS,
-    _manifest_checksum,
 )
 from educatalog.urls import public_url
 
@@ -89,7 +89,7 @@ def save(
             "tables": tables,
             **dict(extra or {}),
         }
-        manifest["manifest_sha256"] = _manifest_checksum(manifest)
+        manifest["manifest_sha256"] = manifests.checksum(manifest)
         _write_file(tmp / MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False).encode())
         _fsync_directory(tmp)
         if target.exists():  # appeared while writing
