@@ -21,10 +21,9 @@ from educatalog.errors import (
     UsageError,
 )
 from educatalog.schema import CATALOGUE
-from educatalog.server.app import create_app
 from educatalog.server.demo import collect
-from educatalog.server.run import ServerThread
 from educatalog.server.store import build_database, read_rows
+from educatalog.testing import serve
 from faults import random_faults
 
 TOKEN = "client-test-token"
@@ -38,13 +37,13 @@ def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def url(database: Path) -> Iterator[str]:
-    with ServerThread(create_app(database, tokens=[TOKEN])) as server:
+    with serve(database=database, token=TOKEN) as server:
         yield server.url
 
 
 @pytest.fixture(scope="module")
 def capped_url(database: Path) -> Iterator[str]:
-    with ServerThread(create_app(database, tokens=[TOKEN], limit_max=40)) as server:
+    with serve(database=database, token=TOKEN, limit_max=40) as server:
         yield server.url
 
 

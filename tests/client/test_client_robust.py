@@ -18,10 +18,9 @@ import pytest
 
 from educatalog import AsyncClient, Client, Query
 from educatalog.errors import ServiceUnavailable, UnexpectedAnswer
-from educatalog.server.app import create_app
 from educatalog.server.demo import collect
-from educatalog.server.run import ServerThread
 from educatalog.server.store import build_database
+from educatalog.testing import serve
 
 TOKEN = "robust-token"
 
@@ -37,7 +36,7 @@ def demo_url(
 ) -> Iterator[str]:
     path = tmp_path_factory.mktemp("robust") / "demo.sqlite"
     build_database(path, records.items(), info={"demo": True})
-    with ServerThread(create_app(path, tokens=[TOKEN])) as server:
+    with serve(database=path, token=TOKEN) as server:
         yield server.url
 
 

@@ -32,10 +32,9 @@ import pytest
 from educatalog import Client, Query
 from educatalog.errors import IncompleteDownload
 from educatalog.schema import CATALOGUE
-from educatalog.server.app import create_app
 from educatalog.server.demo import collect
-from educatalog.server.run import ServerThread
 from educatalog.server.store import build_database, read_rows
+from educatalog.testing import serve
 
 TOKEN = "growing-test-token"
 FIELDS = ("id", "course", "event_start_date", "remarks")
@@ -190,7 +189,7 @@ def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def url(database: Path) -> Iterator[str]:
-    with ServerThread(create_app(database, tokens=[TOKEN])) as server:
+    with serve(database=database, token=TOKEN) as server:
         yield server.url
 
 

@@ -16,10 +16,9 @@ from educatalog import Client, frames
 from educatalog.decoding import ArrowRows, decode_rows
 from educatalog.frames import to_frame, typed_table
 from educatalog.schema import CATALOGUE
-from educatalog.server.app import create_app
 from educatalog.server.demo import collect
-from educatalog.server.run import ServerThread
 from educatalog.server.store import build_database
+from educatalog.testing import serve
 
 EVENTS = CATALOGUE["events"]
 FIELDS = tuple(f.name for f in EVENTS.stored_fields)
@@ -80,7 +79,7 @@ def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     path = build_database(
         tmp_path_factory.mktemp("frames") / "demo.sqlite", collect(scale=0.05).items()
     )
-    with ServerThread(create_app(path, tokens=[TOKEN])) as server:
+    with serve(database=path, token=TOKEN) as server:
         yield server.url
 
 

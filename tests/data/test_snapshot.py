@@ -20,9 +20,8 @@ import educatalog
 from educatalog import snapshot
 from educatalog.catalogue import Catalogue, Source
 from educatalog.errors import EducatalogError, SnapshotError
-from educatalog.server.app import create_app
-from educatalog.server.run import ServerThread
 from educatalog.server.store import build_database, read_rows
+from educatalog.testing import serve
 from processes import free_port, serving
 
 PERSONAL = snapshot.PERSONAL_FIELDS["contacts"]
@@ -31,7 +30,7 @@ TOKEN = "snapshot-test-token"
 
 def _fetch(database: Path, *, port: int = 0) -> Catalogue:
     with (
-        ServerThread(create_app(database, tokens=[TOKEN]), port=port) as server,
+        serve(database=database, token=TOKEN, port=port) as server,
         educatalog.Client(server.url, token=TOKEN, page_size=500) as client,
     ):
         return educatalog.load_catalogue(client)
@@ -451,7 +450,7 @@ def test_fetch_then_update_writes_a_new_snapshot_with_the_changes(tmp_path: Path
     env = {"EDUCATALOG_TOKEN": TOKEN, "EDUCATALOG_CACHE": str(tmp_path / "cache")}
     port = free_port()
     out = tmp_path / "snaps" / "catalogue"
-    with ServerThread(create_app(old_db, tokens=[TOKEN]), port=port) as server:
+    with serve(database=old_db, token=TOKEN, port=port) as server:
         done = _cli("fetch", "--url", server.url, "--out", str(out), env=env)
     assert done.returncode == 0, done.stderr
     assert f"Snapshot written to {out}" in done.stdout
@@ -464,7 +463,7 @@ def test_fetch_then_update_writes_a_new_snapshot_with_the_changes(tmp_path: Path
     first = {n: e["sha256"] for n, e in manifest["tables"].items()}
 
     # The same address now serves the changed catalogue.
-    with ServerThread(create_app(new_db, tokens=[TOKEN]), port=port):
+    with serve(database=new_db, token=TOKEN, port=port):
         done = _cli("fetch", "--update", str(out), env=env)
     assert done.returncode == 0, done.stderr
     (newer,) = [p for p in out.parent.iterdir() if p != out]

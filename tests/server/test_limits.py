@@ -11,10 +11,9 @@ import pytest
 
 from educatalog.errors import NotFoundOrForbidden, error_from_body
 from educatalog.server import items
-from educatalog.server.app import create_app
 from educatalog.server.demo import collect
-from educatalog.server.run import ServerThread
 from educatalog.server.store import build_database
+from educatalog.testing import serve
 
 TOKEN = "limits-token"
 
@@ -29,7 +28,7 @@ def api(
     records: dict[str, list[dict]], tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[httpx.Client]:
     db = build_database(tmp_path_factory.mktemp("limits") / "db.sqlite", records.items())
-    with ServerThread(create_app(db, tokens=[TOKEN])) as server:
+    with serve(database=db, token=TOKEN) as server:
         headers = {"Authorization": f"Bearer {TOKEN}"}
         with httpx.Client(base_url=server.url, headers=headers, timeout=60) as client:
             yield client
