@@ -25,6 +25,7 @@ lint: setup
 	$(BIN)/lint-imports --no-cache
 
 format: setup
+	$(BIN)/python scripts/unasync.py
 	$(BIN)/ruff check --fix src tests benchmarks
 	$(BIN)/ruff format src tests benchmarks
 

@@ -48,6 +48,7 @@ from educatalog.query import F, Query
 from educatalog.schema import CATALOGUE
 
 if TYPE_CHECKING:  # the lazily imported modules, for type checkers and editors
+    from educatalog import fetch as fetch
     from educatalog import history as history
     from educatalog import plots as plots
     from educatalog import population as population
@@ -98,6 +99,7 @@ __all__ = [
 
 _SUBMODULES = frozenset(
     {
+        "fetch",
         "history",
         "plots",
         "population",

@@ -126,6 +126,7 @@ def test_modules_are_attributes_without_importing_them() -> None:
         "assert 'educatalog.widgets' not in sys.modules\n"
         "assert callable(educatalog.widgets.explorer)\n"
         "assert callable(educatalog.stats.supply)\n"
+        "assert callable(educatalog.fetch.fetch_snapshot)\n"
         "assert 'widgets' in dir(educatalog)\n"
         "try:\n    educatalog.no_such_thing\nexcept AttributeError:\n    pass\n"
         "else:\n    raise SystemExit('no AttributeError')\n"
