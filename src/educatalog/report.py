@@ -28,12 +28,14 @@ from typing import Any
 
 import nbformat
 
+from educatalog import texts
 from educatalog._version import __version__
 from educatalog.client import Client
 from educatalog.connection import Origin, configured_client, started
 from educatalog.errors import EducatalogError, ReportError, UsageError
+from educatalog.kernels import private_kernel
 from educatalog.urls import public_url
-from educatalog.workspace import NOTEBOOKS, inside_package, output_folder
+from educatalog.workspace import NOTEBOOKS, cell_lang, inside_package, localize, output_folder
 
 __all__ = [
     "NOTEBOOKS",
@@ -72,6 +74,8 @@ def execute_notebook(
 ) -> nbformat.NotebookNode:
     """Run a notebook top to bottom in a fresh ``python3`` kernel and return it executed.
 
+    A shipped notebook runs in the language of the ``lang`` parameter (German by default:
+    :func:`educatalog.workspace.localize`).
     ``parameters`` become a cell after the one tagged ``parameters``; ``env`` is added to
     the kernel's environment. The kernel runs in ``cwd``: by default the notebook's folder,
     or the current directory for a notebook inside the package (never written into). A
@@ -83,23 +87,26 @@ def execute_notebook(
 
     path = Path(path)
     nb: nbformat.NotebookNode = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]
+    if any(cell_lang(cell) for cell in nb.cells):  # a shipped notebook: in the reader's language
+        nb = localize(nb, (parameters or {}).get("lang", texts.DEFAULT_LANG))
     if parameters:
         _inject(nb, parameters, path)
     if cwd is not None:
         folder = Path(cwd)
     else:
         folder = Path.cwd() if inside_package(path.parent) else path.parent
-    client = NotebookClient(
-        nb,
-        timeout=timeout,
-        startup_timeout=180,  # not nbclient's 60 s: a busy 2-core machine has needed more
-        kernel_name="python3",
-        resources={"metadata": {"path": str(folder)}},
-    )
     environment = {**os.environ, "MPLBACKEND": "module://matplotlib_inline.backend_inline"}
     environment.update(env or {})
     try:
-        client.execute(env=environment)
+        with private_kernel("python3") as kernel:
+            client = NotebookClient(
+                nb,
+                km=kernel,
+                timeout=timeout,
+                startup_timeout=180,  # not nbclient's 60 s: a busy 2-core machine needed more
+                resources={"metadata": {"path": str(folder)}},
+            )
+            client.execute(env=environment)
     except CellExecutionError as exc:
         raise ReportError(f"The notebook {path.name} failed: {_first_line(exc)}") from None
     except CellTimeoutError:
