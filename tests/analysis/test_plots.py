@@ -5,6 +5,8 @@ tests/analysis/test_language.py holds the German default and one language per ch
 
 from __future__ import annotations
 
+import html
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -565,11 +567,11 @@ def test_importing_plots_registers_no_ipython_formatter(tmp_path: Path) -> None:
         from matplotlib.figure import Figure
 
         shell = InteractiveShell.instance()
-        png = shell.display_formatter.formatters["image/png"]
+        bundle = shell.display_formatter.mimebundle_formatter
 
         def registered():
             try:
-                png.lookup_by_type(Figure)
+                bundle.lookup_by_type(Figure)
             except KeyError:
                 return False
             return True
@@ -579,9 +581,16 @@ def test_importing_plots_registers_no_ipython_formatter(tmp_path: Path) -> None:
 
         assert not registered(), "importing plots registered a formatter"
         assert plots.register_notebook_display() and registered()
-        first = png.lookup_by_type(Figure)
+        first = bundle.lookup_by_type(Figure)
         assert plots.register_notebook_display()
-        assert png.lookup_by_type(Figure) is first
+        assert bundle.lookup_by_type(Figure) is first
+        fig = plots.supply_bars(
+            __import__("pandas").DataFrame({"event_id": [1], "state": ["Berlin"]})
+        )
+        data, metadata = shell.display_formatter.format(fig)
+        assert data["image/png"][:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+        assert metadata["image/png"]["alt"] == plots.alt_text(fig)
+        assert f'alt="{plots.alt_text(fig)}"' in data["text/html"]
         """
     )
     env = {**os.environ, "IPYTHONDIR": str(tmp_path)}  # the shell's profile, not the user's
@@ -589,7 +598,7 @@ def test_importing_plots_registers_no_ipython_formatter(tmp_path: Path) -> None:
 
 
 class _Formatter:
-    """An IPython PNG formatter as far as registration needs one."""
+    """An IPython mime-bundle formatter as far as registration needs one."""
 
     def __init__(self) -> None:
         self.printers: dict[type, Callable[..., Any]] = {}
@@ -608,7 +617,7 @@ def test_a_chart_registers_the_display_once(monkeypatch: pytest.MonkeyPatch) -> 
 
     formatter = _Formatter()
     shell = types.SimpleNamespace(
-        display_formatter=types.SimpleNamespace(formatters={"image/png": formatter})
+        display_formatter=types.SimpleNamespace(mimebundle_formatter=formatter)
     )
     monkeypatch.setattr(IPython, "get_ipython", lambda: shell)
     fig = plots.supply_bars(tiny(["Berlin", "Bremen"]))
@@ -616,7 +625,11 @@ def test_a_chart_registers_the_display_once(monkeypatch: pytest.MonkeyPatch) -> 
     assert _plots.register_notebook_display()
     assert formatter.calls == 1  # idempotent
     data, metadata = formatter.printers[Figure](fig)
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    assert metadata == {"alt": _plots.alt_text(fig)}
+    assert data["image/png"][:8] == b"\x89PNG\r\n\x1a\n"
+    alt = _plots.alt_text(fig)
+    assert metadata == {"image/png": {"alt": alt}}
+    # JupyterLab puts no alt on a PNG output: the HTML image carries it
+    assert data["text/html"].startswith('<img src="data:image/png;base64,')
+    assert f'alt="{html.escape(alt)}"' in data["text/html"]
     monkeypatch.setattr(IPython, "get_ipython", lambda: None)
     assert not _plots.register_notebook_display()  # outside a shell: nothing to do

@@ -5,6 +5,7 @@ explorer speaks English here (lang="en"); one test checks the German default."""
 from __future__ import annotations
 
 import base64
+import html
 import io
 import re
 import time
@@ -80,7 +81,12 @@ def test_initial_view_counts_events_by_state(explorer: Explorer, offers: pd.Data
     assert explorer.mask.all()
     assert explorer.recomputes == 1
     assert explorer.error is None
-    assert bytes(explorer.outputs["chart"].value).startswith(b"\x89PNG")
+    assert explorer.png.startswith(b"\x89PNG")
+    image = explorer.outputs["chart"].value  # an <img> whose alt text a browser reads
+    assert image.startswith('<img src="data:image/png;base64,')
+    assert base64.b64decode(image.split("base64,")[1].split('"')[0]) == explorer.png
+    assert f'alt="{html.escape(explorer.alt_text)}"' in image
+    assert explorer.alt_text.startswith("Bar chart: Events by state.")
 
 
 def test_demo_mark_and_status(explorer: Explorer, offers: pd.DataFrame) -> None:

@@ -36,6 +36,7 @@ from educatalog.widgets.controls import (
 )
 from educatalog.widgets.display import (
     _empty_figure,
+    _image_html,
     _png,
     _status_html,
     _title,
@@ -49,6 +50,7 @@ from educatalog.widgets.export import (
     _new_path,
     _xlsx_bytes,
 )
+from educatalog.widgets.url_state import State, apply_state, from_query, state_of
 from educatalog.workspace import output_folder
 
 __all__ = ["Explorer", "explorer"]
@@ -68,6 +70,7 @@ def explorer(
     export_dir: str | Path | None = None,
     dpi: int = 100,
     lang: str = texts.DEFAULT_LANG,
+    heading: bool = True,
 ) -> Explorer:
     """The course-supply dashboard over ``offers`` (:meth:`educatalog.Catalogue.offers`).
 
@@ -75,9 +78,12 @@ def explorer(
     dashboard recomputes (0: at once); ``export_dir`` the directory :meth:`Explorer.export`
     writes to (default: the current directory; never a folder inside the package, where a
     notebook opened from the package itself would run); ``dpi`` the resolution of the chart;
-    ``lang`` the language of everything shown, ``"de"`` (default) or ``"en"``.
+    ``lang`` the language of everything shown, ``"de"`` (default) or ``"en"``; ``heading``
+    whether the dashboard shows its heading (a page with its own title leaves it out).
     """
-    return Explorer(offers, debounce=debounce, export_dir=export_dir, dpi=dpi, lang=lang)
+    return Explorer(
+        offers, debounce=debounce, export_dir=export_dir, dpi=dpi, lang=lang, heading=heading
+    )
 
 
 class Explorer:
@@ -102,6 +108,11 @@ class Explorer:
     """How long the last update took (filter, table, chart and its PNG)."""
     error: str | None
     """Why the last update failed, or None."""
+    png: bytes
+    """The chart shown, as PNG."""
+    alt_text: str
+    """What the chart shows, in words: the ``alt`` text of its image
+    (:func:`educatalog.plots.alt_text`)."""
     timings: dict[str, float]
     """Seconds of the last update's steps: ``filter``, ``table``, ``chart`` (drawing) and
     ``png`` (rendering it)."""
@@ -114,6 +125,7 @@ class Explorer:
         export_dir: str | Path | None = None,
         dpi: int = 100,
         lang: str = texts.DEFAULT_LANG,
+        heading: bool = True,
     ) -> None:
         self.lang = texts.check_lang(lang)
         require_columns(offers, ["event_id"], "explorer()")
@@ -145,6 +157,8 @@ class Explorer:
         self.table = pd.DataFrame()
         self.figure = _empty_figure(self.lang)
         self.figure_title: str | None = None
+        self.png = b""
+        self.alt_text = ""
 
         self._dimensions = _find_dimensions(offers, self.lang)
         self._filters = {
@@ -161,8 +175,10 @@ class Explorer:
         self.controls = _make_controls(
             self._dimensions, self._filters, self._months, self._voucher is not None, self.lang
         )
-        self._chart = w.Image(format="png", layout=w.Layout(max_width="58%", height="auto"))
-        self._table_html = w.HTML(layout=w.Layout(flex="1 1 auto", overflow="auto"))
+        # The chart as an <img> in HTML, not an ipywidgets Image: a browser reads its alt
+        # text, and an Image with a tooltip fails to render (ipywidgets 8.1).
+        self._chart = w.HTML(layout=w.Layout(flex="1 1 60%", min_width="360px"))
+        self._table_html = w.HTML(layout=w.Layout(flex="0 1 auto", overflow="auto"))
         self._status = w.HTML()
         self._download = w.HTML()
         self.outputs: dict[str, w.Widget] = {
@@ -171,10 +187,16 @@ class Explorer:
             "status": self._status,
             "download": self._download,
         }
-        """The output widgets by name: ``chart`` (an Image of the PNG), ``table`` and
+        """The output widgets by name: ``chart`` (HTML: the PNG in an ``<img>`` with its
+        alt text), ``table`` and
         ``status`` (HTML), ``download`` (HTML: the link that downloads the table in the
         chosen format)."""
-        self.widget = _layout(self.controls, self.outputs, self.lang)
+        self.widget = _layout(self.controls, self.outputs, self.lang, heading=heading)
+        # Stable names for style sheets and browser tests: educatalog-explorer, and
+        # educatalog-<name> on every control and output (educatalog-states, -chart, ...).
+        self.widget.add_class("educatalog-explorer")
+        for name, part in (*self.controls.items(), *self.outputs.items()):
+            part.add_class(f"educatalog-{name}")
         for name, control in self.controls.items():
             if name not in ("format", "reset"):
                 control.observe(self._on_change, names="value")
@@ -256,7 +278,7 @@ class Explorer:
 
     def reset(self) -> None:
         """Clear every filter (all states, forms, durations, the whole time, every offer)."""
-        with self._holding():
+        with self.holding():
             for name in ("states", "categories", "durations"):
                 if name in self.controls:
                     self.controls[name].value = ()
@@ -265,6 +287,19 @@ class Explorer:
                 slider.index = (0, len(slider.options) - 1)
             if "voucher" in self.controls:
                 self.controls["voucher"].value = False
+
+    @property
+    def state(self) -> State:
+        """The view the controls show, without their defaults: ``{"by": "duration_class",
+        "states": ["Bayern"], ...}`` (:mod:`educatalog.widgets.url_state`)."""
+        return state_of(self)
+
+    def set_state(self, state: Mapping[str, Any] | str) -> list[str]:
+        """Show the view ``state`` (a mapping like :attr:`state`, or a URL query string):
+        controls it leaves out go back to their defaults, and the dashboard updates once.
+        Returns what it could not use (an unknown state, a month outside the data), in
+        words; the rest is applied."""
+        return apply_state(self, from_query(state) if isinstance(state, str) else state)
 
     def export(self, format: str | None = None, directory: str | Path | None = None) -> Path:
         """Write the current table to a new file in ``directory`` (default: ``export_dir``)
@@ -377,8 +412,13 @@ class Explorer:
             timer.cancel()
 
     @contextmanager
-    def _holding(self) -> Iterator[None]:
-        """Change several controls, then update once."""
+    def holding(self) -> Iterator[None]:
+        """Change several controls in the block, then update once (debounced as usual).
+
+        >>> with explorer.holding():  # doctest: +SKIP
+        ...     explorer.controls["by"].value = "duration_class"
+        ...     explorer.controls["states"].value = ("Bayern",)
+        """
         self._held += 1
         try:
             yield
@@ -413,8 +453,9 @@ class Explorer:
         self.figure = self._draw(frame, dims, measure)
         self.figure_title = _title(self.figure)
         t3 = clock()
-        self._chart.value = _png(self.figure, self.dpi)
-        self._chart.tooltip = plots.alt_text(self.figure) or self.figure_title or ""
+        self.png = _png(self.figure, self.dpi)
+        self.alt_text = plots.alt_text(self.figure) or self.figure_title or ""
+        self._chart.value = _image_html(self.png, self.alt_text)
         t4 = clock()
         self._table_html.value = table_html(
             self.table, self._totals, lang=self.lang, title=self.figure_title
