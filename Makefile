@@ -33,7 +33,8 @@ test: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # The lowest versions pyproject.toml allows (ci/floors.txt), installed together in their own
-# virtual environment and run through the suite (the install tests aside: they use the newest;
+# virtual environment and run through the suite (the install and browser tests aside: they use
+# the newest, and JupyterLab and Voilà, which the floors leave out;
 # and the schemathesis check of the OpenAPI document: a developers' tool whose releases that
 # accept pytest 8.0, the plugin's floor, no longer work with the newest hypothesis).
 FLOORS_VENV ?= .venv-floors
@@ -46,7 +47,8 @@ $(FLOORS_VENV)/.installed: pyproject.toml ci/floors.txt $(STAMP)
 	@touch $@
 
 test-floors: $(FLOORS_VENV)/.installed
-	$(FLOORS_VENV)/bin/python -m pytest -m "not install" --ignore=tests/server/test_schemathesis.py \
+	$(FLOORS_VENV)/bin/python -m pytest -m "not install and not browser" \
+	  --ignore=tests/server/test_schemathesis.py \
 	  $(PYTEST_ARGS)
 
 demo: setup
