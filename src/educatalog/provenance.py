@@ -56,18 +56,25 @@ class Source:
         )
         return f"{what}, retrieved {when}"
 
-    def text(self, lang: str = "de") -> str:
+    def text(self, lang: str = "de", *, dated: bool = True) -> str:
         """The source as a reader reads it, in ``lang``: "synthetische Demodaten
-        (educatalog), abgerufen am 23.11.2026" / "https://…, retrieved 23 Nov 2026"."""
+        (educatalog), abgerufen am 23.11.2026" / "https://…, retrieved 23 Nov 2026"; a demo
+        source with a ``name`` (the demo catalogue's seed and scale) by that name.
+        ``dated=False`` leaves the retrieval date out (where a "Stand" line gives it)."""
         from educatalog import texts
 
         when = texts.date(self.fetched_at, lang)
         if self.demo:
-            return texts.text("source.demo", lang, date=when)
+            if self.name:
+                key = "source.demo_named" if dated else "source.named"
+                return texts.text(key, lang, name=self.name, date=when)
+            return texts.text("source.demo" if dated else "source.demo_undated", lang, date=when)
         if self.name:
             return self.name
         url = self.url or texts.text("source.unknown_url", lang)
-        return texts.text("source.url", lang, url=url, date=when)
+        return texts.text(
+            "source.url" if dated else "source.named", lang, url=url, name=url, date=when
+        )
 
     def to_attrs(self) -> dict[str, Any]:
         attrs = {"url": self.url, "demo": self.demo, "fetched_at": self.fetched_at.isoformat()}

@@ -1,52 +1,43 @@
 """Tables for readers: headers in words with their unit, shares as percentages, counts as
-whole numbers, in one language, the same in HTML and in Excel.
+whole numbers, totals, in one language, the same in HTML and in Excel.
 
->>> table = tables.present(offers.edu.supply(by="state"), "de", title="Angebot nach Land")
+>>> table = tables.present(offers.edu.supply(by="state", margins=True), "de")
 >>> table                                   # in a notebook: an accessible HTML table
 >>> tables.write_excel("tables.xlsx", [table], source=cat.source, lang="de")  # doctest: +SKIP
 
 :func:`present` turns a table of :mod:`educatalog.stats` into a :class:`Table`: index
 labels as a reader sees them (:func:`educatalog.texts.label`), index names and column
-headers in words (``events`` -> "Veranstaltungen", ``share`` -> "Anteil (%)",
-``population`` -> "Einwohner am 31.12.2022"), the values unchanged. :meth:`Table.to_html`
-formats them with Babel (``1.635``, ``10,4 %``) in a ``<table>`` with a caption and
-header cells with ``scope``; :func:`write_excel` writes the same tables into a workbook
-that stands alone: a first sheet with the title, source, retrieval time, filters, the demo
-mark and the population figures' source and date, then one sheet per table with number
-formats (thousands separators, percent), column widths and frozen header rows. Text that
-starts with ``=`` stays text.
+headers in words (``events`` -> "Veranstaltungen", ``share`` -> "Anteil der
+Veranstaltungen", ``population``
+-> "Einwohner am 31.12.2024 (Zensus 2022)"), the values unchanged. The total row of
+``margins=True`` is "Insgesamt" / "Total", or "Deutschland" / "Germany" where the table
+lists all 16 states; states come in the order of their official keys with the key beside
+the name. :meth:`Table.to_html` formats the values with Babel (``1.635``, ``10,4 %``) in a
+``<table>`` with a caption and header cells with ``scope``; :func:`write_excel`
+(:mod:`educatalog.tables.workbook`) writes the same tables into a workbook whose every
+sheet stands alone. Text that starts with ``=`` stays text.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import html
-import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import IO, Any, overload
+from typing import Any
 
 import pandas as pd
 
 from educatalog import texts
 from educatalog.errors import UsageError
-from educatalog.excel import check_rows, sheet_names, text_cell
+from educatalog.population import STATE_KEYS
 from educatalog.provenance import SOURCE_ATTR, Source, source_of
+from educatalog.tables.workbook import EXCEL_FORMATS, write_excel
 from educatalog.texts import population_text
 
 __all__ = ["EXCEL_FORMATS", "Table", "population_text", "present", "write_excel"]
 
 _KINDS = ("count", "share", "rate", "money", "decimal", "text")
-
-EXCEL_FORMATS: dict[str, str] = {
-    "count": "#,##0",
-    "share": "0.0%",
-    "rate": "#,##0.00",
-    "money": "#,##0.00",
-    "decimal": "#,##0.0",
-}
-"""Excel number format of each kind of column (Excel shows them in the reader's locale)."""
 
 _COLUMNS: dict[str, tuple[str, str]] = {
     # column: (header text key, kind)
@@ -79,12 +70,18 @@ _COLUMNS: dict[str, tuple[str, str]] = {
     "median_days": ("column.median_days", "decimal"),
 }
 
+_STATE_NAMES = ("state", "state_code")
+
 
 @dataclass
 class Table:
-    """A table for readers: ``frame`` with headers in words and the values as numbers,
-    ``kinds`` (per column: count, share, rate, money, decimal or text), ``title``,
-    ``notes`` (lines under it) and ``lang``."""
+    """A table for readers: ``frame`` with headers in words and the values as numbers
+    (index labels in words, dates kept as dates), ``kinds`` (per column: count, share,
+    rate, money, decimal or text), ``title``, ``notes`` (lines under it), ``lang``, its
+    ``source``, the ``population`` figures of a per-capita table, ``totals`` (how many of
+    its last rows are totals), ``sheet`` (a short name for its sheet in a workbook),
+    ``stand`` (what its "Stand" line says; default: the source's retrieval date) and
+    ``dates`` (header -> date, for columns headed by a date)."""
 
     frame: pd.DataFrame
     kinds: dict[str, str]
@@ -94,6 +91,10 @@ class Table:
     source: Source | None = None
     population: dict[str, Any] | None = None
     """The origin of the population figures of a per-capita table (source, date ...)."""
+    totals: int = 0
+    sheet: str | None = None
+    stand: str | None = None
+    dates: dict[str, dt.date] = field(default_factory=dict)
 
     def cell(self, value: Any, column: str) -> str:
         """One value as the reader sees it, in :attr:`lang`."""
@@ -112,6 +113,10 @@ class Table:
             return texts.rate(value, self.lang)
         return texts.number(value, self.lang, 2)
 
+    def key_text(self, key: Any) -> str:
+        """An index label (or header) as the reader sees it: dates in the language."""
+        return key if isinstance(key, str) else texts.label(key, self.lang)
+
     def formatted(self) -> pd.DataFrame:
         """The table with every value as text, as :meth:`to_html` shows it."""
         return pd.DataFrame(
@@ -121,7 +126,8 @@ class Table:
 
     def to_html(self) -> str:
         """An accessible HTML table: the title as ``<caption>``, header cells with
-        ``scope``, numbers right-aligned in the language's format, notes below."""
+        ``scope``, numbers right-aligned in the language's format, totals in bold, notes
+        below."""
         frame = self.frame
         names = [n for n in frame.index.names if n is not None]
         caption = f"<caption>{html.escape(self.title)}</caption>" if self.title else ""
@@ -130,15 +136,19 @@ class Table:
         )
         head = "".join(f'<th scope="col">{html.escape(str(c))}</th>' for c in frame.columns)
         rows = []
-        for key, values in zip(frame.index, frame.itertuples(index=False), strict=True):
+        first_total = len(frame) - self.totals
+        for n, (key, values) in enumerate(
+            zip(frame.index, frame.itertuples(index=False), strict=True)
+        ):
             keys = key if isinstance(key, tuple) else (key,)
-            th = "".join(f'<th scope="row">{html.escape(str(k))}</th>' for k in keys)
+            th = "".join(f'<th scope="row">{html.escape(self.key_text(k))}</th>' for k in keys)
             cells = "".join(
                 f'<td class="{self.kinds.get(str(c), "text")}">'
                 f"{html.escape(self.cell(v, str(c)))}</td>"
                 for v, c in zip(values, frame.columns, strict=True)
             )
-            rows.append(f"<tr>{th}{cells}</tr>")
+            total = ' class="educatalog-total"' if n >= first_total else ""
+            rows.append(f"<tr{total}>{th}{cells}</tr>")
         notes = "".join(f"<p class='educatalog-note'>{html.escape(n)}</p>" for n in self.notes)
         return (
             f"{_STYLE}<table class='educatalog-table' lang='{self.lang}'>{caption}"
@@ -160,6 +170,8 @@ _STYLE = (
     "{text-align:left!important}table.educatalog-table tbody th{text-align:left!important;"
     "font-weight:normal}table.educatalog-table td{text-align:right!important}"
     "table.educatalog-table td.text{text-align:left!important}"
+    "table.educatalog-table tr.educatalog-total th,table.educatalog-table tr.educatalog-total td"
+    "{font-weight:bold;border-top:1px solid #555}"
     ".educatalog-note{font-size:0.9em;color:#333}</style>"
 )
 
@@ -171,6 +183,8 @@ def present(
     title: str | None = None,
     kinds: Mapping[str, str] | None = None,
     source: Source | str | None = None,
+    sheet: str | None = None,
+    stand: str | None = None,
 ) -> Table:
     """``table`` (of :mod:`educatalog.stats`, or any frame) for readers in ``lang``.
 
@@ -179,16 +193,37 @@ def present(
     and are counts when whole numbers, else decimals (``kinds`` overrides, by the original
     column name: ``"count"``, ``"share"``, ``"rate"``, ``"money"``, ``"decimal"``,
     ``"text"``). A quality table shows its checks in words. The per-capita table's
-    population column names the figures' reference date.
+    population column names the figures' reference date and census basis, and a note their
+    source. The total row and column of ``margins=True`` (``attrs["margins"]``) are
+    "Insgesamt" / "Total", for all 16 states "Deutschland" / "Germany". A table by state
+    lists the states in the order of their official keys (01 Schleswig-Holstein … 16
+    Thüringen), the key beside the name, unknown states and totals last. A cost table
+    says whether it counts each course or each event once. ``sheet`` and ``stand`` go to
+    the :class:`Table` (its sheet's name and "Stand" line in a workbook).
     """
     lang = texts.check_lang(lang)
-    frame = table.copy()
     chosen = dict(kinds or {})
     for name, kind in chosen.items():
         if kind not in _KINDS:
             raise UsageError(f"Unknown kind {kind!r} for {name!r}; choose one of {_KINDS}.")
     attrs = table.attrs.get(SOURCE_ATTR, {}) if isinstance(table.attrs, dict) else {}
-    notes: list[str] = []
+    population = attrs.get("population") if isinstance(attrs, Mapping) else None
+    margins = table.attrs.get("margins") if isinstance(table.attrs, dict) else None
+    frame, totals = _rows(table, lang, margins)
+    headers, result_kinds, dates = _headers(table, frame, lang, population, chosen, margins)
+    frame.columns = pd.Index([headers[str(c)] for c in frame.columns])
+    notes = _notes(table, lang, population)
+    found = source_of(table, source)
+    origin = dict(population) if isinstance(population, Mapping) else None
+    return Table(
+        frame, result_kinds, lang, title, notes, found, origin, totals, sheet, stand, dates
+    )
+
+
+def _rows(table: pd.DataFrame, lang: str, margins: Any) -> tuple[pd.DataFrame, int]:
+    """The rows with their labels in words (states in key order, the key beside them),
+    and how many of the last rows are totals."""
+    frame = table.copy()
     if "check" in (frame.index.names or []) or (
         "description" in frame.columns and "count" in frame.columns
     ):
@@ -200,47 +235,114 @@ def present(
             ],
             name=texts.capitalized(texts.dimension("check", lang)),
         )
-    else:
-        frame.index = _labels(frame.index, lang)
+        return frame, 0
+    totals = int(sum(_is_total(k, margins) for k in frame.index))
+    if frame.index.nlevels == 1 and frame.index.name in _STATE_NAMES:
+        return _by_state(frame, lang, margins), totals
+    frame.index = _labels(frame.index, lang, margins, national=False)
+    return frame, totals
+
+
+def _is_total(key: Any, margins: Any) -> bool:
+    """Whether a row is a total of ``margins=True`` (its first level is the margins' name)."""
+    first = key[0] if isinstance(key, tuple) else key
+    return margins is not None and isinstance(first, str) and first == margins
+
+
+def _by_state(frame: pd.DataFrame, lang: str, margins: Any) -> pd.DataFrame:
+    """A table by state in the order of the states' official keys, the key beside each
+    name; unknown and missing states, then the total, last."""
+    keys = [STATE_KEYS.get(str(k), "") if not _is_total(k, margins) else "" for k in frame.index]
+    national = set(STATE_KEYS.values()) <= set(keys) if keys else False
+    order = sorted(
+        range(len(keys)),
+        key=lambda i: (_is_total(frame.index[i], margins), keys[i] == "", keys[i], i),
+    )
+    frame = frame.iloc[order]
+    labels = _labels(frame.index, lang, margins, national=national)
+    frame.index = pd.MultiIndex.from_arrays(
+        [[keys[i] for i in order], list(labels)],
+        names=[texts.capitalized(texts.dimension("key", lang)), labels.name],
+    )
+    return frame
+
+
+def _labels(index: pd.Index, lang: str, margins: Any, *, national: bool) -> pd.Index:
+    def word(value: Any) -> Any:
+        if margins is not None and isinstance(value, str) and value == margins:
+            return texts.total_label(national, lang)
+        if isinstance(value, dt.date):  # kept as a date: an Excel date in a workbook
+            return value.date() if isinstance(value, dt.datetime) else value
+        return texts.label(value, lang)
+
+    if isinstance(index, pd.MultiIndex):
+        tuples = [tuple(word(v) for v in key) for key in index]
+        names = [_index_name(n, lang) for n in index.names]
+        labelled: pd.Index = pd.MultiIndex.from_tuples(tuples, names=names)
+        return labelled
+    plain: pd.Index = pd.Index(
+        [word(v) for v in index], name=_index_name(index.name, lang), dtype=object
+    )
+    return plain
+
+
+def _headers(
+    table: pd.DataFrame,
+    frame: pd.DataFrame,
+    lang: str,
+    population: Mapping[str, Any] | None,
+    chosen: Mapping[str, str],
+    margins: Any,
+) -> tuple[dict[str, str], dict[str, str], dict[str, dt.date]]:
+    """Per column: its header in words, its kind, and its date where a date heads it."""
     unit = _currency_unit(table, lang)
-    population = attrs.get("population") if isinstance(attrs, Mapping) else None
     headers: dict[str, str] = {}
-    result_kinds: dict[str, str] = {}
+    kinds: dict[str, str] = {}
+    dates: dict[str, dt.date] = {}
     for column in frame.columns:
+        value: Any = column  # a label of the data: also a date, a number, a Period
         name = str(column)
         if name in _COLUMNS:
             key, kind = _COLUMNS[name]
             if name == "population":
-                date = (population or {}).get("date")
-                header = (
-                    texts.text(key, lang, date=texts.date(date, lang))
-                    if date
-                    else texts.text("column.population_nodate", lang)
-                )
+                header = texts.population_header(population, lang)
+            elif name == "share" and "share" not in table.attrs and "events" in frame:
+                header = texts.text("column.share_of_events", lang)  # supply's: of events
             else:
                 header = texts.text(key, lang, unit=unit)
+        elif margins is not None and isinstance(column, str) and column == margins:
+            header = texts.total_label(False, lang)
+            kind = "share" if table.attrs.get("normalize") else "count"
         else:
             header = texts.label(column, lang)
             kind = "count" if _whole(frame[column]) else "decimal"
+            if table.attrs.get("normalize"):  # a crosstab of shares
+                kind = "share"
+            if isinstance(value, pd.Timestamp | dt.datetime):
+                dates[header] = value.date()
+            elif isinstance(value, dt.date):
+                dates[header] = value
         kind = chosen.get(name, kind)
         while header in headers.values():
             header += " "
         headers[name] = header
-        result_kinds[header] = kind
-    frame.columns = pd.Index([headers[str(c)] for c in frame.columns])
+        kinds[header] = kind
+    return headers, kinds, dates
+
+
+def _notes(table: pd.DataFrame, lang: str, population: Mapping[str, Any] | None) -> list[str]:
+    notes = []
     if population:
         notes.append(texts.text("population", lang, source=texts.population_text(population, lang)))
-    found = source_of(table, source)
-    origin = dict(population) if isinstance(population, Mapping) else None
-    return Table(frame, result_kinds, lang, title, notes, found, origin)
-
-
-def _labels(index: pd.Index, lang: str) -> pd.Index:
-    if isinstance(index, pd.MultiIndex):
-        tuples = [tuple(texts.label(v, lang) for v in key) for key in index]
-        names = [_index_name(n, lang) for n in index.names]
-        return pd.MultiIndex.from_tuples(tuples, names=names)
-    return pd.Index([texts.label(v, lang) for v in index], name=_index_name(index.name, lang))
+    stateless = table.attrs.get("without_state")
+    if population and stateless:
+        notes.append(
+            texts.text("note.rates_without_state", lang, events=texts.count(stateless, lang))
+        )
+    costs = table.attrs.get("costs") if isinstance(table.attrs, dict) else None
+    if isinstance(costs, Mapping) and costs.get("per") in ("course", "event"):
+        notes.append(texts.text(f"note.costs_per_{costs['per']}", lang))
+    return notes
 
 
 def _index_name(name: Any, lang: str) -> str | None:
@@ -264,172 +366,3 @@ def _currency_unit(table: pd.DataFrame, lang: str) -> str:
         return ""
     currencies = sorted({str(c) for c in table.index.get_level_values("currency").dropna()})
     return currencies[0] if len(currencies) == 1 else texts.text("unit.currency", lang)
-
-
-# -- Excel -------------------------------------------------------------------------------
-
-
-@overload
-def write_excel(
-    path: str | os.PathLike[str],
-    tables: Iterable[Table],
-    *,
-    lang: str = ...,
-    title: str | None = ...,
-    source: Source | str | None = ...,
-    filters: Sequence[str] = ...,
-    population: Mapping[str, Any] | None = ...,
-) -> Path: ...
-
-
-@overload
-def write_excel(
-    path: IO[bytes],
-    tables: Iterable[Table],
-    *,
-    lang: str = ...,
-    title: str | None = ...,
-    source: Source | str | None = ...,
-    filters: Sequence[str] = ...,
-    population: Mapping[str, Any] | None = ...,
-) -> IO[bytes]: ...
-
-
-def write_excel(
-    path: str | os.PathLike[str] | IO[bytes],
-    tables: Iterable[Table],
-    *,
-    lang: str = texts.DEFAULT_LANG,
-    title: str | None = None,
-    source: Source | str | None = None,
-    filters: Sequence[str] = (),
-    population: Mapping[str, Any] | None = None,
-) -> Path | IO[bytes]:
-    """Write ``tables`` into a workbook at ``path`` (or a binary file object) that stands
-    alone; returns the path.
-
-    The first sheet ("Über diese Daten" / "About these data") gives the ``title``, the
-    source (URL without credentials), the retrieval time, the ``filters``, the demo mark
-    where the data are the synthetic demo catalogue, the population figures' source and
-    reference date (``population``, or that of a per-capita table among ``tables``), when
-    it was written and the sheets. Each table gets a sheet named after its title, with the
-    title above, frozen header rows and index columns, number formats (thousands
-    separators, percent), column widths to fit, and notes below. Text starting with ``=``
-    stays text.
-    """
-    from openpyxl import Workbook
-    from openpyxl.styles import Alignment, Font
-    from openpyxl.utils import get_column_letter
-    from openpyxl.worksheet.worksheet import Worksheet
-
-    lang = texts.check_lang(lang)
-    tables = list(tables)
-    found = source if isinstance(source, Source) else None
-    if found is None:
-        found = source_of(pd.DataFrame(), source) if source is not None else None
-    if found is None:
-        found = next((t.source for t in tables if t.source is not None), None)
-    if population is None:
-        population = next((t.population for t in tables if t.population), None)
-    names = sheet_names(
-        [t.title or f"{texts.text('excel.table', lang)} {i + 1}" for i, t in enumerate(tables)],
-        reserved=[texts.text("excel.about", lang)],
-    )
-    book = Workbook()
-    about = book.active
-    assert isinstance(about, Worksheet)  # a new workbook's only sheet
-    about.title = texts.text("excel.about", lang)
-    bold = Font(bold=True)
-    rows: list[tuple[str, str]] = []
-    if title:
-        rows.append((texts.text("excel.title", lang), title))
-    if found is not None:
-        rows.append((texts.text("excel.source", lang), found.text(lang)))
-        if found.url:
-            rows.append((texts.text("excel.service", lang), found.url))
-        rows.append((texts.text("excel.retrieved", lang), texts.datetime(found.fetched_at, lang)))
-    else:
-        rows.append((texts.text("excel.source", lang), texts.text("source.unknown", lang)))
-    rows.append(
-        (texts.text("excel.filters", lang), "; ".join(filters) or texts.text("excel.none", lang))
-    )
-    if found is not None and found.demo:
-        rows.append((texts.text("excel.note", lang), texts.text("excel.demo", lang)))
-    if population:
-        rows.append((texts.text("excel.population", lang), texts.population_text(population, lang)))
-    now = dt.datetime.now(dt.UTC)
-    rows.append((texts.text("excel.written", lang), texts.datetime(now, lang)))
-    rows.append((texts.text("excel.sheets", lang), ", ".join(names)))
-    about.append([texts.text("excel.heading", lang)])
-    about["A1"].font = Font(bold=True, size=13)
-    about.append([])
-    for label, value in rows:
-        about.append([text_cell(about, label), text_cell(about, value)])
-        about.cell(about.max_row, 1).font = bold
-        if found is not None and found.demo and value == texts.text("excel.demo", lang):
-            about.cell(about.max_row, 2).font = Font(bold=True, color="B00020")
-    about.column_dimensions["A"].width = max(len(r[0]) for r in rows) + 4
-    about.column_dimensions["B"].width = min(100, max(len(r[1]) for r in rows) + 4)
-    for row in about.iter_rows(min_row=3):
-        row[1].alignment = Alignment(wrap_text=True, vertical="top")
-
-    for table, name in zip(tables, names, strict=True):
-        frame = table.frame
-        check_rows(name, len(frame) + 1 + 2 * len(table.notes))  # the title row, the notes
-        sheet = book.create_sheet(name)
-        n_index = frame.index.nlevels
-        sheet.append([text_cell(sheet, table.title or name)])
-        sheet["A1"].font = Font(bold=True, size=12)
-        index_names = [str(n) if n is not None else "" for n in frame.index.names]
-        sheet.append([text_cell(sheet, h) for h in [*index_names, *map(str, frame.columns)]])
-        header_row = sheet.max_row
-        for cell in sheet[header_row]:
-            cell.font = bold
-            cell.alignment = Alignment(wrap_text=True, vertical="bottom")
-        for key, values in zip(frame.index, frame.itertuples(index=False), strict=True):
-            keys = key if isinstance(key, tuple) else (key,)
-            cells = [text_cell(sheet, str(k)) for k in keys]
-            for value, column in zip(values, frame.columns, strict=True):
-                kind = table.kinds.get(str(column), "text")
-                cells.append(_value(sheet, value, kind, table.lang))
-            sheet.append(cells)
-        for j, column in enumerate(frame.columns, start=n_index + 1):
-            fmt = EXCEL_FORMATS.get(table.kinds.get(str(column), "text"))
-            if fmt:
-                for (cell,) in sheet.iter_rows(
-                    min_row=header_row + 1, max_row=sheet.max_row, min_col=j, max_col=j
-                ):
-                    cell.number_format = fmt
-        sheet.freeze_panes = sheet.cell(header_row + 1, n_index + 1)
-        formatted = table.formatted()
-        for j in range(1, n_index + len(frame.columns) + 1):
-            if j <= n_index:
-                labels = [index_names[j - 1], *(str(_level(k, j - 1)) for k in frame.index)]
-                width = max(len(v) for v in labels) + 2
-            else:
-                column = frame.columns[j - n_index - 1]
-                longest = max([len(v) for v in formatted[column]] or [0])
-                width = max(longest + 3, min(len(str(column)), 40) + 2)
-            sheet.column_dimensions[get_column_letter(j)].width = max(8, min(width, 60))
-        for note in table.notes:
-            sheet.append([])
-            sheet.append([text_cell(sheet, note)])
-    if isinstance(path, str | os.PathLike):
-        target = Path(path)
-        book.save(target)
-        return target
-    book.save(path)
-    return path
-
-
-def _level(key: Any, level: int) -> Any:
-    return key[level] if isinstance(key, tuple) else key
-
-
-def _value(sheet: Any, value: Any, kind: str, lang: str) -> Any:
-    if kind == "text" or isinstance(value, str):
-        return text_cell(sheet, texts.missing(lang) if texts.is_missing(value) else str(value))
-    if texts.is_missing(value):
-        return None
-    number = float(value)
-    return int(number) if kind == "count" and number.is_integer() else number

@@ -53,6 +53,11 @@ TEXTS: dict[str, tuple[str, str]] = {
     "yes": ("ja", "yes"),
     "no": ("nein", "no"),
     "total": ("Insgesamt", "Total"),
+    "total.germany": ("Deutschland", "Germany"),
+    "period.quarter": ("{quarter}. Quartal {year}", "Q{quarter} {year}"),
+    "tick.quarter": ("{quarter}. Q.", "Q{quarter}"),
+    "not_selected": ("nicht ausgewählt", "not selected"),
+    "dimension.key": ("Schlüssel", "Key"),
     # dimensions (in titles and axis labels)
     "dimension.state": ("Bundesland", "state"),
     "dimension.snapshot_date": ("Stichtag", "snapshot date"),
@@ -148,6 +153,14 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Events by {freq} and {dimension}",
     ),
     "title.costs": ("Kosten nach {dimension} ({currency})", "Costs by {dimension} ({currency})"),
+    "title.costs_per_course": (
+        "Kosten je Kurs nach {dimension} ({currency})",
+        "Costs per course by {dimension} ({currency})",
+    ),
+    "title.costs_per_event": (
+        "Kosten je Veranstaltung nach {dimension} ({currency})",
+        "Costs per event by {dimension} ({currency})",
+    ),
     "title.measure_by_2d": (
         "{measure} nach {rows} und {columns}",
         "{measure} by {rows} and {columns}",
@@ -159,6 +172,16 @@ TEXTS: dict[str, tuple[str, str]] = {
         "synthetische Demodaten (educatalog), abgerufen am {date}",
         "synthetic demo data (educatalog), retrieved {date}",
     ),
+    "source.demo_undated": (
+        "synthetische Demodaten (educatalog)",
+        "synthetic demo data (educatalog)",
+    ),
+    "source.demo_named": ("{name}, abgerufen am {date}", "{name}, retrieved {date}"),
+    "source.demo_catalogue": (
+        "synthetischer Demo-Katalog von educatalog (Seed {seed}, Maßstab {scale}{as_of})",
+        "educatalog's synthetic demo catalogue (seed {seed}, scale {scale}{as_of})",
+    ),
+    "source.demo_as_of": (", Stand des Katalogs {date}", ", the catalogue as of {date}"),
     "source.url": ("{url}, abgerufen am {date}", "{url}, retrieved {date}"),
     "source.named": ("{name}", "{name}"),
     "source.unknown": (
@@ -169,9 +192,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "demo_mark": ("SYNTHETISCHE DEMODATEN", "SYNTHETIC DEMO DATA"),
     "population": ("Einwohner: {source}", "Inhabitants: {source}"),
     "population.source": (
-        "{publisher}, {statistic} (Tabelle {table}), Stand {date}",
-        "{publisher}, {statistic} (table {table}), as of {date}",
+        "{publisher}, {statistic}{basis} (Tabelle {table}), Stand {date}",
+        "{publisher}, {statistic}{basis} (table {table}), as of {date}",
     ),
+    "population.on_basis": (" auf Basis des {basis}", " based on the {basis}"),
     "population.own": ("{source}, Stand {date}", "{source}, as of {date}"),
     "population.own_nodate": ("{source} (ohne Stichtag)", "{source} (no reference date)"),
     "population.caller": ("vom Nutzer angegeben", "given by the user"),
@@ -183,9 +207,29 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Nicht dargestellt: {events} ohne Bundesland.",
         "Not shown: {events} without a state.",
     ),
+    "note.not_selected": (
+        "Schraffiert: nicht ausgewählte Bundesländer (nicht Teil der Auswahl, nicht 0).",
+        "Hatched: states not selected (not part of the selection, not 0).",
+    ),
     "note.capacity_unknown": (
         "Ohne Balken: {groups} – keine Veranstaltung nennt eine Höchstteilnehmerzahl.",
         "No bar: {groups} – no event states a maximum number of participants.",
+    ),
+    "note.rates_without_state": (
+        "Nicht in den Raten: {events} ohne Bundesland.",
+        "Not in the rates: {events} without a state.",
+    ),
+    "note.costs_per_course": (
+        "Je Kurs: Jeder Kurs zählt einmal mit seinen Kosten (der Summe seiner Preisangaben), "
+        "auch wenn er mehrere Veranstaltungen hat; n = Kurse.",
+        "Per course: each course counts once with its cost (the sum of its prices), however "
+        "many events it has; n = courses.",
+    ),
+    "note.costs_per_event": (
+        "Je Veranstaltung: Jede Veranstaltung zählt einmal mit den Kosten ihres Kurses; ein "
+        "Kurs mit zehn Veranstaltungen zählt zehnfach; n = Veranstaltungen.",
+        "Per event: each event counts once with its course's cost; a course with ten events "
+        "counts ten times; n = events.",
     ),
     "note.box": (
         "Kasten: erstes bis drittes Quartil; Linie: Median; Raute: Mittelwert; "
@@ -251,13 +295,15 @@ TEXTS: dict[str, tuple[str, str]] = {
     "column.capacity": ("Plätze", "Places"),
     "column.events_with_capacity": ("Veranstaltungen mit Platzangabe", "Events stating places"),
     "column.mean_capacity": ("Plätze je Veranstaltung (Mittel)", "Places per event (mean)"),
-    "column.share": ("Anteil (%)", "Share (%)"),
-    "column.share_no": ("Anteil nein (%)", "Share no (%)"),
-    "column.share_unknown": ("Anteil ohne Angabe (%)", "Share not stated (%)"),
+    "column.share": ("Anteil", "Share"),
+    "column.share_of_events": ("Anteil der Veranstaltungen", "Share of events"),
+    "column.share_no": ("Anteil nein", "Share no"),
+    "column.share_unknown": ("Anteil ohne Angabe", "Share not stated"),
     "column.yes": ("ja", "yes"),
     "column.no": ("nein", "no"),
     "column.unknown": ("ohne Angabe", "not stated"),
     "column.population": ("Einwohner am {date}", "Inhabitants on {date}"),
+    "column.key": ("Schlüssel", "Key"),
     "column.population_nodate": ("Einwohner", "Inhabitants"),
     "column.events_per_100k": (
         "Veranstaltungen je 100.000 Einwohner",
@@ -341,6 +387,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "excel.source": ("Quelle", "Source"),
     "excel.service": ("Dienst (URL)", "Service (URL)"),
     "excel.retrieved": ("Abgerufen", "Retrieved"),
+    "excel.stand": ("Stand", "As of"),
     "excel.filters": ("Filter", "Filters"),
     "excel.none": ("keine (alle Veranstaltungen)", "none (all events)"),
     "excel.note": ("Hinweis", "Note"),
