@@ -144,7 +144,8 @@ def heatmap(
 
     ``normalize`` as in :func:`~educatalog.stats.crosstab`: ``"index"`` shares within each
     row, ``"columns"`` within each column, ``"all"`` of the total (cells in percent), or
-    False/None for counts. Empty cells show "–"; cells of unknown capacity stay blank.
+    False/None for counts. Each row's label gives its number of events (``n``), the base
+    of its shares. Empty cells show "–"; cells of unknown capacity stay blank.
     """
     what = "heatmap()"
     lang = begin(lang, rows=rows, columns=columns)
@@ -176,21 +177,13 @@ def heatmap(
         edgecolors="white",
         linewidth=0.8,
     )
-    size = 8.5 if n_cols <= 8 else 7.5
-    for (i, j), value in np.ndenumerate(data):
-        if math.isnan(value):
-            continue
-        ax.text(
-            j + 0.5,
-            i + 0.5,
-            share_text(value, lang) if share else cell_count_text(value, lang),
-            ha="center",
-            va="center",
-            fontsize=size,
-            color="white" if vmax and value / vmax > 0.55 else TEXT_COLOR,
-            in_layout=False,  # inside the axes; keeps the layout fast
-        )
-    row_labels = [label(k, lang) for k in table.index]
+    _cell_texts(ax, data, share, vmax, lang)
+    events = stats.supply(offers, rows, normalize=False)["events"]
+    n_of = {key_of(key): int(n) for key, n in events.items()}
+    row_labels = [
+        texts.text("n", lang, label=label(k, lang), n=texts.number(n_of.get(key_of(k), 0), lang))
+        for k in table.index
+    ]
     column_labels = [label(k, lang) for k in table.columns]
     ax.set_xlim(0, n_cols)
     ax.set_yticks(np.arange(n_rows) + 0.5, row_labels)
@@ -208,24 +201,53 @@ def heatmap(
         percent_formatter(lang) if share else tick_formatter(rate=False, lang=lang),
         None if share else ticker.MaxNLocator(nbins=6, integer=True),
     )
-    if title is None:
-        title = _title(mode, measure, names, lang)
-    alt = title
-    if np.isfinite(data).any():
-        i, j = np.unravel_index(np.nanargmax(data), data.shape)
-        top_value = share_text(data[i, j], lang) if share else count_text(data[i, j], lang)
-        alt = texts.text(
-            "alt.heatmap",
-            lang,
-            title=title,
-            rows=n_rows,
-            row_name=names["rows"],
-            columns=n_cols,
-            column_name=names["columns"],
-            top_value=top_value,
-            top=f"{row_labels[i]} / {column_labels[j]}",
-        )
+    title = title or _title(mode, measure, names, lang)
+    labels = ([label(k, lang) for k in table.index], column_labels)
+    alt = _heatmap_alt(data, share, title, names, labels, lang)
     return finish(fig, ax, offers, title, lang=lang, source=source, alt=alt)
+
+
+def _cell_texts(ax: Axes, data: np.ndarray, share: bool, vmax: float, lang: str) -> None:
+    """Each cell's value written into it ("–" for 0, "<1 %" for a small share)."""
+    size = 8.5 if data.shape[1] <= 8 else 7.5
+    for (i, j), value in np.ndenumerate(data):
+        if math.isnan(value):
+            continue
+        ax.text(
+            j + 0.5,
+            i + 0.5,
+            share_text(value, lang) if share else cell_count_text(value, lang),
+            ha="center",
+            va="center",
+            fontsize=size,
+            color="white" if vmax and value / vmax > 0.55 else TEXT_COLOR,
+            in_layout=False,  # inside the axes; keeps the layout fast
+        )
+
+
+def _heatmap_alt(
+    data: np.ndarray,
+    share: bool,
+    title: str,
+    names: dict[str, str],
+    labels: tuple[list[str], list[str]],
+    lang: str,
+) -> str:
+    if not np.isfinite(data).any():
+        return title
+    i, j = np.unravel_index(np.nanargmax(data), data.shape)
+    top_value = share_text(data[i, j], lang) if share else count_text(data[i, j], lang)
+    return texts.text(
+        "alt.heatmap",
+        lang,
+        title=title,
+        rows=data.shape[0],
+        row_name=names["rows"],
+        columns=data.shape[1],
+        column_name=names["columns"],
+        top_value=top_value,
+        top=f"{labels[0][i]} / {labels[1][j]}",
+    )
 
 
 def _mode(normalize: bool | str | None) -> Normalization:
