@@ -109,7 +109,7 @@ def _add_margins(
     totals = _distribution(data.drop(columns=keys).drop_duplicates(), ["cost_currency"], per)
     parts = []
     for currency, rows in out.groupby(level="currency", observed=False, sort=False):
-        row = totals.xs(currency, level="cost_currency").iloc[0].to_dict()
+        row = totals[totals.index == currency].iloc[0].to_dict()
         block = _with_margins(rows.droplevel("currency"), {str(k): v for k, v in row.items()}, name)
         labels = [(*(k if isinstance(k, tuple) else (k,)), currency) for k in block.index]
         parts.append(block.set_axis(pd.MultiIndex.from_tuples(labels, names=out.index.names)))

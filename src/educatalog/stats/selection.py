@@ -42,21 +42,16 @@ def select(
         values = _values(chosen)
         keep &= _member(offers, column, values)
         narrowed[column] = values
-    dates = {}
-    for name, value, bound in (("start", start, "ge"), ("end", end, "le")):
-        if value is None:
-            continue
-        day = _day(value, name)
-        dates[name] = day.isoformat()
-        if "event_start_date" not in offers:
-            raise MissingColumns(f"select({name}=...) needs the column event_start_date.")
-        starts = offers["event_start_date"]
-        if bound == "ge":
-            keep &= (starts >= pd.Timestamp(day)).fillna(False)
-        else:
-            keep &= (starts < pd.Timestamp(day) + pd.Timedelta(days=1)).fillna(False)
+    dates = {n: _day(v, n).isoformat() for n, v in (("start", start), ("end", end)) if v}
     if "start" in dates and "end" in dates and dates["start"] > dates["end"]:
         raise UsageError(f"start {dates['start']} is after end {dates['end']}.")
+    if dates and "event_start_date" not in offers:
+        raise MissingColumns("select(start=..., end=...) needs the column event_start_date.")
+    if "start" in dates:
+        keep &= (offers["event_start_date"] >= pd.Timestamp(dates["start"])).fillna(False)
+    if "end" in dates:
+        after = pd.Timestamp(dates["end"]) + pd.Timedelta(days=1)
+        keep &= (offers["event_start_date"] < after).fillna(False)
     out = offers[keep.to_numpy()].copy()
     for column, values in narrowed.items():
         out[column] = _narrow(out[column], values)

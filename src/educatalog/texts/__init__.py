@@ -158,8 +158,8 @@ def number(value: Any, lang: str = DEFAULT_LANG, decimals: int = 0) -> str:
 
 def percent(value: Any, lang: str = DEFAULT_LANG, decimals: int = 1) -> str:
     """A share (0.104) as a percentage in the language's format: "10,4 %" / "10.4%". A share
-    that is not 0 never shows as 0: it gets the decimals its first digit needs ("0,02 %" for
-    1 of 5,503)."""
+    that is not 0 (not 1) never shows as 0 % (100 %): it gets the decimals it needs
+    ("0,02 %" for 1 of 5,503, "99,98 %" for the other 5,502)."""
     lang = check_lang(lang)
     if is_missing(value):
         return "–"
@@ -170,10 +170,11 @@ def percent(value: Any, lang: str = DEFAULT_LANG, decimals: int = 1) -> str:
 
 
 def visible_decimals(value: float, decimals: int, most: int = 4) -> int:
-    """``decimals``, or more (up to ``most``) where ``value`` is not 0 but would round to 0."""
-    if value == 0 or not math.isfinite(value):
+    """``decimals``, or more (up to ``most``) where a percentage ``value`` that is not 0
+    (not 100) would round to 0 (to 100)."""
+    if value in (0, 100) or not math.isfinite(value):
         return decimals
-    while decimals < most and round(abs(value), decimals) == 0:
+    while decimals < most and round(abs(value), decimals) in (0, 100):
         decimals += 1
     return decimals
 
