@@ -47,7 +47,7 @@ KEY_ORDER += ["BY", "SL", "BE", "BB", "MV", "SN", "ST", "TH"]
 
 
 def test_the_default_is_the_newest_table_on_the_zensus_2022_basis() -> None:
-    assert population.DATE == dt.date(2024, 12, 31)
+    assert dt.date(2024, 12, 31) == population.DATE
     assert population.BASIS == "Zensus 2022"
     assert population.TOTAL == 83_577_140
     assert population.TABLE == "12411-0010"
