@@ -144,7 +144,8 @@ def test_synthetic_people_have_fictional_contacts(demo_default: Rows) -> None:
                     assert re.fullmatch(r"[a-z0-9.\-]+@[a-z0-9\-]+\.example", value), value
                 else:
                     host = re.match(r"https://([^/]+)", value)
-                    assert host is not None and host.group(1).endswith(".example"), value
+                    assert host is not None, value
+                    assert host.group(1).endswith(".example"), value
     assert seen > 5_000
 
 
