@@ -35,12 +35,15 @@ class Source:
 
     ``name`` states a source in words where there is no service to name (``Source(name=
     "Eigene Erhebung 2025")``); :meth:`text` is the line under a chart or table.
+    ``dated=False`` leaves the retrieval date out of it, where it would mislead (an archive
+    of snapshots fetched on one day as the catalogue stood on earlier ones).
     """
 
     url: str | None = None
     demo: bool = False
     fetched_at: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.UTC))
     name: str | None = None
+    dated: bool = True
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "url", public_url(self.url))  # never a credential
@@ -64,6 +67,7 @@ class Source:
         from educatalog import texts
 
         when = texts.date(self.fetched_at, lang)
+        dated = dated and self.dated
         if self.demo:
             if self.name:
                 key = "source.demo_named" if dated else "source.named"
@@ -77,9 +81,15 @@ class Source:
         )
 
     def to_attrs(self) -> dict[str, Any]:
-        attrs = {"url": self.url, "demo": self.demo, "fetched_at": self.fetched_at.isoformat()}
+        attrs: dict[str, Any] = {
+            "url": self.url,
+            "demo": self.demo,
+            "fetched_at": self.fetched_at.isoformat(),
+        }
         if self.name:
             attrs["name"] = self.name
+        if not self.dated:
+            attrs["dated"] = False
         return attrs
 
     @classmethod
@@ -91,7 +101,11 @@ class Source:
         fetched = raw.get("fetched_at")
         when = dt.datetime.fromisoformat(fetched) if fetched else dt.datetime.now(dt.UTC)
         return cls(
-            url=raw.get("url"), demo=bool(raw.get("demo")), fetched_at=when, name=raw.get("name")
+            url=raw.get("url"),
+            demo=bool(raw.get("demo")),
+            fetched_at=when,
+            name=raw.get("name"),
+            dated=raw.get("dated", True) is not False,
         )
 
 
