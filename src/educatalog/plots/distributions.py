@@ -195,9 +195,11 @@ def heatmap(
     ax.set_xlabel(texts.capitalized(texts.dimension(columns, lang)))
     ax.set_ylabel(texts.capitalized(texts.dimension(rows, lang)))
     names = {"rows": texts.dimension(rows, lang), "columns": texts.dimension(columns, lang)}
+    # The colour bar's label in lines that fit its height (a heatmap of two rows is short).
+    room = max(16, int(fig.get_figheight() * 0.6 * 72 / (10 * 0.6)))
     finish_colorbar(
         fig.colorbar(mesh, ax=ax, pad=0.02, fraction=0.05, aspect=25),
-        _unit(mode, measure, names, lang),
+        textwrap.fill(_unit(mode, measure, names, lang), room),
         percent_formatter(lang) if share else tick_formatter(rate=False, lang=lang),
         None if share else ticker.MaxNLocator(nbins=6, integer=True),
     )

@@ -217,6 +217,8 @@ def tile_map(
     )
     title = title or _title(measure, "state", lang)
     alt = _tile_alt(values, code_of, title, text, lang)
+    if len(selected) < len(TILE_GRID):
+        alt += " " + texts.text("alt.not_selected", lang, n=len(TILE_GRID) - len(selected))
     return finish(fig, ax, offers, title, notes, lang=lang, source=source, alt=alt)
 
 

@@ -164,7 +164,7 @@ def trend(
                 x, wide[key], marker=marker, markersize=3, linewidth=1.8, color=color, label=words
             )
     ax.set_ylim(bottom=0)
-    _date_axis(ax, lang)
+    _date_axis(ax, lang, list(x))
     value_axis(ax.yaxis, rate=measure == "share", lang=lang)
     ax.set_xlabel(texts.text("axis.snapshot_date", lang))
     axis_key = f"axis.{measure}"
@@ -256,9 +256,10 @@ def _reindex(values: pd.Series, full: pd.Index) -> npt.NDArray[np.float64]:
     return np.asarray([by_key.get(p, 0.0) for p in full], dtype=float)
 
 
-def _date_axis(ax: Axes, lang: str) -> None:
+def _date_axis(ax: Axes, lang: str, days: Sequence[Any] = ()) -> None:
     """Snapshot dates on the x axis, in the language's format: a month's first day by its
-    month ("Jan. 2025" / "Jan 2025"), other days as dates; few enough not to overlap."""
+    month ("Jan. 2025" / "Jan 2025"), other days as dates; few enough not to overlap (up to
+    seven snapshots: a tick on each date, none between them)."""
     # matplotlib.dates leaves AutoDateLocator and num2date unannotated
     locator = mdates.AutoDateLocator(minticks=3, maxticks=7)  # type: ignore[no-untyped-call]
     ax.xaxis.set_major_locator(locator)
@@ -270,6 +271,8 @@ def _date_axis(ax: Axes, lang: str) -> None:
         return texts.date(day, lang)
 
     ax.xaxis.set_major_formatter(ticker.FuncFormatter(date_tick))
+    if 1 < len(days) <= 7:  # few snapshots: a tick on each date, none between them
+        ax.set_xticks(mdates.date2num(list(days)))  # type: ignore[no-untyped-call]
 
 
 def _time_axis(ax: Axes, freq: str, full: pd.Index, x: list[Any], lang: str) -> None:
