@@ -32,7 +32,6 @@ from educatalog.server.demo.distributions import (
 )
 from educatalog.server.demo.rows import _Institution
 
-
 _RESERVED_TLD = ".example"
 """The top-level domain of every synthetic institution (RFC 2606: reserved for examples)."""
 
