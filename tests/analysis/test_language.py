@@ -236,7 +236,7 @@ def test_per_capita_outputs_show_the_population_date(offers: pd.DataFrame, tmp_p
     about = dict(book.worksheets[0].iter_rows(min_row=3, values_only=True))
     assert about["Einwohnerzahlen"].endswith(GERMAN_BASIS)
     sheet = [str(v) for row in book.worksheets[1].iter_rows(values_only=True) for v in row if v]
-    assert any(v.startswith("Einwohnerzahlen: ") and v.endswith(GERMAN_BASIS) for v in sheet)
+    assert any(v.startswith("Einwohner: ") and v.endswith(GERMAN_BASIS) for v in sheet)
     # One's own figures: their own name and date.
     own = pd.Series({"Bayern": 13_000_000, "Berlin": 3_800_000}, dtype="Int64")
     own.attrs.update(source="Landesamt, eigene Fortschreibung", date="2024-06-30")

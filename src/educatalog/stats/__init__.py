@@ -33,7 +33,8 @@ The package's modules: :mod:`~educatalog.stats.dimensions` (what a frame is grou
 from __future__ import annotations
 
 # The private names imported "as" themselves are used as stats.<name> by educatalog.history,
-# educatalog.accessor and the explorer (_narrow: its filters narrow the levels); Normalize
+# educatalog.accessor, educatalog.publication (_with_margins) and the explorer (_narrow:
+# its filters narrow the levels); Normalize
 # and Unknown are the argument types of the functions.
 from educatalog.stats.costs import COST_UNITS, costs
 from educatalog.stats.dimensions import _HINTS as _HINTS
@@ -50,6 +51,7 @@ from educatalog.stats.dimensions import _keys as _keys
 from educatalog.stats.dimensions import _levelled as _levelled
 from educatalog.stats.dimensions import _restore_levels as _restore_levels
 from educatalog.stats.dimensions import _suggest as _suggest
+from educatalog.stats.dimensions import _with_margins as _with_margins
 from educatalog.stats.quality import quality
 from educatalog.stats.selection import _narrow as _narrow
 from educatalog.stats.selection import select

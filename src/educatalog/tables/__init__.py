@@ -131,9 +131,9 @@ class Table:
         frame = self.frame
         names = [n for n in frame.index.names if n is not None]
         caption = f"<caption>{html.escape(self.title)}</caption>" if self.title else ""
-        corner = "".join(f'<th scope="col">{html.escape(str(n))}</th>' for n in names) or (
-            '<td aria-hidden="true"></td>'
-        )
+        corner = "".join(
+            f'<th scope="col" class="educatalog-index">{html.escape(str(n))}</th>' for n in names
+        ) or ('<td aria-hidden="true"></td>')
         head = "".join(f'<th scope="col">{html.escape(str(c))}</th>' for c in frame.columns)
         rows = []
         first_total = len(frame) - self.totals
@@ -167,8 +167,9 @@ _STYLE = (
     "{padding:2px 10px;border-bottom:1px solid #d0d0d0;color:#1a1a1a}"
     "table.educatalog-table thead th{text-align:right!important;vertical-align:bottom;"
     "border-bottom:1px solid #555}table.educatalog-table thead th:first-child"
+    "{text-align:left!important}table.educatalog-table thead th.educatalog-index"
     "{text-align:left!important}table.educatalog-table tbody th{text-align:left!important;"
-    "font-weight:normal}table.educatalog-table td{text-align:right!important}"
+    "font-weight:normal;white-space:nowrap}table.educatalog-table td{text-align:right!important}"
     "table.educatalog-table td.text{text-align:left!important}"
     "table.educatalog-table tr.educatalog-total th,table.educatalog-table tr.educatalog-total td"
     "{font-weight:bold;border-top:1px solid #555}"

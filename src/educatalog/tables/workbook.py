@@ -66,7 +66,8 @@ class _Provenance:
         return self.source is not None and self.source.demo
 
     def lines(self, table: Table) -> list[tuple[str, str]]:
-        """(label, text) of the lines under a table: source, Stand, filters, population."""
+        """(label, text) of the lines under a table, after its notes (a per-capita table's
+        name its population figures): source, Stand, filters, the demo mark."""
         lang = self.lang
         source = table.source or self.source
         described = source.text(lang, dated=False) if source else texts.text("source.unknown", lang)
@@ -76,9 +77,6 @@ class _Provenance:
             lines.append((texts.text("excel.stand", lang), stand))
         if self.filters:
             lines.append((texts.text("excel.filters", lang), "; ".join(self.filters)))
-        if table.population:
-            population = texts.population_text(table.population, lang)
-            lines.append((texts.text("excel.population", lang), population))
         if self.demo or (source is not None and source.demo):
             lines.append((texts.text("excel.note", lang), texts.text("excel.demo", lang)))
         return lines
