@@ -310,25 +310,30 @@ def write_report(
         manifest([], complete=False)
     except OSError as exc:
         raise ReportError(f"Cannot write the report into {folder}: {exc.strerror}.") from None
-    env = {"EDUCATALOG_URL": url}
-    if token:
-        env["EDUCATALOG_TOKEN"] = token
-    page = folder / "report.html"
+    env = {"EDUCATALOG_URL": url, **({"EDUCATALOG_TOKEN": token} if token else {})}
     try:
-        nb = execute_notebook(
-            notebook_path(REPORT_NOTEBOOK),
-            parameters=parameters,
-            env=env,
-            cwd=folder,
-            timeout=timeout,
-        )
-        nbformat.write(nb, folder / "report.ipynb")  # type: ignore[no-untyped-call]
-        title = texts.text("report.title", lang)
-        page.write_text(render_html(nb, title=title, lang=lang), encoding="utf-8")
+        page = _render(folder, parameters, env, timeout, lang)
     except BaseException:
         manifest(_new_charts(folder, before), complete=False)
         raise
     manifest(_new_charts(folder, before), complete=True)
+    return page
+
+
+def _render(
+    folder: Path, parameters: Mapping[str, Any], env: Mapping[str, str], timeout: int, lang: str
+) -> Path:
+    """The report notebook executed with ``parameters``, written as ``report.ipynb`` and
+    rendered as ``report.html`` in ``folder``."""
+    from educatalog import texts
+
+    nb = execute_notebook(
+        notebook_path(REPORT_NOTEBOOK), parameters=parameters, env=env, cwd=folder, timeout=timeout
+    )
+    nbformat.write(nb, folder / "report.ipynb")  # type: ignore[no-untyped-call]
+    page = folder / "report.html"
+    title = texts.text("report.title", lang)
+    page.write_text(render_html(nb, title=title, lang=lang), encoding="utf-8")
     return page
 
 

@@ -178,12 +178,7 @@ def heatmap(
         linewidth=0.8,
     )
     _cell_texts(ax, data, share, vmax, lang)
-    events = stats.supply(offers, rows, normalize=False)["events"]
-    n_of = {key_of(key): int(n) for key, n in events.items()}
-    row_labels = [
-        texts.text("n", lang, label=label(k, lang), n=texts.number(n_of.get(key_of(k), 0), lang))
-        for k in table.index
-    ]
+    row_labels = _row_labels(offers, rows, table.index, lang)
     column_labels = [label(k, lang) for k in table.columns]
     ax.set_xlim(0, n_cols)
     ax.set_yticks(np.arange(n_rows) + 0.5, row_labels)
@@ -207,6 +202,16 @@ def heatmap(
     labels = ([label(k, lang) for k in table.index], column_labels)
     alt = _heatmap_alt(data, share, title, names, labels, lang)
     return finish(fig, ax, offers, title, lang=lang, source=source, alt=alt)
+
+
+def _row_labels(offers: pd.DataFrame, rows: str, keys: pd.Index, lang: str) -> list[str]:
+    """Each row's label with its number of events: "Bayern (n = 801)"."""
+    events = stats.supply(offers, rows, normalize=False)["events"]
+    n_of = {key_of(key): int(n) for key, n in events.items()}
+    return [
+        texts.text("n", lang, label=label(k, lang), n=texts.number(n_of.get(key_of(k), 0), lang))
+        for k in keys
+    ]
 
 
 def _cell_texts(ax: Axes, data: np.ndarray, share: bool, vmax: float, lang: str) -> None:
