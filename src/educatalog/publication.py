@@ -121,16 +121,23 @@ class Publication:
         collapsed: bool = False,
         source: Source | None = None,
         stand: str | None = None,
+        filtered: bool = True,
     ) -> tables.Table:
         """``frame`` shown as a table titled ``report.table.<key>`` (collapsed under a
         summary, for a chart's own table) and kept for the workbook, its sheet named
-        ``report.sheet.<key>``."""
+        ``report.sheet.<key>``; ``filtered=False`` for a table the report's filters do not
+        apply to (its sheet says so instead of naming them)."""
         title = texts.text(f"report.table.{key}", self.lang)
         sheet_key = f"report.sheet.{key}"
         sheet = texts.text(sheet_key, self.lang) if texts.has_text(sheet_key) else None
         presented = tables.present(
             frame, self.lang, title=title, source=source or self.source, sheet=sheet, stand=stand
         )
+        if not filtered:
+            presented.filtered = False
+            if self.filters:
+                note = texts.text("report.trends.unfiltered_note", self.lang)
+                presented.notes.append(note)
         self.book.append(presented)
         if collapsed:
             summary = html.escape(texts.text("report.chart_table", self.lang, title=title))
@@ -149,6 +156,7 @@ class Publication:
         frame: pd.DataFrame | None = None,
         source: Source | None = None,
         stand: str | None = None,
+        filtered: bool = True,
     ) -> None:
         """``figure`` saved as ``charts/<name>.png`` and shown; with ``table`` (a key) and
         its ``frame``, the chart's numbers shown collapsed under it (as :meth:`table`) and
@@ -158,7 +166,7 @@ class Publication:
         plots.save(figure, self.out / "charts" / f"{name}.png")
         _display(figure)
         if table is not None and frame is not None:
-            self.table(table, frame, collapsed=True, source=source, stand=stand)
+            self.table(table, frame, collapsed=True, source=source, stand=stand, filtered=filtered)
 
     def workbook(self) -> Path:
         """``tables.xlsx``: every table shown, each on a sheet that stands alone."""
@@ -218,7 +226,7 @@ def over_time(pub: Publication, arc: Archive, everything: pd.DataFrame) -> dict[
     if pub.filters:
         pub.say("report.trends.unfiltered", filters="; ".join(pub.filters))
     ends = events.iloc[:, [0, -1]] if len(dates) > 1 else events.iloc[:, [-1]]
-    pub.table("trend_states", _with_total(ends), source=archived, stand=stand)
+    pub.table("trend_states", _with_total(ends), source=archived, stand=stand, filtered=False)
     if len(dates) < 2:
         pub.say("report.trends.too_few")
         return found
@@ -229,14 +237,15 @@ def over_time(pub: Publication, arc: Archive, everything: pd.DataFrame) -> dict[
         frame=_with_total(events),
         source=archived,
         stand=stand,
+        filtered=False,
     )
-    pub.table("flows", _flows(arc), source=archived, stand=stand)
+    pub.table("flows", _flows(arc), source=archived, stand=stand, filtered=False)
     flows = arc.flows("courses")
     if flows["entered"].notna().sum() >= 2:  # a line needs two points: else the table says it
         entered = texts.text("report.chart.entered", lang)
         figure = plots.trend(flows, "entered", title=entered, lang=lang, source=archived)
         pub.chart("08-courses-entered", figure)
-    pub.table("lifetimes", _lifetimes(arc, lang), source=archived, stand=stand)
+    pub.table("lifetimes", _lifetimes(arc, lang), source=archived, stand=stand, filtered=False)
     return found
 
 

@@ -324,6 +324,9 @@ def test_the_archive_section_says_what_it_shows(german: Path, english: Path) -> 
     assert not (english / "charts" / "07-trend-by-state.png").exists()
     assert not (english / "charts" / "08-courses-entered.png").exists()
     one = sheets(english)["Archive first and last day"]
+    under = lines_under(one)
+    assert not any(line.startswith("Filters:") for line in under)  # they do not apply here
+    assert "The whole archive: the report's filters do not apply to this table." in under
     assert [c.value for c in one[2]][:2] == ["Key", "State"]
     assert isinstance(one["C2"].value, dt.datetime)
     assert one["D2"].value is None  # one date, one column

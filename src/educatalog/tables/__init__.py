@@ -80,8 +80,9 @@ class Table:
     rate, money, decimal or text), ``title``, ``notes`` (lines under it), ``lang``, its
     ``source``, the ``population`` figures of a per-capita table, ``totals`` (how many of
     its last rows are totals), ``sheet`` (a short name for its sheet in a workbook),
-    ``stand`` (what its "Stand" line says; default: the source's retrieval date) and
-    ``dates`` (header -> date, for columns headed by a date)."""
+    ``stand`` (what its "Stand" line says; default: the source's retrieval date),
+    ``dates`` (header -> date, for columns headed by a date) and ``filtered`` (whether the
+    workbook's filters apply to it)."""
 
     frame: pd.DataFrame
     kinds: dict[str, str]
@@ -95,6 +96,7 @@ class Table:
     sheet: str | None = None
     stand: str | None = None
     dates: dict[str, dt.date] = field(default_factory=dict)
+    filtered: bool = True
 
     def cell(self, value: Any, column: str) -> str:
         """One value as the reader sees it, in :attr:`lang`."""

@@ -75,7 +75,7 @@ class _Provenance:
         stand = table.stand or (texts.date(source.fetched_at, lang) if source else None)
         if stand:
             lines.append((texts.text("excel.stand", lang), stand))
-        if self.filters:
+        if self.filters and table.filtered:
             lines.append((texts.text("excel.filters", lang), "; ".join(self.filters)))
         if self.demo or (source is not None and source.demo):
             lines.append((texts.text("excel.note", lang), texts.text("excel.demo", lang)))

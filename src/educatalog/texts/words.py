@@ -476,6 +476,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "The report's filters ({filters}) do not apply to this section: it shows the whole "
         "archive.",
     ),
+    "report.trends.unfiltered_note": (
+        "Das ganze Archiv: Die Filter des Berichts gelten für diese Tabelle nicht.",
+        "The whole archive: the report's filters do not apply to this table.",
+    ),
     "report.trends.too_few": (
         "Ein einziger Stichtag zeigt keine Entwicklung: Zu- und Abgänge und ein "
         "Zeitverlauf brauchen mindestens zwei Stichtage.",
