@@ -120,7 +120,7 @@ def _distinct_events(
     dimensions as ordered categoricals over every period from the first to the last."""
     columns: dict[str, pd.Series] = {key: _levelled(dimension(offers, key)) for key in keys}
     for key in keys:
-        if key in STATE_DIMENSIONS:
+        if key in STATE_DIMENSIONS:  # also names known by their code only
             columns[key] = _in_key_order(columns[key], offers)
     for name in ("event_id", "course_id", "institution", "max_participants", *extra):
         if name in offers and name not in columns:
@@ -134,7 +134,10 @@ def _distinct_events(
 def _levelled(values: pd.Series) -> pd.Series:
     """A dimension with an order but no list of levels (periods, years) as an ordered
     categorical of every level from its smallest to its largest value, so that a table
-    lists the months (quarters, years) without offers too, with 0."""
+    lists the months (quarters, years) without offers too, with 0; the states (a
+    categorical ``state`` or ``state_code``) in the order of their official keys."""
+    if values.name in STATE_DIMENSIONS:
+        return _in_key_order(values, pd.DataFrame())
     if isinstance(values.dtype, pd.PeriodDtype):
         known = values.dropna()
         levels: pd.Index = (
