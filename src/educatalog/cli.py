@@ -134,6 +134,12 @@ def _add_report_command(commands: Commands) -> None:
         metavar="DIR",
         help="add the catalogue over time from this archive (educatalog fetch --archive)",
     )
+    report.add_argument(
+        "--population",
+        metavar="FILE",
+        help="inhabitants per state for the per-capita rates: a CSV of state, population, "
+        "date, source (default: the shipped figures for 31.12.2024, Zensus 2022 basis)",
+    )
     report.add_argument("--scale", type=_positive_float, default=1.0, help="demo size")
     report.add_argument("--seed", type=int, default=None, help="demo random seed (default 0)")
 
@@ -225,6 +231,7 @@ def _report(args: argparse.Namespace) -> int:
             lang=args.lang,
             notify=_say,
             archive=args.archive,
+            population=args.population,
         )
     except EducatalogError as exc:
         return _fail("report", str(exc))

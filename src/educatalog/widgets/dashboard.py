@@ -35,6 +35,7 @@ from educatalog.widgets.controls import (
     _start_months,
 )
 from educatalog.widgets.display import (
+    MISSING_LABEL,
     _empty_figure,
     _image_html,
     _png,
@@ -48,6 +49,7 @@ from educatalog.widgets.export import (
     _download_link,
     _file_suffix,
     _new_path,
+    _presented,
     _xlsx_bytes,
 )
 from educatalog.widgets.url_state import State, apply_state, from_query, state_of
@@ -153,6 +155,7 @@ class Explorer:
         self._total_events = self._n if self._unique else _distinct_events(offers["event_id"])
         self._matched = self._total_events
         self._totals: dict[str, Any] | None = None
+        self._full = pd.DataFrame()  # the table with its totals (margins)
         self.mask = np.ones(self._n, dtype=np.bool_)
         self.table = pd.DataFrame()
         self.figure = _empty_figure(self.lang)
@@ -326,18 +329,16 @@ class Explorer:
         table = self._presented()
         if suffix == "csv":
             return _csv_bytes(table)
-        filters = [
-            f"{texts.text('excel.measure', self.lang)}: {self._measure_name()}",
-            *self._filter_notes(),
-        ]
-        return _xlsx_bytes(table, self.source, filters)
+        return _xlsx_bytes(table, self.source, self._filter_notes())
 
     def _suffix(self, format: str | None) -> str:
         return _file_suffix(format, self.controls["format"].value)
 
     def _presented(self) -> tables.Table:
+        """The table with its totals for readers, the measure named under it."""
         title = self.figure_title or self._file_stem()
-        return tables.present(self.table, self.lang, title=title, source=self.source)
+        measure = f"{texts.text('excel.measure', self.lang)}: {self._measure_name()}"
+        return _presented(self._full, self.lang, title, self.source, measure)
 
     def _measure_name(self) -> str:
         return texts.text(f"measure.{self.controls['measure'].value}", self.lang)
@@ -441,14 +442,16 @@ class Explorer:
             int(self.mask.sum()) if self._unique else _distinct_events(frame["event_id"])
         )
         t1 = clock()
+        # With its totals (stats' margins): shown below the table, and in the export.
         if len(dims) == 1:
-            table = stats.supply(frame, dims[0], normalize="all")
-            columns = ["events", *([measure] if measure != "events" else []), "share"]
-            table = table[columns]
+            full = stats.supply(frame, dims[0], normalize="all", margins=True)
+            full = full[["events", *([measure] if measure != "events" else []), "share"]]
+            self.table = full.iloc[:-1]
+            self._totals = {str(k): v for k, v in full.iloc[-1].items()}
         else:
-            table = stats.crosstab(frame, dims[0], dims[1], measure=measure)
-        self.table = table
-        self._totals = self._total_row(frame, measure) if len(dims) == 1 else None
+            full = stats.crosstab(frame, dims[0], dims[1], measure=measure, margins=True)
+            self.table, self._totals = full.iloc[:-1, :-1], None
+        self._full = full
         t2 = clock()
         self.figure = self._draw(frame, dims, measure)
         self.figure_title = _title(self.figure)
@@ -524,23 +527,15 @@ class Explorer:
             values = self._column(name)
             data[name] = values if rows is None else values.take(rows)
         frame = pd.DataFrame(data, copy=False)
+        for name, (column, _description) in _FILTERS.items():
+            chosen = self.controls[name].value if name in self.controls else ()
+            if chosen and column in frame:  # a filter narrows the levels: no zero rows
+                values = [None if v == MISSING_LABEL else v for v in chosen]
+                frame[column] = stats._narrow(frame[column], values)
         frame.attrs = {
             k: (dict(v) if isinstance(v, dict) else v) for k, v in self._offers.attrs.items()
         }
         return frame
-
-    def _total_row(self, frame: pd.DataFrame, measure: str) -> dict[str, Any]:
-        column = _MEASURE_COLUMNS[measure]
-        totals: dict[str, Any] = {"events": self._matched, "share": 1.0 if self._matched else pd.NA}
-        if measure in ("courses", "institutions") and column in frame:
-            totals[measure] = int(frame[column].nunique())
-        elif measure == "capacity" and column in frame:
-            # Each event once, also on a frame that repeats events (offers(funding=True)).
-            events = frame.drop_duplicates("event_id") if "event_id" in frame else frame
-            stated = events[column].dropna()
-            # No event states a maximum: the capacity is unknown, not 0.
-            totals[measure] = int(stated.sum()) if len(stated) else pd.NA
-        return totals
 
     def _draw(self, frame: pd.DataFrame, dims: Sequence[str], measure: str) -> Figure:
         """Bars by one dimension; lines of starts over time; by two dimensions a heatmap
