@@ -77,10 +77,13 @@ DASHBOARD_LANG ?= de
 dashboard: setup
 	$(BIN)/educatalog dashboard --demo --port $(DASHBOARD_PORT) --lang $(DASHBOARD_LANG)
 
-# The documented check that the report renders in a browser (needs Debian's chromium).
+# The pictures in the README: the report rendered by headless Chromium (needs Debian's
+# chromium), and the dashboard opened from a link by the browser tests.
 screenshot: demo
 	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1100,5200 \
 	  --screenshot=docs/report.png "file://$(CURDIR)/reports/report.html"
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/browser/test_dashboard.py -k restores
+	cp build/screenshots/dashboard-link.png docs/dashboard.png
 
 serve: setup
 	$(BIN)/educatalog serve --demo

@@ -120,7 +120,10 @@ class Lab:
 
     def screenshot(self, page: Any, name: str) -> Path:
         """The whole notebook in one picture (the page made as tall as the notebook)."""
-        page.evaluate("() => document.querySelector('.jp-Notebook').scrollTo(0, 0)")
+        page.evaluate(
+            "() => document.querySelectorAll('.jp-Notebook, .jp-WindowedPanel-outer')"
+            ".forEach(e => e.scrollTo(0, 0))"
+        )
         bottom = page.evaluate(
             "() => Math.max(...[...document.querySelectorAll('.jp-Notebook .jp-Cell')]"
             ".map(e => e.getBoundingClientRect().bottom))"
@@ -166,11 +169,16 @@ def number(text: str, lang: str) -> float:
 
 
 def screen_table(locator: Any) -> tuple[list[str], list[tuple[str, list[str]]]]:
-    """The headers and the rows (row header, cells) of an ``educatalog-table`` on screen,
-    the total row (``tfoot``) included."""
-    headers = [h.inner_text().strip() for h in locator.locator("thead th").all()]
+    """The value columns' headers and the rows (label, cells) of an ``educatalog-table`` on
+    screen, the total row (``tfoot``) included. A row's label is its last header cell (the
+    state's name where a key stands before it)."""
+    headers = [h.inner_text().strip() for h in locator.locator("thead tr").last.locator("th").all()]
     rows = []
+    labels = 0
     for row in locator.locator("tbody tr, tfoot tr").all():
-        label = " / ".join(t.inner_text().strip() for t in row.locator("th").all())
-        rows.append((label, [c.inner_text().strip() for c in row.locator("td").all()]))
-    return headers, rows
+        keys = [t.inner_text().strip() for t in row.locator("th").all()]
+        labels = max(labels, len(keys))
+        rows.append(
+            (keys[-1] if keys else "", [c.inner_text().strip() for c in row.locator("td").all()])
+        )
+    return headers[labels:], rows

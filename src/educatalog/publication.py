@@ -31,7 +31,17 @@ if TYPE_CHECKING:
 
     from educatalog.history import Archive
 
-__all__ = ["Publication", "chart_shares", "describe_source", "over_time", "scope", "with_source"]
+__all__ = [
+    "Publication",
+    "chart_shares",
+    "course_lifetimes",
+    "describe_source",
+    "events_by_state",
+    "flows",
+    "over_time",
+    "scope",
+    "with_source",
+]
 
 
 def describe_source(source: Source, info: Mapping[str, Any] | None, lang: str) -> Source:
@@ -226,7 +236,7 @@ def over_time(pub: Publication, arc: Archive, everything: pd.DataFrame) -> dict[
     if pub.filters:
         pub.say("report.trends.unfiltered", filters="; ".join(pub.filters))
     ends = events.iloc[:, [0, -1]] if len(dates) > 1 else events.iloc[:, [-1]]
-    pub.table("trend_states", _with_total(ends), source=archived, stand=stand, filtered=False)
+    pub.table("trend_states", events_by_state(ends), source=archived, stand=stand, filtered=False)
     if len(dates) < 2:
         pub.say("report.trends.too_few")
         return found
@@ -234,18 +244,19 @@ def over_time(pub: Publication, arc: Archive, everything: pd.DataFrame) -> dict[
         "07-trend-by-state",
         plots.trend(by_state, "events", top=8, lang=lang, source=archived),
         "trend_all" if len(dates) > 2 else None,
-        frame=_with_total(events),
+        frame=events_by_state(events),
         source=archived,
         stand=stand,
         filtered=False,
     )
-    pub.table("flows", _flows(arc), source=archived, stand=stand, filtered=False)
-    flows = arc.flows("courses")
-    if flows["entered"].notna().sum() >= 2:  # a line needs two points: else the table says it
+    pub.table("flows", flows(arc), source=archived, stand=stand, filtered=False)
+    courses = arc.flows("courses")
+    if courses["entered"].notna().sum() >= 2:  # a line needs two points: else the table says
         entered = texts.text("report.chart.entered", lang)
-        figure = plots.trend(flows, "entered", title=entered, lang=lang, source=archived)
+        figure = plots.trend(courses, "entered", title=entered, lang=lang, source=archived)
         pub.chart("08-courses-entered", figure)
-    pub.table("lifetimes", _lifetimes(arc, lang), source=archived, stand=stand, filtered=False)
+    lifetimes = course_lifetimes(arc, lang)
+    pub.table("lifetimes", lifetimes, source=archived, stand=stand, filtered=False)
     return found
 
 
@@ -276,10 +287,11 @@ def _state(key: Any) -> str:
     return "" if texts.is_missing(key) else str(key)
 
 
-def _with_total(events: pd.DataFrame) -> pd.DataFrame:
-    """Events by state per snapshot date with their total row: every state (one missing on a
-    date, or on every date, has no events then), events without a state a group of their
-    own."""
+def events_by_state(events: pd.DataFrame) -> pd.DataFrame:
+    """Events by state (rows) per snapshot date (columns: ``arc.supply(by="state")
+    ["events"].unstack("snapshot_date")``) with their total row: every state (one missing
+    on a date, or on every date, has no events then), events without a state a group of
+    their own. The report's table and notebook 07's."""
     from educatalog.population import STATES
 
     known = [str(s) for s in STATES["state"]]
@@ -293,17 +305,20 @@ def _with_total(events: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def _flows(arc: Archive) -> pd.DataFrame:
-    """Courses listed, entered and exited per snapshot date, and the entries and exits of
-    the whole archive (listed has no total: a course is listed on many dates)."""
-    flows = arc.flows("courses")
-    total = {c: flows[c].sum(min_count=1) for c in ("entered", "exited", "net")}
-    frame = flows.copy()
-    frame.index = pd.Index([pd.Timestamp(d).date() for d in flows.index], name="snapshot_date")
+def flows(arc: Archive, of: str = "courses") -> pd.DataFrame:
+    """Courses (or ``"institutions"``) listed, entered and exited per snapshot date, and the
+    entries and exits of the whole archive (listed has no total: a course is listed on many
+    dates). The report's table and notebook 07's."""
+    listed = arc.flows(of)
+    total = {c: listed[c].sum(min_count=1) for c in ("entered", "exited", "net")}
+    frame = listed.copy()
+    frame.index = pd.Index([pd.Timestamp(d).date() for d in listed.index], name="snapshot_date")
     return stats._with_margins(frame, total)
 
 
-def _lifetimes(arc: Archive, lang: str) -> pd.DataFrame:
+def course_lifetimes(arc: Archive, lang: str) -> pd.DataFrame:
+    """How long courses stay listed: all courses, and those that entered and left within
+    the archive (the others may have been listed longer), with the median days."""
     lifetimes = arc.lifetimes("courses")
     complete = lifetimes[~lifetimes["left_censored"] & ~lifetimes["right_censored"]]
     groups = [texts.text(f"report.lifetimes.{g}", lang) for g in ("all", "complete")]

@@ -291,7 +291,7 @@ def test_heatmap_shares(offers: pd.DataFrame) -> None:
     i = list(table.index).index("Nordrhein-Westfalen")
     j = list(table.columns).index("mehr als 1 Woche bis 1 Monat")
     assert cells[i, j] == f"{values[i, j]:.0f}%"
-    assert cells[list(table.index).index("Bremen"), 0] == "–"  # no such events
+    assert cells[list(table.index).index("Bremen"), 0] == "0%"  # no such events: 0, no dash
     columns = [t.get_text() for t in ax.get_xticklabels()]
     assert [c.replace("\n", " ") for c in columns] == [label(k) for k in table.columns]
     assert "over 3 months to 6 months" in [c.replace("\n", " ") for c in columns]
@@ -314,7 +314,7 @@ def test_heatmap_counts(offers: pd.DataFrame, tmp_path: Path) -> None:
     np.testing.assert_allclose(
         np.asarray(ax.collections[0].get_array()).reshape(values.shape), values
     )
-    expected = ["–" if v == 0 else f"{v:,.0f}" for v in values.ravel()]
+    expected = [f"{v:,.0f}" for v in values.ravel()]  # 0 as 0: a dash reads as "nothing"
     assert [t.get_text() for t in ax.texts] == expected
     assert fig.axes[1].get_ylabel() == "Number of events"
     title = "Events by instruction form category and duration class"

@@ -88,7 +88,7 @@ def test_the_explorer_renders_its_chart_with_alt_text(
     assert "Veranstaltungen nach Bundesland" in image["alt"]
     assert "Failed to create view" not in page.locator(".jp-Notebook").inner_text()
     headers, rows = shown(page)
-    assert headers[:2] == ["Bundesland", "Veranstaltungen"]
+    assert headers[0] == "Veranstaltungen"
     expected = expected_by(stats.supply(offers, "state", normalize="all"), "events")
     on_screen = as_numbers(rows, 0)
     total = on_screen.pop(texts.text("total", LANG))
@@ -122,7 +122,7 @@ def test_the_explorer_follows_every_control(
     seconds["measure"] = changed(page, courses.click, "the measure")
     headers, rows = shown(page)
     assert "Kurse" in headers
-    column = headers.index("Kurse") - 1
+    column = headers.index("Kurse")
     expected = expected_by(stats.supply(bayern, "state", normalize="all"), "courses")
     assert as_numbers(rows, column)["Bayern"] == expected["Bayern"]
 
@@ -143,7 +143,7 @@ def test_the_explorer_follows_every_control(
     crosstab = stats.crosstab(
         offers, "duration_class", "instruction_form_category", measure="courses"
     )
-    presence = headers.index("Präsenz") - 1
+    presence = headers.index("Präsenz")
     expected_presence = {texts.label(k, LANG): float(v) for k, v in crosstab["Präsenz"].items()}
     on_screen = {k: v for k, v in as_numbers(rows, presence).items() if k in expected_presence}
     assert on_screen == {k: v for k, v in expected_presence.items() if k in on_screen}
@@ -202,11 +202,12 @@ def test_the_download_link_gives_the_table_on_screen(explorer_page: Any, tmp_pat
     csv = download(page, tmp_path)
     assert csv.suffix == ".csv"
     frame = pd.read_csv(io.BytesIO(csv.read_bytes()), sep=";", decimal=",", encoding="utf-8-sig")
-    assert list(frame.columns) == headers
-    body = [(label, cells) for label, cells in rows if label != texts.text("total", LANG)]
-    assert frame.iloc[:, 0].astype(str).tolist() == [label for label, _ in body]
-    events = headers[1]
-    assert frame[events].tolist() == [number(cells[0], LANG) for _, cells in body]
+    # the file's shares are numbers in percent: their header says so
+    assert [c.removesuffix(" (%)") for c in frame.columns[-len(headers) :]] == headers
+    labels = frame.iloc[:, frame.columns.get_loc(headers[0]) - 1].astype(str).tolist()
+    assert labels == [label for label, _ in rows]  # the total row too
+    events = frame[headers[0]].tolist()
+    assert events == [number(cells[0], LANG) for _, cells in rows]
 
     page.locator(".educatalog-explorer .educatalog-format button", has_text="Excel").click()
     page.wait_for_function(
@@ -217,8 +218,9 @@ def test_the_download_link_gives_the_table_on_screen(explorer_page: Any, tmp_pat
     book = openpyxl.load_workbook(xlsx)
     sheet = book.worksheets[-1]
     values = [list(row) for row in sheet.iter_rows(values_only=True) if any(row)]
-    header_row = next(i for i, row in enumerate(values) if row[0] == headers[0])
-    assert [str(c) for c in values[header_row] if c is not None] == headers
-    for (label, cells), row in zip(body, values[header_row + 1 :], strict=False):
-        assert row[0] == label
-        assert row[1] == number(cells[0], LANG)
+    header_row = next(i for i, row in enumerate(values) if headers[0] in row)
+    first = values[header_row].index(headers[0])
+    assert [str(c) for c in values[header_row][first:] if c is not None] == headers
+    for (label, cells), row in zip(rows, values[header_row + 1 :], strict=False):
+        assert row[first - 1] == label
+        assert row[first] == number(cells[0], LANG)

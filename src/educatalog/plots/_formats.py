@@ -54,14 +54,14 @@ def rate_text(value: float, lang: str = texts.DEFAULT_LANG) -> str:
 def share_text(value: float, lang: str = texts.DEFAULT_LANG) -> str:
     """A cell of percent (0–100) as a whole percentage; "<1 %" for a small one."""
     if value == 0:
-        return "–"
+        return texts.percent(0, lang, 0)
     if value < 0.5:
         return texts.text("less_than_1", lang)
     return texts.percent(value / 100, lang, 0)
 
 
 def cell_count_text(value: float, lang: str = texts.DEFAULT_LANG) -> str:
-    return "–" if value == 0 else count_text(value, lang)
+    return count_text(value, lang)
 
 
 def count_tick(value: float, lang: str = texts.DEFAULT_LANG) -> str:

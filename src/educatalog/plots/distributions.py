@@ -145,7 +145,7 @@ def heatmap(
     ``normalize`` as in :func:`~educatalog.stats.crosstab`: ``"index"`` shares within each
     row, ``"columns"`` within each column, ``"all"`` of the total (cells in percent), or
     False/None for counts. Each row's label gives its number of events (``n``), the base
-    of its shares. Empty cells show "–"; cells of unknown capacity stay blank.
+    of its shares. Every cell shows its number, 0 too; cells of unknown capacity stay blank.
     """
     what = "heatmap()"
     lang = begin(lang, rows=rows, columns=columns)
@@ -215,7 +215,7 @@ def _row_labels(offers: pd.DataFrame, rows: str, keys: pd.Index, lang: str) -> l
 
 
 def _cell_texts(ax: Axes, data: np.ndarray, share: bool, vmax: float, lang: str) -> None:
-    """Each cell's value written into it ("–" for 0, "<1 %" for a small share)."""
+    """Each cell's value written into it (0 as 0, "<1 %%" for a small share)."""
     size = 8.5 if data.shape[1] <= 8 else 7.5
     for (i, j), value in np.ndenumerate(data):
         if math.isnan(value):

@@ -268,7 +268,7 @@ def _tile(
     if not selected:
         face, shown = to_rgba("#F4F4F4"), texts.text("not_selected", lang)
     elif value is None:
-        face, shown = to_rgba("#E6E6E6"), "–"
+        face, shown = to_rgba("#E6E6E6"), texts.unknown(lang)
     else:
         face, shown = cmap(norm(value)), text(value, lang)
     ax.add_patch(

@@ -104,7 +104,7 @@ class Table:
         if kind == "text" or isinstance(value, str):
             return texts.missing(self.lang) if texts.is_missing(value) else str(value)
         if texts.is_missing(value):
-            return "–"
+            return texts.unknown(self.lang)
         if kind == "count":
             return texts.number(value, self.lang)
         if kind == "share":

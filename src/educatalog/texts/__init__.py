@@ -66,6 +66,10 @@ LOCALES: dict[str, str] = {"de": "de_DE", "en": "en_GB"}
 
 _MISSING: dict[str, str] = {"de": "ohne Angabe", "en": "not stated"}
 
+# An unknown number. Not a dash, which German official statistics use for "nothing" (exactly
+# 0): a reader of a ministry's table would read an unknown number of places as none.
+_UNKNOWN: dict[str, str] = {"de": "k. A.", "en": "n/a"}
+
 # The catalogue's own label of an unknown value, shown as the one missing label.
 _CATALOGUE_MISSING = frozenset({"Keine Angabe", "keine Angabe"})
 
@@ -96,6 +100,12 @@ def has_text(key: str) -> bool:
 def missing(lang: str = DEFAULT_LANG) -> str:
     """The one label of a missing value: "ohne Angabe" / "not stated"."""
     return _MISSING[check_lang(lang)]
+
+
+def unknown(lang: str = DEFAULT_LANG) -> str:
+    """An unknown number in a table or chart: "k. A." / "n/a" (never a dash, which German
+    official statistics read as exactly 0, nor 0)."""
+    return _UNKNOWN[check_lang(lang)]
 
 
 def is_missing(value: Any) -> bool:
@@ -146,10 +156,10 @@ def period(value: pd.Period, lang: str = DEFAULT_LANG) -> str:
 
 def number(value: Any, lang: str = DEFAULT_LANG, decimals: int = 0) -> str:
     """``value`` with the language's thousands separator and decimal mark and exactly
-    ``decimals`` decimals (Babel); a missing value is "–"."""
+    ``decimals`` decimals (Babel); a missing value is :func:`unknown`."""
     lang = check_lang(lang)
     if is_missing(value):
-        return "–"
+        return unknown(lang)
     pattern = "#,##0" + ("." + "0" * decimals if decimals > 0 else "")
     return format_decimal(
         float(value), format=pattern, locale=LOCALES[lang], decimal_quantization=True
@@ -162,7 +172,7 @@ def percent(value: Any, lang: str = DEFAULT_LANG, decimals: int = 1) -> str:
     ("0,02 %" for 1 of 5,503, "99,98 %" for the other 5,502)."""
     lang = check_lang(lang)
     if is_missing(value):
-        return "–"
+        return unknown(lang)
     decimals = visible_decimals(float(value) * 100, decimals)
     base = "#,##0" + ("." + "0" * decimals if decimals > 0 else "")
     pattern = base + ("\u00a0%" if lang == "de" else "%")
@@ -183,7 +193,7 @@ def rate(value: Any, lang: str = DEFAULT_LANG) -> str:
     """A rate such as events per 100,000 inhabitants: two decimals below 100, none above
     (the same in charts and tables)."""
     if is_missing(value):
-        return "–"
+        return unknown(lang)
     return number(value, lang, 0 if abs(float(value)) >= 100 else 2)
 
 

@@ -125,7 +125,8 @@ def _make_controls(
             value="events",
             description=_ui("measure", lang),
             style={"button_width": "auto", **wide},
-            layout=w.Layout(width="auto"),
+            # label and buttons on one line (ipywidgets 8 puts the buttons under the label)
+            layout=w.Layout(width="auto", display="flex", align_items="center"),
         ),
     }
     for name, (column, _description) in _FILTERS.items():
@@ -192,7 +193,7 @@ def _layout(
             outputs["status"],
             w.HBox(
                 [outputs["chart"], outputs["table"]],
-                layout=w.Layout(align_items="flex-start", width="100%"),
+                layout=w.Layout(align_items="flex-start", width="100%", flex_flow="row wrap"),
             ),
             w.HBox([c["format"], outputs["download"]], layout=w.Layout(align_items="center")),
         ]

@@ -180,8 +180,12 @@ class Explorer:
         )
         # The chart as an <img> in HTML, not an ipywidgets Image: a browser reads its alt
         # text, and an Image with a tooltip fails to render (ipywidgets 8.1).
-        self._chart = w.HTML(layout=w.Layout(flex="1 1 60%", min_width="360px"))
-        self._table_html = w.HTML(layout=w.Layout(flex="0 1 auto", overflow="auto"))
+        # Chart and table side by side where both fit, the table below the chart where not;
+        # the table at its own width (at most the page's, scrolling within), the chart the rest.
+        self._chart = w.HTML(layout=w.Layout(flex="3 1 420px", min_width="320px"))
+        self._table_html = w.HTML(
+            layout=w.Layout(flex="2 1 320px", min_width="min-content", max_width="100%")
+        )
         self._status = w.HTML()
         self._download = w.HTML()
         self.outputs: dict[str, w.Widget] = {

@@ -91,7 +91,7 @@ def table_html(
     """The table as accessible HTML in ``lang`` (:func:`educatalog.tables.present`):
     headers in words, counts with the language's thousands separators, shares in percent,
     missing groups as "ohne Angabe" / "not stated", an optional total row (a capacity
-    nobody states is "–", not 0)."""
+    nobody states is "k. A." / "n/a", not 0)."""
     presented = tables.present(table, lang, title=title)
     page = presented.to_html()
     if totals is not None:
@@ -103,7 +103,10 @@ def table_html(
         foot = f'<tfoot><tr><th scope="row">{total}</th>{cells}</tr></tfoot>'
         page = page.replace("</tbody></table>", f"</tbody>{foot}</table>", 1)
     # Row labels on one line: the table takes the width its labels need, the chart the rest.
-    keep = "<style>.educatalog-table tbody th{white-space:nowrap}</style>"
+    keep = (
+        "<style>.educatalog-table tbody th{white-space:nowrap}"
+        ".educatalog-table tfoot th{text-align:left}</style>"
+    )
     return f"{keep}<div style='max-height:560px;overflow:auto'>{page}</div>"
 
 
