@@ -453,14 +453,14 @@ def _client(url: str, token: str) -> httpx.Client:
 
 @pytest.fixture(scope="session")
 def demo_token() -> str:
-    from educatalog.server.demo import DEMO_TOKEN
+    from educatalog.demodata import DEMO_TOKEN
 
     return DEMO_TOKEN
 
 
 @pytest.fixture(scope="session")
 def demo_records() -> Records:
-    from educatalog.server.demo import collect
+    from educatalog.demodata import collect
 
     return collect(seed=0, scale=0.05)
 
@@ -527,7 +527,7 @@ def anonymous(small_url: str) -> Iterator[httpx.Client]:
 @pytest.fixture(scope="session")
 def catalogue_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A demo catalogue database (scale 0.3, marked as demo data) for the statistics."""
-    from educatalog.server.demo import DEFAULT_SEED, iter_rows
+    from educatalog.demodata import DEFAULT_SEED, iter_rows
     from educatalog.server.store import build_database
 
     path = tmp_path_factory.mktemp("catalogue") / "demo.sqlite"

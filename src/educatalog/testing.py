@@ -232,7 +232,7 @@ def build_test_database(path: str | os.PathLike[str], rows: Rows) -> Path:
 
     Reference lists not in ``rows`` are the real ones of the demo catalogue.
     """
-    from educatalog.server.demo import reference_rows
+    from educatalog.demodata import reference_rows
     from educatalog.server.store import build_database
 
     checked = check_rows(rows)
@@ -272,8 +272,8 @@ def serve(
     >>> with serve({"courses": [{"id": 1, "title": "Excel"}]}) as server:  # doctest: +SKIP
     ...     educatalog.load("courses", client=server.client())
     """
+    from educatalog.demodata.embedded import demo_database
     from educatalog.server.app import create_app
-    from educatalog.server.embedded import demo_database
     from educatalog.server.run import ServerThread
 
     if not token:

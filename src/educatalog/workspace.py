@@ -1,5 +1,6 @@
-"""The user's own folders: the shipped notebooks copied to where the user works, and the rule
-that nothing a notebook, the report or the explorer writes lands inside the installed package.
+"""The user's own folders: the shipped notebooks copied to where the user works, the rule
+that nothing a notebook, the report or the explorer writes lands inside the installed package,
+and the cache where educatalog keeps what it builds once (the demo's and snapshots' databases).
 
 >>> copy_notebooks("notebooks")  # doctest: +SKIP
 """
@@ -16,7 +17,15 @@ from pathlib import Path
 from educatalog._version import __version__
 from educatalog.errors import DataError, UsageError
 
-__all__ = ["NOTEBOOKS", "PACKAGE", "Copied", "copy_notebooks", "inside_package", "output_folder"]
+__all__ = [
+    "NOTEBOOKS",
+    "PACKAGE",
+    "Copied",
+    "cache_dir",
+    "copy_notebooks",
+    "inside_package",
+    "output_folder",
+]
 
 PACKAGE = Path(__file__).resolve().parent
 """The installed ``educatalog`` package (``src/educatalog`` in the repository)."""
@@ -27,6 +36,17 @@ NOTEBOOKS = PACKAGE / "notebooks"
 RECORD = ".educatalog-notebooks.json"
 """In a folder of copies: the checksum of each notebook as it was copied, so that a copy the
 user never edited can be updated and an edited one is recognised and kept."""
+
+
+def cache_dir() -> Path:
+    """Where educatalog keeps what it builds once and reuses (the demo's databases, those of
+    served snapshots): ``$EDUCATALOG_CACHE``, else ``$XDG_CACHE_HOME/educatalog``, else
+    ``~/.cache/educatalog``."""
+    configured = os.environ.get("EDUCATALOG_CACHE")
+    if configured:
+        return Path(configured)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "educatalog"
 
 
 def inside_package(path: str | os.PathLike[str]) -> bool:

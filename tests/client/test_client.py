@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from educatalog import Client, F, Query
+from educatalog.demodata import collect
 from educatalog.errors import (
     AuthenticationError,
     IncompleteDownload,
@@ -21,7 +22,6 @@ from educatalog.errors import (
     UsageError,
 )
 from educatalog.schema import CATALOGUE
-from educatalog.server.demo import collect
 from educatalog.server.store import build_database, read_rows
 from educatalog.testing import serve
 from faults import random_faults

@@ -17,8 +17,8 @@ import orjson
 import pytest
 
 from educatalog import AsyncClient, Client, Query
+from educatalog.demodata import collect
 from educatalog.errors import ServiceUnavailable, UnexpectedAnswer
-from educatalog.server.demo import collect
 from educatalog.server.store import build_database
 from educatalog.testing import serve
 

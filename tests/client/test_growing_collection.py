@@ -30,9 +30,9 @@ import orjson
 import pytest
 
 from educatalog import Client, Query
+from educatalog.demodata import collect
 from educatalog.errors import IncompleteDownload
 from educatalog.schema import CATALOGUE
-from educatalog.server.demo import collect
 from educatalog.server.store import build_database, read_rows
 from educatalog.testing import serve
 

@@ -14,9 +14,9 @@ import pytest
 import educatalog
 from educatalog import Client, frames
 from educatalog.decoding import ArrowRows, decode_rows
+from educatalog.demodata import collect
 from educatalog.frames import to_frame, typed_table
 from educatalog.schema import CATALOGUE
-from educatalog.server.demo import collect
 from educatalog.server.store import build_database
 from educatalog.testing import serve
 

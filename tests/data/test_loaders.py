@@ -13,11 +13,11 @@ import pytest
 
 import educatalog
 from educatalog import Client, F
+from educatalog.demodata import collect
 from educatalog.errors import InvalidQuery
 from educatalog.frames import to_frame
 from educatalog.schema import CATALOGUE, FieldType
 from educatalog.server.app import create_app
-from educatalog.server.demo import collect
 from educatalog.server.run import ServerThread
 from educatalog.server.store import build_database, read_rows
 from educatalog.testing import serve

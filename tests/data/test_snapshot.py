@@ -442,7 +442,7 @@ def _expected_changes(old_db: Path, new_db: Path) -> dict[str, dict[str, int]]:
 
 
 def test_fetch_then_update_writes_a_new_snapshot_with_the_changes(tmp_path: Path) -> None:
-    from educatalog.server.demo import collect
+    from educatalog.demodata import collect
 
     records = collect(seed=3, scale=0.02)
     old_db = build_database(tmp_path / "old.sqlite", records.items())

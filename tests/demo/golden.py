@@ -55,17 +55,17 @@ def _stream(chunks: Iterable[tuple[str, list[dict[str, Any]]]]) -> str:
 
 def compute() -> dict[str, dict[str, Any]]:
     """The digests of the code as it is now."""
-    from educatalog.server import demo
-    from educatalog.server.demo_history import DemoTimeline
+    from educatalog import demodata
+    from educatalog.demodata.timeline import DemoTimeline
 
     out: dict[str, dict[str, Any]] = {"catalogues": {}, "streams": {}, "timelines": {}}
     for seed, scale in CATALOGUES:
         out["catalogues"][f"seed={seed} scale={scale:g}"] = _by_collection(
-            demo.iter_rows(seed=seed, scale=scale)
+            demodata.iter_rows(seed=seed, scale=scale)
         )
     for seed, scale, size in STREAMS:
         key = f"seed={seed} scale={scale:g} chunk_size={size}"
-        out["streams"][key] = _stream(demo.iter_rows(seed=seed, scale=scale, chunk_size=size))
+        out["streams"][key] = _stream(demodata.iter_rows(seed=seed, scale=scale, chunk_size=size))
     timelines: dict[tuple[int, float], DemoTimeline] = {}
     for seed, scale, day in TIMELINES:
         timeline = timelines.setdefault((seed, scale), DemoTimeline(seed, scale))

@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from educatalog.cli import main
-from educatalog.server.demo import DEMO_TOKEN
+from educatalog.demodata import DEMO_TOKEN
 from educatalog.server.store import build_database
 from processes import serving
 

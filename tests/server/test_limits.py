@@ -9,9 +9,9 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from educatalog.demodata import collect
 from educatalog.errors import NotFoundOrForbidden, error_from_body
 from educatalog.server import items
-from educatalog.server.demo import collect
 from educatalog.server.store import build_database
 from educatalog.testing import serve
 

@@ -16,9 +16,9 @@ from educatalog import excel
 from educatalog.errors import UsageError
 from educatalog.files import atomic_write
 from educatalog.frames import python_values
-from educatalog.server.snapshot_db import SERVICE_DATETIME
 from educatalog.snapshot.layout import _COMPRESSION, PERSONAL_FIELDS
 from educatalog.snapshot.loading import load
+from educatalog.snapshot.serving import SERVICE_DATETIME
 
 # ---------------------------------------------------------------------------------------
 # export

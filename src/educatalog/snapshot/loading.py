@@ -18,12 +18,12 @@ from educatalog import manifests
 from educatalog.catalogue import COLLECTIONS, LINK_TABLES, Catalogue, Source
 from educatalog.errors import SnapshotError
 from educatalog.frames import DATETIME_DTYPE
-from educatalog.server.snapshot_db import database_rows
 from educatalog.snapshot.layout import (
     FORMAT,
     FORMAT_VERSION,
     MANIFEST,
 )
+from educatalog.snapshot.serving import database_rows
 
 # ---------------------------------------------------------------------------------------
 # load and verify
@@ -207,11 +207,11 @@ def database(
     """A reference-server database of the snapshot at ``path``, built once and cached.
 
     The snapshot is verified first. The database is kept in ``directory`` (default: the
-    ``snapshots`` folder of the cache, see :func:`educatalog.server.embedded.cache_dir`),
+    ``snapshots`` folder of the cache, see :func:`educatalog.workspace.cache_dir`),
     named by the manifest's checksum, so a snapshot is converted only once.
     """
-    from educatalog.server.embedded import cache_dir
     from educatalog.server.store import build_database
+    from educatalog.workspace import cache_dir
 
     folder = Path(path)
     manifest = verify(folder)
@@ -238,9 +238,10 @@ def database(
 
 def _code_fingerprint() -> str:
     """A short hash of the code that turns a snapshot into a database."""
-    from educatalog.server import snapshot_db, store
+    from educatalog.server import store
+    from educatalog.snapshot import serving
 
     digest = hashlib.sha256()
-    for module_file in (store.__file__, snapshot_db.__file__, __file__):
+    for module_file in (store.__file__, serving.__file__, __file__):
         digest.update(Path(module_file or "").read_bytes())
     return digest.hexdigest()[:10]

@@ -11,8 +11,8 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
 
+from educatalog.demodata import reference_data as ref
 from educatalog.schema import CATALOGUE
-from educatalog.server import reference_data as ref
 
 DEMO_TOKEN: str = "educatalog-demo-token"
 """The fixed bearer token of the demo server."""

@@ -7,9 +7,9 @@ import re
 import uuid
 from typing import Any
 
-from educatalog.server import reference_data as ref
-from educatalog.server.demo.courses import _CourseRows
-from educatalog.server.demo.distributions import (
+from educatalog.demodata import reference_data as ref
+from educatalog.demodata.courses import _CourseRows
+from educatalog.demodata.distributions import (
     _CERTIFIERS,
     _CONTACTS_PER_INSTITUTION,
     _COURSES_PER_INSTITUTION,
@@ -22,7 +22,7 @@ from educatalog.server.demo.distributions import (
     _STATES,
     _slug,
 )
-from educatalog.server.demo.rows import _Institution
+from educatalog.demodata.rows import _Institution
 
 
 class _InstitutionRows(_CourseRows):

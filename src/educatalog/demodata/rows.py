@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from educatalog.server.demo.distributions import (
+from educatalog.demodata.distributions import (
     _ENTITY_ORDER,
     _INSTITUTIONS_PER_SCALE,
     CHUNK_SIZE,

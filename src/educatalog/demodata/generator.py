@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from educatalog.errors import UsageError
-from educatalog.schema import CATALOGUE
-from educatalog.server.demo.distributions import (
+from educatalog.demodata.distributions import (
     _ENTITY_ORDER,
     CHUNK_SIZE,
     DEFAULT_SEED,
 )
-from educatalog.server.demo.institutions import _InstitutionRows
-from educatalog.server.demo.reference import reference_rows
+from educatalog.demodata.institutions import _InstitutionRows
+from educatalog.demodata.reference import reference_rows
+from educatalog.errors import UsageError
+from educatalog.schema import CATALOGUE
 
 
 class _Generator(_InstitutionRows):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from educatalog.server import reference_data as ref
-from educatalog.server.demo.distributions import (
+from educatalog.demodata import reference_data as ref
+from educatalog.demodata.distributions import (
     _CONTACTS_PER_EVENT,
     _DAYS,
     _FORMS,
@@ -19,7 +19,7 @@ from educatalog.server.demo.distributions import (
     UNKNOWN_INSTRUCTION_FORM,
     _weekdays,
 )
-from educatalog.server.demo.rows import _Course, _Institution, _Rows
+from educatalog.demodata.rows import _Course, _Institution, _Rows
 
 
 class _EventRows(_Rows):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from educatalog.server import reference_data as ref
-from educatalog.server.demo.distributions import (
+from educatalog.demodata import reference_data as ref
+from educatalog.demodata.distributions import (
     _DURATION_CLASSES,
     _EVENTS_PER_COURSE,
     _FLAGSHIP_CLASSES,
@@ -28,8 +28,8 @@ from educatalog.server.demo.distributions import (
     _money,
     _weekdays,
 )
-from educatalog.server.demo.events import _EventRows
-from educatalog.server.demo.rows import _Course, _Institution
+from educatalog.demodata.events import _EventRows
+from educatalog.demodata.rows import _Course, _Institution
 
 
 class _CourseRows(_EventRows):

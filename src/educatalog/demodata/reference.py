@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from educatalog.server import reference_data as ref
-from educatalog.server.demo.distributions import (
+from educatalog.demodata import reference_data as ref
+from educatalog.demodata.distributions import (
     _SYSTEMATIC_IDS,
     REFERENCE_COLLECTIONS,
 )
