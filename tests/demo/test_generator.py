@@ -79,6 +79,16 @@ def test_public_constants() -> None:
     assert demodata.DEFAULT_SEED == 0
 
 
+def test_the_package_leaves_educatalog_demo_the_function() -> None:
+    """The generator's package is not called ``educatalog.demo``: that is the function that
+    connects to the embedded demo, and a submodule of that name would replace it."""
+    import educatalog
+    import educatalog.demodata.embedded  # importing it must not shadow demo()
+
+    assert callable(educatalog.demo)
+    assert educatalog.demo.__module__ == "educatalog.connection"
+
+
 def test_same_seed_and_scale_give_identical_rows(demo_small: Rows) -> None:
     assert demodata.collect(seed=0, scale=SMALL_SCALE) == demo_small
 

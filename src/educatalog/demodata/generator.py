@@ -1,41 +1,47 @@
-"""The whole demo catalogue, institution by institution, streamed in chunks."""
+"""The whole demo catalogue, institution by institution, streamed in chunks.
+
+The generator is three writers over one :class:`~educatalog.demodata.rows.RowBuffers`: the
+institutions' (with their addresses and contacts) hands each course to the courses' writer,
+which hands the course's events to the events' writer.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
 
+from educatalog.demodata.courses import CourseWriter
 from educatalog.demodata.distributions import (
-    _ENTITY_ORDER,
     CHUNK_SIZE,
     DEFAULT_SEED,
+    ENTITY_ORDER,
+    INSTITUTIONS_PER_SCALE,
 )
-from educatalog.demodata.institutions import _InstitutionRows
+from educatalog.demodata.events import EventWriter
+from educatalog.demodata.institutions import InstitutionWriter
 from educatalog.demodata.reference import reference_rows
+from educatalog.demodata.rows import RowBuffers
 from educatalog.errors import UsageError
 from educatalog.schema import CATALOGUE
 
-
-class _Generator(_InstitutionRows):
-    """Generates the entity and junction rows institution by institution into buffers."""
-
-    # -- driving
-
-    def chunks(self) -> Iterator[tuple[str, list[dict[str, Any]]]]:
-        """Yield ``(collection, rows)`` chunks; every generated collection at least once."""
-        seen: set[str] = set()
-        for i in range(self.n_institutions):
-            self.institution(i)
-            if any(len(b) >= self.chunk_size for b in self.buffers.values()):
-                yield from self._flush(seen)
-        yield from self._flush(seen)
-        for name in _ENTITY_ORDER:
-            if name not in seen:
-                yield name, []
+__all__ = ["collect", "generated_rows", "iter_rows"]
 
 
-# ---------------------------------------------------------------------------------------
-# Public interface
+def generated_rows(
+    seed: int, scale: float, chunk_size: int = CHUNK_SIZE
+) -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    """The generated collections (not the reference lists) as ``(collection, rows)`` chunks;
+    every generated collection at least once."""
+    rows = RowBuffers(chunk_size)
+    institutions = InstitutionWriter(rows, CourseWriter(rows, EventWriter(rows)), seed)
+    for i in range(max(3, round(INSTITUTIONS_PER_SCALE * scale))):
+        institutions.write(i)
+        if rows.full():
+            yield from rows.flush()
+    yield from rows.flush()
+    for name in ENTITY_ORDER:
+        if name not in rows.seen:
+            yield name, []
 
 
 def iter_rows(
@@ -57,7 +63,7 @@ def iter_rows(
         rows = references[name]
         for k in range(0, len(rows), chunk_size):
             yield name, rows[k : k + chunk_size]
-    yield from _Generator(int(seed), float(scale), chunk_size).chunks()
+    yield from generated_rows(int(seed), float(scale), chunk_size)
 
 
 def collect(seed: int = DEFAULT_SEED, scale: float = 1.0) -> dict[str, list[dict[str, Any]]]:

@@ -1,5 +1,5 @@
-"""What the parts of the generator share: the buffers of rows and id counters, and what
-one institution or course passes on to the rows generated for it."""
+"""What the parts of the generator share: the buffers of rows with their id counters, and
+what one institution or course passes on to the rows generated for it."""
 
 from __future__ import annotations
 
@@ -7,15 +7,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from educatalog.demodata.distributions import (
-    _ENTITY_ORDER,
-    _INSTITUTIONS_PER_SCALE,
-    CHUNK_SIZE,
-    _Kind,
-)
+from educatalog.demodata.distributions import CHUNK_SIZE, ENTITY_ORDER, Kind
+
+Row = dict[str, Any]
 
 
-class _Institution:
+class Institution:
     """What the courses and events of one institution need to know about it."""
 
     __slots__ = (
@@ -39,7 +36,7 @@ class _Institution:
     contact_ids: list[int]
     domain: str
     institution_type: int
-    kind: _Kind
+    kind: Kind
     main_state: int
     offer_prefix: str | None
     phone_base: str
@@ -51,8 +48,9 @@ class _Institution:
 
 
 @dataclass(slots=True)
-class _Course:
-    """How a course's events are held (passed from :meth:`_Generator.course` to the loop)."""
+class EventTerms:
+    """What the events of one course share: how they are held, how long, how funded
+    (from :class:`~educatalog.demodata.courses.CourseWriter` to the events)."""
 
     form: int
     category: int
@@ -70,27 +68,37 @@ class _Course:
     force_defects: bool
 
 
-class _Rows:
-    """The generator's buffers of rows by collection and its id counters."""
+class RowBuffers:
+    """The generated rows by collection, waiting to be yielded in chunks, and the last id
+    given in each collection."""
 
-    def __init__(self, seed: int, scale: float, chunk_size: int = CHUNK_SIZE) -> None:
-        self.seed = seed
+    def __init__(self, chunk_size: int = CHUNK_SIZE) -> None:
         self.chunk_size = chunk_size
-        self.n_institutions = max(3, round(_INSTITUTIONS_PER_SCALE * scale))
-        self.buffers: dict[str, list[dict[str, Any]]] = {name: [] for name in _ENTITY_ORDER}
-        self.last_id: dict[str, int] = dict.fromkeys(_ENTITY_ORDER, 0)
+        self.buffers: dict[str, list[Row]] = {name: [] for name in ENTITY_ORDER}
+        self.last_id: dict[str, int] = dict.fromkeys(ENTITY_ORDER, 0)
+        self.seen: set[str] = set()
 
-    def _flush(self, seen: set[str]) -> Iterator[tuple[str, list[dict[str, Any]]]]:
-        for name in _ENTITY_ORDER:
+    def __getitem__(self, collection: str) -> list[Row]:
+        """The buffer of ``collection`` (append rows to it)."""
+        return self.buffers[collection]
+
+    def next_id(self, collection: str) -> int:
+        """The id of the next row of ``collection``."""
+        n = self.last_id[collection] + 1
+        self.last_id[collection] = n
+        return n
+
+    def full(self) -> bool:
+        """Whether a buffer holds a chunk's worth of rows."""
+        return any(len(b) >= self.chunk_size for b in self.buffers.values())
+
+    def flush(self) -> Iterator[tuple[str, list[Row]]]:
+        """The buffered rows as ``(collection, rows)`` chunks, in :data:`ENTITY_ORDER`."""
+        for name in ENTITY_ORDER:
             rows = self.buffers[name]
             if not rows:
                 continue
             self.buffers[name] = []
-            seen.add(name)
+            self.seen.add(name)
             for k in range(0, len(rows), self.chunk_size):
                 yield name, rows[k : k + self.chunk_size]
-
-    def _next_id(self, collection: str) -> int:
-        n = self.last_id[collection] + 1
-        self.last_id[collection] = n
-        return n
