@@ -54,3 +54,41 @@ def test_the_page_names_every_module_and_package() -> None:
         or (path.is_dir() and (path / "__init__.py").exists())
     }
     assert modules - named == set()
+
+
+def test_the_server_writes_sql_in_its_sql_package_only() -> None:
+    """Every SQL text of the reference server is built in ``server/sql/``: no string of any
+    other module of the server (f-strings included, docstrings aside) holds a statement."""
+    found = [
+        f"{path.relative_to(PACKAGE).as_posix()}:{line}: {text[:60]!r}"
+        for path in sorted((PACKAGE / "server").rglob("*.py"))
+        if "sql" not in path.relative_to(PACKAGE / "server").parts[:-1]
+        for line, text in _sql_strings(path)
+    ]
+    assert found == []
+
+
+_STATEMENT = re.compile(r"\b(SELECT|INSERT|CREATE|PRAGMA|ANALYZE|UPDATE|DELETE|WITH)\b ")
+
+
+def _sql_strings(path: Path) -> list[tuple[int, str]]:
+    """The strings of a module that hold an SQL statement, with their lines."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docstrings
+        and _STATEMENT.search(node.value)
+    ]
