@@ -209,17 +209,21 @@ class Counting:
         if scope["type"] != "http" or not scope["path"].startswith("/items/"):
             await self.app(scope, receive, send)
             return
-        size = 0
+        params = dict(parse_qsl(scope["query_string"].decode()))
+        index = [-1]
 
         async def counted(message: Any) -> None:
-            nonlocal size
-            if message["type"] == "http.response.body":
-                size += len(message.get("body", b""))
+            # recorded before the client can have the answer (not after the app returns,
+            # which may be after the client read it)
+            if message["type"] == "http.response.start":
+                index[0] = len(self.requests)
+                self.requests.append((scope["path"], params, 0))
+            elif message["type"] == "http.response.body":
+                path, asked, size = self.requests[index[0]]
+                self.requests[index[0]] = (path, asked, size + len(message.get("body", b"")))
             await send(message)
 
         await self.app(scope, receive, counted)
-        params = dict(parse_qsl(scope["query_string"].decode()))
-        self.requests.append((scope["path"], params, size))
 
     def of(self, path: str) -> list[tuple[str, dict[str, str], int]]:
         return [r for r in self.requests if r[0] == path]

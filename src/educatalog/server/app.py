@@ -51,7 +51,14 @@ from educatalog.server.context import (
     Limits,
 )
 from educatalog.server.guard import Cancelled, Guard
-from educatalog.server.items import is_flat, read_item, read_items, read_items_json, stream_items
+from educatalog.server.items import (
+    is_flat,
+    read_groups,
+    read_item,
+    read_items,
+    read_items_json,
+    stream_items,
+)
 from educatalog.server.openapi import openapi_document
 from educatalog.server.running import FairShare, Slot, StreamedAnswer, in_worker
 from educatalog.server.store import Database, check_database
@@ -151,6 +158,8 @@ class Service:
         if stream_rows is None:
             return False, False
         large = bound.limit is None or bound.limit > stream_rows
+        if bound.aggregate is not None:  # groups: read whole (heavy when there may be many)
+            return False, large
         # Expanded relations are streamed from fewer rows on, chunk by chunk: a page of
         # them can be large (small pages are built whole, faster).
         threshold = min(stream_rows, NESTED_STREAM_ROWS)
@@ -196,7 +205,7 @@ async def list_items(request: Request) -> Response:
 def _page_body(service: Service, bound: BoundQuery, guard: Guard) -> bytes:
     """The JSON body of a page read whole (in a worker thread)."""
     with Context.lease(service.db, guard, service.limits) as ctx:
-        flat = read_items_json(ctx, bound)
+        flat = read_groups(ctx, bound) if bound.aggregate else read_items_json(ctx, bound)
         if flat is not None:  # rows serialized by SQLite: splice them into the body
             data, meta = flat
             tail = b',"meta":' + orjson.dumps(meta) if meta else b""
@@ -252,9 +261,13 @@ async def get_item(request: Request) -> Response:
             f'"{collection}" or it does not exist (ids are integers).'
         )
     query = Query.from_params(request.query_params.multi_items())
-    bound = bind(
-        Query(fields=query.fields, deep=query.deep), collection, catalogue=service.db.catalogue
-    )
+    if query.aggregate or query.group_by:
+        raise InvalidQuery(
+            f"aggregate and groupBy count a list of items: ask /items/{collection} with "
+            f"filter[id][_eq]={item_id} instead of one item's route."
+        )
+    only = Query(fields=query.fields, deep=query.deep, backlink=query.backlink)
+    bound = bind(only, collection, catalogue=service.db.catalogue)
     guard = service.limits.guard()
     slot = await service.share.acquire(heavy=False)
     try:

@@ -33,6 +33,7 @@ __all__ = [
     "SELECTIVE_ROWS",
     "check_objects",
     "is_flat",
+    "read_groups",
     "read_item",
     "read_items",
     "read_items_json",
@@ -89,6 +90,16 @@ def read_items_json(ctx: Context, bound: BoundQuery) -> tuple[bytes, dict[str, i
         # match that a sort has to look at).
         page = _page_sql(_flat_item(ctx.db, bound), as_array=True)
         (array,) = next(iter(_page(ctx, bound, _columns(bound.collection, bound.fields), page)))
+        return array.encode(), meta
+
+
+def read_groups(ctx: Context, bound: BoundQuery) -> tuple[bytes, dict[str, int]]:
+    """The groups of an ``aggregate``/``groupBy`` query as a JSON array written by SQLite,
+    and the requested meta counts (of items, as Directus counts them)."""
+    with ctx.working():
+        meta = _meta(ctx, bound)
+        text, params = sql.aggregate_sql(bound, ctx.db.catalogue, ctx.db.special_text)
+        (array,) = ctx.conn.execute(text, params).fetchone()
         return array.encode(), meta
 
 

@@ -39,6 +39,9 @@ _LIST_PARAMETERS: list[dict[str, Any]] = [
     {"$ref": "#/components/parameters/Page"},
     {"$ref": "#/components/parameters/Meta"},
     {"$ref": "#/components/parameters/Deep"},
+    {"$ref": "#/components/parameters/Aggregate"},
+    {"$ref": "#/components/parameters/GroupBy"},
+    {"$ref": "#/components/parameters/Backlink"},
 ]
 
 
@@ -267,6 +270,22 @@ def _parameters() -> dict[str, Any]:
             "Per-relation options, as JSON: relation names map to objects holding "
             "`_limit` (the nested cap; -1 for all) and nested relations.",
             _DEEP_SCHEMA,
+        ),
+        "Aggregate": _json_param(
+            "aggregate",
+            "Aggregate functions, as JSON (or in bracket form: `aggregate[count]=*`): count, "
+            "countDistinct, sum, sumDistinct, avg, avgDistinct, min, max, each mapped to "
+            "fields (`*` for counts). The answer is rows of groups instead of items.",
+            {"type": "object", "additionalProperties": {"type": "string"}},
+        ),
+        "GroupBy": _query_param(
+            "groupBy", "Fields to group by (with `aggregate`, or alone: distinct values).", "array"
+        ),
+        "Backlink": _query_param(
+            "backlink",
+            "`false`: a `*.*` expansion leaves the relation it came through unexpanded "
+            "(any other value: expanded, as without it).",
+            "string",
         ),
     }
 

@@ -21,6 +21,7 @@ from educatalog.errors import UsageError
 from educatalog.files import atomic_path
 from educatalog.schema import CATALOGUE, Collection, Field, FieldType, Schema
 from educatalog.server import sql
+from educatalog.server.numbers import average_text, numeric_text
 
 __all__ = ["Database", "build_database", "check_database", "database_info", "read_rows"]
 
@@ -241,7 +242,8 @@ def _lower(value: str | None) -> str | None:
 
 class Database:
     """A read-only database. ``edu_lower()`` lower-cases the whole of Unicode in SQL, where
-    SQLite's own ``lower()`` only knows ASCII.
+    SQLite's own ``lower()`` only knows ASCII; ``edu_numeric()`` and ``edu_average()`` write
+    sums and averages as the service does (:mod:`~educatalog.server.numbers`).
 
     :meth:`lease` lends a connection to one request for as long as it needs it (a streamed
     answer keeps its cursor open across threads, and a progress handler belongs to one
@@ -275,6 +277,8 @@ class Database:
         conn.execute(sql.NO_MEMORY_MAP)
         conn.execute(sql.cache_size_sql(self.PAGE_CACHE_KIB))
         conn.create_function("edu_lower", 1, _lower, deterministic=True)
+        conn.create_function("edu_numeric", 2, numeric_text, deterministic=True)
+        conn.create_function("edu_average", 3, average_text, deterministic=True)
         with self._lock:
             self._connections.append(conn)
         return conn

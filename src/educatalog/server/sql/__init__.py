@@ -10,6 +10,7 @@ database's tables, rows and indexes). Import the names from ``educatalog.server.
 
 from __future__ import annotations
 
+from educatalog.server.sql.aggregates import aggregate_sql
 from educatalog.server.sql.filters import contains_ci, null_row_sql, search_sql, where_sql
 from educatalog.server.sql.reads import (
     ObjectCount,
@@ -22,6 +23,7 @@ from educatalog.server.sql.reads import (
     objects_total_sql,
     page_sql,
     sorted_by_id_only,
+    where_and_search_sql,
 )
 from educatalog.server.sql.tables import (
     ANALYZE,
@@ -68,6 +70,7 @@ __all__ = [
     "SPECIAL_TEXT_TABLE",
     "ObjectCount",
     "Sql",
+    "aggregate_sql",
     "all_rows_sql",
     "by_ids_sql",
     "cache_size_sql",
@@ -91,5 +94,6 @@ __all__ = [
     "search_sql",
     "sorted_by_id_only",
     "total_count_sql",
+    "where_and_search_sql",
     "where_sql",
 ]

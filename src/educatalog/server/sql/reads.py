@@ -21,10 +21,12 @@ __all__ = [
     "objects_total_sql",
     "page_sql",
     "sorted_by_id_only",
+    "where_and_search_sql",
 ]
 
 
-def _filter_and_search(bound: BoundQuery, sql: Sql, catalogue: Schema) -> str:
+def where_and_search_sql(bound: BoundQuery, sql: Sql, catalogue: Schema) -> str:
+    """The condition of a query's filter and search on its collection as ``t0``."""
     where = where_sql(bound.filter, bound.collection, "t0", sql, catalogue)
     if bound.search is not None:
         where = f"{where} AND {search_sql(bound.search, bound.collection, 't0', sql)}"
@@ -38,7 +40,7 @@ def count_sql(
 ) -> tuple[str, list[Any]]:
     """``SELECT count(*)`` of the rows matching filter and search (``filter_count``)."""
     sql = Sql(special_text)
-    where = _filter_and_search(bound, sql, catalogue)
+    where = where_and_search_sql(bound, sql, catalogue)
     return f"SELECT count(*) FROM {quote(bound.collection.name)} AS t0 WHERE {where}", sql.params
 
 
@@ -65,7 +67,7 @@ def page_sql(
     ``limit`` matches, where SQLite's planner would collect and sort every match.
     """
     sql = Sql(special_text)
-    where = _filter_and_search(bound, sql, catalogue)
+    where = where_and_search_sql(bound, sql, catalogue)
     joins: dict[tuple[str, ...], str] = {}
     join_sql: list[str] = []
     order: list[str] = []
