@@ -31,7 +31,7 @@ import nbformat
 from educatalog._version import __version__
 from educatalog.client import Client
 from educatalog.connection import Origin, configured_client, started
-from educatalog.errors import EducatalogError, ReportError, UsageError
+from educatalog.errors import EducatalogError, ReportError, UsageError, did_you_mean
 from educatalog.urls import public_url
 from educatalog.workspace import NOTEBOOKS, inside_package, output_folder
 
@@ -388,16 +388,13 @@ def make_report(
 
 def _check_states(client: Client, states: Sequence[str]) -> None:
     """Fail before the kernel starts when a state is not a state of the service."""
-    import difflib
-
     from educatalog.query import Query
 
     rows: Iterable[Mapping[str, Any]] = client.fetch_all("states", Query(fields=("name",)))
     names = [str(row["name"]) for row in rows]
     for state in states:
         if state not in names:
-            close = difflib.get_close_matches(state, names, n=1)
-            hint = f' Did you mean "{close[0]}"?' if close else f" States: {', '.join(names)}."
+            hint = did_you_mean(state, names) or f" States: {', '.join(names)}."
             raise UsageError(f'No state "{state}".{hint}')
 
 

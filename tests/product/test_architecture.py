@@ -92,3 +92,39 @@ def _sql_strings(path: Path) -> list[tuple[int, str]]:
         and id(node) not in docstrings
         and _STATEMENT.search(node.value)
     ]
+
+
+def test_no_module_imports_another_ones_private_names() -> None:
+    """Names other modules need are public names of their modules (private modules,
+    public names, as httpx does): no ``from educatalog.x import _name``, and no
+    ``module._name`` of an imported module."""
+    import ast
+
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        modules: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("educatalog"):
+                found += [
+                    f"{path.name}:{node.lineno}: {node.module} {a.name}"
+                    for a in node.names
+                    if a.name.startswith("_") and not a.name.startswith("__")
+                ]
+                modules |= {a.asname or a.name for a in node.names}
+            elif isinstance(node, ast.Import):
+                modules |= {
+                    (a.asname or a.name).split(".")[0]
+                    for a in node.names
+                    if a.name.startswith("educatalog")
+                }
+        found += [
+            f"{path.name}:{node.lineno}: {node.value.id}.{node.attr}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in modules
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+        ]
+    assert found == []

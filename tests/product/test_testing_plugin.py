@@ -202,7 +202,7 @@ def test_educatalog_env_points_connect_and_load_at_the_server(pytester: pytest.P
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"event": []}, "unknown collection 'event' (did you mean \"events\"?)"),
+        ({"event": []}, "unknown collection 'event'. Did you mean \"events\"?"),
         ({"events": [{"id": 1, "titel": "x"}]}, 'events row id=1: unknown field "titel"'),
         (
             {"courses": [{"id": 1, "events": [1, 2]}]},

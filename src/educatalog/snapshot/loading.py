@@ -161,11 +161,11 @@ def _read_table(folder: Path, entry: Mapping[str, Any], *, verify: bool) -> pd.D
     if [str(c) for c in frame.columns] != names:
         raise SnapshotError(f"{file} has columns {list(frame.columns)}; the manifest: {names}.")
     for spec in columns:
-        frame[spec["name"]] = _restore_dtype(frame[spec["name"]], spec, file)
+        frame[spec["name"]] = restore_dtype(frame[spec["name"]], spec, file)
     return frame
 
 
-def _restore_dtype(column: pd.Series, spec: Mapping[str, Any], file: Path) -> pd.Series:
+def restore_dtype(column: pd.Series, spec: Mapping[str, Any], file: Path) -> pd.Series:
     """The column in the dtype the manifest records (Parquet keeps almost every dtype; the
     categories of a categorical may come back as another text dtype)."""
     wanted = spec.get("dtype")
@@ -193,7 +193,7 @@ def _restore_dtype(column: pd.Series, spec: Mapping[str, Any], file: Path) -> pd
     return column
 
 
-def _as_catalogue(value: Catalogue | str | os.PathLike[str]) -> Catalogue:
+def as_catalogue(value: Catalogue | str | os.PathLike[str]) -> Catalogue:
     return value if isinstance(value, Catalogue) else load(value)
 
 

@@ -27,18 +27,12 @@ The package's modules: :mod:`~educatalog.stats.dimensions` (what a frame is grou
 
 from __future__ import annotations
 
-# The private names imported "as" themselves are used as stats.<name> by educatalog.history
-# and educatalog.accessor; Normalize and Unknown are the argument types of the functions.
+# Normalize and Unknown are the argument types of the functions. The helpers the
+# statistics share (educatalog.history computes the same over an archive) are public names
+# of their modules: stats.dimensions.choice, dimension_keys, all_levels, restore_levels.
 from educatalog.stats.costs import costs
-from educatalog.stats.dimensions import _HINTS as _HINTS
 from educatalog.stats.dimensions import DEFINITIONS, DERIVED_DIMENSIONS, dimension, dimensions
-from educatalog.stats.dimensions import _choice as _choice
-from educatalog.stats.dimensions import _keys as _keys
-from educatalog.stats.dimensions import _levelled as _levelled
-from educatalog.stats.dimensions import _restore_levels as _restore_levels
-from educatalog.stats.dimensions import _suggest as _suggest
 from educatalog.stats.quality import quality
-from educatalog.stats.supply import _NORMALIZE_CHOICES as _NORMALIZE_CHOICES
 from educatalog.stats.supply import (
     MEASURES,
     UNKNOWN_CHOICES,

@@ -9,11 +9,11 @@ import pandas as pd
 
 from educatalog.columns import require_columns
 from educatalog.stats.dimensions import (
-    _distinct_events,
-    _finish,
-    _keys,
-    _nunique,
-    _restore_levels,
+    count_distinct,
+    dimension_keys,
+    distinct_events,
+    keep_source,
+    restore_levels,
 )
 
 __all__ = ["costs"]
@@ -34,9 +34,9 @@ def costs(
     with 0 events and no quartiles where there are none. Definitions:
     ``docs/definitions.md``.
     """
-    keys = _keys(by) if by is not None else []
+    keys = dimension_keys(by) if by is not None else []
     require_columns(offers, ["event_id", "cost", "cost_currency"], "costs()")
-    data = _distinct_events(offers, keys, extra=("cost", "cost_currency"))
+    data = distinct_events(offers, keys, extra=("cost", "cost_currency"))
     data = data[data["cost"].notna() & data["cost_currency"].notna()]
     if currency is not None:
         data = data[data["cost_currency"] == currency]
@@ -51,7 +51,7 @@ def costs(
     out = pd.DataFrame(
         {
             "events": groups.size().astype("Int64"),
-            "courses": _nunique(groups, data, "course_id"),
+            "courses": count_distinct(groups, data, "course_id"),
             "min": cost.min(),
             "q1": cost.quantile(0.25),
             "median": cost.median(),
@@ -62,6 +62,6 @@ def costs(
     )
     for column in ("min", "q1", "median", "q3", "max", "mean"):
         out[column] = out[column].astype("Float64")
-    out = _restore_levels(out, data, keys, plain=("cost_currency",))
+    out = restore_levels(out, data, keys, plain=("cost_currency",))
     out.index.names = [*keys, "currency"]
-    return _finish(out, offers)
+    return keep_source(out, offers)
