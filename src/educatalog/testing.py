@@ -219,16 +219,19 @@ def _value(where: str, f: Any, value: Any) -> Any:
     raise InvalidTestData(f'{where}: field "{f.name}" takes {problem}, got {value!r}')
 
 
-def build_test_database(path: str | os.PathLike[str], rows: Rows) -> Path:
+def build_test_database(
+    path: str | os.PathLike[str], rows: Rows, *, references: bool = True
+) -> Path:
     """Build a reference-server database of ``rows`` at ``path`` (see :func:`check_rows`).
 
-    Reference lists not in ``rows`` are the real ones of the demo catalogue.
+    Reference lists not in ``rows`` are the real ones of the demo catalogue
+    (``references=False``: exactly the rows given, every other collection empty).
     """
     from educatalog.demodata import reference_rows
     from educatalog.server.store import build_database
 
     checked = check_rows(rows)
-    chunks = {**reference_rows(), **checked}
+    chunks = {**(reference_rows() if references else {}), **checked}
     info = {"demo": False, "testing": True, "collections": sorted(checked)}
     return build_database(path, chunks.items(), info=info)
 

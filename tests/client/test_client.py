@@ -6,14 +6,13 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 import pytest
 
 from educatalog import Client, F, Query
-from educatalog.demodata import collect
 from educatalog.errors import (
     AuthenticationError,
     IncompleteDownload,
@@ -22,29 +21,10 @@ from educatalog.errors import (
     UsageError,
 )
 from educatalog.schema import CATALOGUE
-from educatalog.server.store import build_database, read_rows
-from educatalog.testing import serve
+from educatalog.server.store import read_rows
 from faults import random_faults
 
-TOKEN = "client-test-token"
-
-
-@pytest.fixture(scope="module")
-def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("client") / "demo.sqlite"
-    return build_database(path, collect(scale=0.1).items())
-
-
-@pytest.fixture(scope="module")
-def url(database: Path) -> Iterator[str]:
-    with serve(database=database, token=TOKEN) as server:
-        yield server.url
-
-
-@pytest.fixture(scope="module")
-def capped_url(database: Path) -> Iterator[str]:
-    with serve(database=database, token=TOKEN, limit_max=40) as server:
-        yield server.url
+TOKEN = "client-test-token"  # the token of the servers of tests/client/conftest.py
 
 
 class Faulty(httpx.BaseTransport):

@@ -13,22 +13,15 @@ import pytest
 
 import educatalog
 from educatalog import Client, F
-from educatalog.demodata import collect
 from educatalog.errors import InvalidQuery
 from educatalog.frames import to_frame
 from educatalog.schema import CATALOGUE, FieldType
 from educatalog.server.app import create_app
 from educatalog.server.run import ServerThread
-from educatalog.server.store import build_database, read_rows
+from educatalog.server.store import read_rows
 from educatalog.testing import serve
 
 TOKEN = "loader-test-token"
-
-
-@pytest.fixture(scope="module")
-def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("loaders") / "demo.sqlite"
-    return build_database(path, collect(scale=0.1).items())
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ from urllib.parse import quote, urlencode
 
 import pytest
 
-from conftest import Api, assert_error
+from conformance import Api, assert_error
 from oracle import bracket_pairs, encode_params
 
 FILTERS: list[dict[str, Any]] = [

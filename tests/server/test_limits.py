@@ -10,11 +10,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from educatalog.demodata import collect
 from educatalog.errors import NotFoundOrForbidden, error_from_body
 from educatalog.server.app import create_app
 from educatalog.server.run import ServerThread
-from educatalog.server.store import build_database
 from educatalog.testing import serve
 
 TOKEN = "limits-token"
@@ -22,18 +20,8 @@ HEADERS = {"Authorization": f"Bearer {TOKEN}"}
 
 
 @pytest.fixture(scope="module")
-def records() -> dict[str, list[dict]]:
-    return collect(scale=0.05)
-
-
-@pytest.fixture(scope="module")
-def database(records: dict[str, list[dict]], tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_database(tmp_path_factory.mktemp("limits") / "db.sqlite", records.items())
-
-
-@pytest.fixture(scope="module")
-def api(database: Path) -> Iterator[httpx.Client]:
-    with serve(database=database, token=TOKEN) as server:
+def api(demo_database: Path) -> Iterator[httpx.Client]:
+    with serve(database=demo_database, token=TOKEN) as server:
         headers = {"Authorization": f"Bearer {TOKEN}"}
         with httpx.Client(base_url=server.url, headers=headers, timeout=60) as client:
             yield client
@@ -69,8 +57,8 @@ def test_exploding_field_selections_are_refused(api: httpx.Client) -> None:
     assert ok.status_code == 200
 
 
-def test_answers_with_too_many_objects_are_refused(database: Path) -> None:
-    app = create_app(database, tokens=[TOKEN], max_objects=150)
+def test_answers_with_too_many_objects_are_refused(demo_database: Path) -> None:
+    app = create_app(demo_database, tokens=[TOKEN], max_objects=150)
     with ServerThread(app) as server, httpx.Client(base_url=server.url, headers=HEADERS) as api:
         # 100 events, each with its course written out again: 200 objects, counted as written
         fields = {"fields": "id,course.id"}
@@ -79,7 +67,7 @@ def test_answers_with_too_many_objects_are_refused(database: Path) -> None:
     app.state.database.close()
 
 
-def test_deep_and_wide_filters(api: httpx.Client, records: dict[str, list[dict]]) -> None:
+def test_deep_and_wide_filters(api: httpx.Client, demo_records: dict[str, list[dict]]) -> None:
     deep = {"id": {"_eq": 1}}
     for _ in range(40):
         deep = {"_and": [deep]}
@@ -92,7 +80,7 @@ def test_deep_and_wide_filters(api: httpx.Client, records: dict[str, list[dict]]
         "/items/events", params={"filter": json.dumps(wide), "fields": "id", "limit": -1}
     )
     assert response.status_code == 200
-    expected = [e["id"] for e in records["events"] if e["id"] < 1000]
+    expected = [e["id"] for e in demo_records["events"] if e["id"] < 1000]
     assert [r["id"] for r in response.json()["data"]] == expected
     too_wide = {"_or": [{"id": i} for i in range(1, 1100)]}
     _error(
