@@ -13,7 +13,6 @@ data was fetched and whether it is the synthetic demo catalogue.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterator, Mapping
 
 import pandas as pd
@@ -154,20 +153,3 @@ class Catalogue(Mapping[str, pd.DataFrame]):
         """One analysis-ready row per event joined along its relations; see
         :func:`educatalog.offers.build_offers`."""
         return build_offers(self, funding=funding)
-
-
-_MOVED_TO_SCHEMA = frozenset(schema.__all__)
-"""Names this module held before 0.2 (it was the schema; the schema is now
-:mod:`educatalog.schema`, and this module holds what its name says, the loaded catalogue)."""
-
-
-def __getattr__(name: str) -> object:
-    if name in _MOVED_TO_SCHEMA:
-        warnings.warn(
-            f"educatalog.catalogue.{name} moved to educatalog.schema.{name}; "
-            "educatalog.catalogue now holds the loaded Catalogue.",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return getattr(schema, name)
-    raise AttributeError(f"module 'educatalog.catalogue' has no attribute {name!r}")

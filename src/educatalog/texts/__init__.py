@@ -237,11 +237,6 @@ def population_text(origin: Mapping[str, Any], lang: str = DEFAULT_LANG) -> str:
     return text("population.own_nodate", lang, source=name)
 
 
-def translate_labels(values: Mapping[Any, Any], lang: str) -> dict[Any, str]:
-    """Each value of a mapping as :func:`label` shows it."""
-    return {k: label(v, lang) for k, v in values.items()}
-
-
 def finite(value: Any) -> bool:
     """Whether ``value`` is a number that is neither missing nor infinite."""
     try:
