@@ -128,3 +128,21 @@ def test_no_module_imports_another_ones_private_names() -> None:
             and not node.attr.startswith("__")
         ]
     assert found == []
+
+
+MAX_FUNCTION_LINES = 80
+"""Longest function of the reference server and the demo generator (docstring included)."""
+
+
+def test_no_function_of_the_server_or_the_demo_is_over_80_lines() -> None:
+    import ast
+
+    long = []
+    for package in ("server", "demodata"):
+        for path in sorted((PACKAGE / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                    lines = (node.end_lineno or node.lineno) - node.lineno + 1
+                    if lines > MAX_FUNCTION_LINES:
+                        long.append(f"{path.relative_to(PACKAGE)}: {node.name} ({lines} lines)")
+    assert long == []
