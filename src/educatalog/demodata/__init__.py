@@ -39,6 +39,13 @@ Documented defects (:data:`DEFECTS`), so that data-quality checks have something
 * ``event_without_address``: events with no address (~1 %).
 
 Every defect occurs at least once at any scale (institution 0 carries one of each).
+
+The package (not ``educatalog.demo``: that is the function that connects to the demo):
+``generator`` (:func:`iter_rows`, :func:`collect`) drives three writers over one buffer of
+rows, ``institutions`` -> ``courses`` -> ``events``; ``distributions`` and
+``reference_data`` hold what they draw from; ``timeline`` spreads the catalogue over time
+(pandas, imported only when used); ``embedded`` builds the demo's database once and serves
+it in a thread, the toolkit's default data source.
 """
 
 from __future__ import annotations
