@@ -133,6 +133,16 @@ DEVIATIONS = (
         (r"function in .*",),
     ),
     Deviation(
+        "deep-subqueries",
+        "400: `deep` takes `_limit` only",
+        "filters, sorts and pages each nested list (`deep[events][_filter]`, `_sort`, "
+        "`_offset`, …)",
+        "Not implemented: the toolkit downloads relations whole (link tables) and filters "
+        "them in pandas; a refused option is better than a nested list that silently "
+        "ignores it.",
+        (r"deep subquery .*",),
+    ),
+    Deviation(
         "stable-sort",
         "every sort ends with `id`, so rows that tie come in id order and pages are stable",
         "ties come in the database's order, which may change between pages",

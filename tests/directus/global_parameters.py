@@ -188,6 +188,16 @@ def _other_parameters(add: Add) -> None:
         ("limit", "3"),
         ("backlink", "false"),
     )
+    courses = "/items/courses"
+    nested = ("fields", "id,events")
+    add(
+        "deep subquery _filter",
+        courses,
+        nested,
+        ("deep[events][_filter][instruction_form][_eq]", "102"),
+    )
+    add("deep subquery _sort", courses, nested, ("deep[events][_sort]", "-id"), ("limit", "3"))
+    add("deep subquery _offset", courses, nested, ("deep[events][_offset]", "1"), ("limit", "3"))
     add("version draft", events, ("version", "draft"), ("fields", "id"), ("limit", "2"))
     add("version main", events, ("version", "main"), ("fields", "id"), ("limit", "2"))
     add("version on item route", "/items/events/1", ("version", "draft"))
