@@ -32,8 +32,8 @@ import time
 
 import httpx
 
-from educatalog.server.demo import DEMO_TOKEN
-from educatalog.server.embedded import demo_database
+from educatalog.demodata import DEMO_TOKEN
+from educatalog.demodata.embedded import demo_database
 
 HEADERS = {"Authorization": f"Bearer {DEMO_TOKEN}"}
 MB = 1024 * 1024

@@ -1,7 +1,7 @@
 """Benchmark the archive: 24 monthly snapshots of a one-million-event demo catalogue.
 
 Builds (once, into ``--dir``) 24 monthly snapshots of the synthetic demo catalogue over time
-(:mod:`educatalog.server.demo_history` at ``--scale``; 140 gives about one million events
+(:mod:`educatalog.demodata.timeline` at ``--scale``; 140 gives about one million events
 per snapshot) as 24 plain snapshots (``snapshot.save``), then one archive of them
 (``history.add`` of each snapshot folder), and compares their size on disk. Then measures,
 each in a fresh process, the monthly supply by state over the whole archive:
@@ -37,7 +37,7 @@ NEEDED = ["event_id", "course_id", "institution", "max_participants", "state"]
 def build_plain(folder: Path, scale: float, months: int) -> dict[str, Any]:
     """The plain snapshots (the expensive part: the demo over time at this scale)."""
     from educatalog import snapshot
-    from educatalog.server.demo_history import DemoTimeline
+    from educatalog.demodata.timeline import DemoTimeline
 
     t0 = time.perf_counter()
     timeline = DemoTimeline(seed=0, scale=scale)

@@ -21,7 +21,7 @@ import sys
 import time
 from typing import Any
 
-from educatalog.server.demo import DEMO_TOKEN
+from educatalog.demodata import DEMO_TOKEN
 
 COLLECTION = "events"
 
@@ -169,7 +169,7 @@ def main() -> None:
         return
 
     sys.path.insert(0, __file__.rsplit("/", 1)[0])
-    from educatalog.server.embedded import demo_database
+    from educatalog.demodata.embedded import demo_database
     from server import _start_server
 
     proc, url = _start_server(demo_database(scale=args.scale))

@@ -27,8 +27,8 @@ from pathlib import Path
 
 import httpx
 
-from educatalog.server.demo import DEMO_TOKEN
-from educatalog.server.embedded import demo_database
+from educatalog.demodata import DEMO_TOKEN
+from educatalog.demodata.embedded import demo_database
 
 Params = dict[str, str]
 

@@ -64,9 +64,9 @@ def main() -> None:
 
     import educatalog
     from educatalog import stats
+    from educatalog.demodata import DEMO_TOKEN
+    from educatalog.demodata.embedded import demo_database
     from educatalog.server.app import create_app
-    from educatalog.server.demo import DEMO_TOKEN
-    from educatalog.server.embedded import demo_database
     from educatalog.server.run import ServerThread
 
     seconds, database = timed(lambda: demo_database(args.seed, args.scale))

@@ -77,9 +77,9 @@ SCENARIOS = [
 
 def demo_offers(scale: float) -> pd.DataFrame:
     import educatalog
+    from educatalog.demodata import DEMO_TOKEN
+    from educatalog.demodata.embedded import demo_database
     from educatalog.server.app import create_app
-    from educatalog.server.demo import DEMO_TOKEN
-    from educatalog.server.embedded import demo_database
     from educatalog.server.run import ServerThread
 
     database = demo_database(None, scale)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import itertools
 import json
 import os
 import re
@@ -19,6 +20,8 @@ import tarfile
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from bs4 import BeautifulSoup
 
 AXE_VERSION = "4.10.3"
 AXE_SHA256 = "0f2b4d7dcdf7d1219df8d1959ad68e565f51d14c3f0d88bb71cd59abeb956292"
@@ -97,3 +100,49 @@ def run_axe(page: Path, chromium: str, script: Path, work: Path) -> list[dict[st
     if found is None:
         raise AssertionError(f"axe-core did not report; chromium said: {done.stderr[-500:]}")
     return list(json.loads(html.unescape(found.group(1))))
+
+
+_DEFAULT_ALT = "No description has been provided for this image"
+
+
+def accessibility_findings(page: str) -> list[str]:
+    """What keeps an HTML page from being accessible, as far as a static check can tell
+    (empty when nothing): a ``lang`` attribute and a title; every image with a meaningful
+    ``alt`` text (not nbconvert's placeholder, not a file name, a sentence long); one
+    ``h1`` first and headings without skipped levels; every data table with a caption and
+    header cells with ``scope``. axe-core in a browser checks more (:func:`run_axe`).
+    """
+
+    soup = BeautifulSoup(page, features="html.parser")
+    findings = []
+    root = soup.find("html")
+    if root is None or not str(root.get("lang", "")).strip():
+        findings.append("the page has no lang attribute")
+    title = soup.find("title")
+    if title is None or not title.get_text(strip=True):
+        findings.append("the page has no title")
+    for n, image in enumerate(soup.find_all("img"), start=1):
+        alt = str(image.get("alt", "")).strip()
+        if not alt:
+            findings.append(f"image {n} has no alt text")
+        elif alt == _DEFAULT_ALT or re.fullmatch(r"[\w.-]+\.(png|svg|jpe?g)", alt):
+            findings.append(f"image {n} has a placeholder alt text: {alt!r}")
+        elif len(alt.split()) < 4:
+            findings.append(f"image {n} has an alt text that says little: {alt!r}")
+    levels = [int(h.name[1]) for h in soup.find_all(re.compile(r"^h[1-6]$"))]
+    if levels.count(1) != 1 or (levels and levels[0] != 1):
+        findings.append(f"the page needs exactly one h1, first; its headings: {levels}")
+    for before, after in itertools.pairwise(levels):
+        if after > before + 1:
+            findings.append(f"a heading skips from h{before} to h{after}")
+    for n, table in enumerate(soup.find_all("table"), start=1):
+        if table.find("caption") is None and not table.get("aria-label"):
+            findings.append(f"table {n} has no caption")
+        headers = table.find_all("th")
+        if not headers:
+            findings.append(f"table {n} has no header cells")
+        for cell in headers:
+            if cell.get("scope") not in ("col", "row", "colgroup", "rowgroup"):
+                findings.append(f"table {n} has a header cell without scope: {cell.get_text()!r}")
+                break
+    return findings

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from educatalog import stats
-from educatalog.errors import MissingColumns, UsageError
+from educatalog.errors import MissingColumns, UsageError, did_you_mean
 from educatalog.provenance import SOURCE_ATTR, Source
 from educatalog.schema import CATALOGUE
 
@@ -146,7 +146,7 @@ class EduAccessor:
             if column not in frame:
                 raise MissingColumns(
                     f'The frame has no column "{column}" to label.'
-                    f"{stats._suggest(str(column), [str(c) for c in frame.columns])}"
+                    f"{did_you_mean(str(column), [str(c) for c in frame.columns])}"
                 )
             reference = _reference_of(str(column))
             if reference is None:

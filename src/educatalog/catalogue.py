@@ -13,16 +13,14 @@ data was fetched and whether it is the synthetic demo catalogue.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterator, Mapping
 
 import pandas as pd
 
 from educatalog import schema
-from educatalog.errors import UsageError
+from educatalog.errors import UsageError, did_you_mean
 from educatalog.offers import build_offers
 from educatalog.provenance import SOURCE_ATTR, Source, remember, source_of
-from educatalog.schema import _did_you_mean
 
 __all__ = [
     "COLLECTIONS",
@@ -69,7 +67,7 @@ class Catalogue(Mapping[str, pd.DataFrame]):
             if name not in known:
                 raise UsageError(
                     f'"{name}" is neither a collection nor a link table of the catalogue.'
-                    f"{_did_you_mean(name, known)}"
+                    f"{did_you_mean(name, known)}"
                 )
         # Catalogue order, whatever order the tables arrived in.
         self._tables = {n: tables[n] for n in known if n in tables}
@@ -108,7 +106,7 @@ class Catalogue(Mapping[str, pd.DataFrame]):
                 f'"{name}" was not loaded into this catalogue; pass it in '
                 f"load_catalogue(collections=[...]) or load all collections."
             )
-        return f'The catalogue has no table "{name}".{_did_you_mean(name, self._tables)}'
+        return f'The catalogue has no table "{name}".{did_you_mean(name, self._tables)}'
 
     def __repr__(self) -> str:
         origin = "synthetic demo data" if self.source.demo else (self.source.url or "no source")
@@ -155,20 +153,3 @@ class Catalogue(Mapping[str, pd.DataFrame]):
         """One analysis-ready row per event joined along its relations; see
         :func:`educatalog.offers.build_offers`."""
         return build_offers(self, funding=funding)
-
-
-_MOVED_TO_SCHEMA = frozenset(schema.__all__)
-"""Names this module held before 0.2 (it was the schema; the schema is now
-:mod:`educatalog.schema`, and this module holds what its name says, the loaded catalogue)."""
-
-
-def __getattr__(name: str) -> object:
-    if name in _MOVED_TO_SCHEMA:
-        warnings.warn(
-            f"educatalog.catalogue.{name} moved to educatalog.schema.{name}; "
-            "educatalog.catalogue now holds the loaded Catalogue.",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return getattr(schema, name)
-    raise AttributeError(f"module 'educatalog.catalogue' has no attribute {name!r}")

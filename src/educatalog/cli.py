@@ -285,9 +285,9 @@ def _server_tokens(args: argparse.Namespace) -> list[str] | None:
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from educatalog.demodata import DEFAULT_SEED, DEMO_TOKEN
+    from educatalog.demodata.embedded import demo_database
     from educatalog.server.app import QUERY_TIME, create_app
-    from educatalog.server.demo import DEFAULT_SEED, DEMO_TOKEN
-    from educatalog.server.embedded import demo_database
     from educatalog.server.run import server_config
 
     try:

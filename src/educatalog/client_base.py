@@ -197,7 +197,8 @@ class ClientBase:
         anything else or whatever pyarrow declines. An error body is returned as it is, for
         :meth:`_answer` to raise its error."""
         coll = CATALOGUE[collection]
-        names = query.fields if query.fields and "*" not in query.fields else None
+        grouped = query.aggregate or query.group_by  # rows of groups: not the fields
+        names = query.fields if query.fields and "*" not in query.fields and not grouped else None
 
         def decode(content: bytes) -> Page | ServerInfo:
             # pyarrow only for a body that starts as a list answer: it never returns from

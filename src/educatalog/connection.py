@@ -109,7 +109,7 @@ def resolve_origin(
         url = url or os.environ.get("EDUCATALOG_URL") or None
     if url:
         return Origin(url=url, token=token or os.environ.get("EDUCATALOG_TOKEN") or None)
-    from educatalog.server.demo import DEFAULT_SEED, DEMO_TOKEN
+    from educatalog.demodata import DEFAULT_SEED, DEMO_TOKEN
 
     return Origin(
         token=DEMO_TOKEN,
@@ -151,13 +151,13 @@ def configured_client(origin: Origin | None = None, **client_options: Any) -> It
 
 def _start_demo(origin: Origin) -> ServerThread:
     """A demo server of ``origin`` (the demo as of its date, if it has one), running."""
-    from educatalog.server.embedded import start_demo_server
+    from educatalog.demodata.embedded import start_demo_server
 
     if not origin.as_of:
         return start_demo_server(origin.seed, origin.scale)
+    from educatalog.demodata import DEMO_TOKEN
+    from educatalog.demodata.timeline import as_of_database
     from educatalog.server.app import create_app
-    from educatalog.server.demo import DEMO_TOKEN
-    from educatalog.server.demo_history import as_of_database
     from educatalog.server.run import ServerThread
 
     path = as_of_database(origin.as_of, origin.seed, origin.scale)
@@ -185,8 +185,8 @@ def demo(scale: float = 1.0, seed: int | None = None, **client_options: Any) -> 
     ``scale`` 1 is about 5,000 events, 200 about one million (built once, then cached).
     ``base_url`` and ``token`` are the demo server's own; other options go to the client.
     """
-    from educatalog.server.demo import DEFAULT_SEED, DEMO_TOKEN
-    from educatalog.server.embedded import start_demo_server
+    from educatalog.demodata import DEFAULT_SEED, DEMO_TOKEN
+    from educatalog.demodata.embedded import start_demo_server
 
     client_options = {k: v for k, v in client_options.items() if k not in ("base_url", "token")}
 

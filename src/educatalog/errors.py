@@ -26,10 +26,13 @@ Each error carries the HTTP status and the Directus error ``code`` the service u
 so the server renders them as ``{"errors": [{"message": ..., "extensions": {"code": ...}}]}``
 and the client maps such bodies back to the same classes. Usage mistakes are also
 ``ValueError`` (or ``TypeError``), so ``except ValueError`` catches them as users expect.
+A message that names something unknown ends with :func:`did_you_mean`.
 """
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
 __all__ = [
@@ -52,9 +55,26 @@ __all__ = [
     "UnexpectedAnswer",
     "UsageError",
     "WrongType",
+    "did_you_mean",
     "error_body",
     "error_from_body",
 ]
+
+
+def did_you_mean(name: object, choices: Iterable[object]) -> str:
+    """`` Did you mean "x"?`` with the choice closest to ``name`` (one that differs only in
+    case first, then the closest spelling), or nothing: the end of every error message
+    that names something unknown.
+
+    >>> "No field \"stat\"." + did_you_mean("stat", ["state", "city"])
+    'No field "stat". Did you mean "state"?'
+    """
+    if not isinstance(name, str):
+        return ""
+    options = [str(c) for c in choices]
+    close = [c for c in options if c.casefold() == name.casefold()]
+    close = close or difflib.get_close_matches(name, options, n=1, cutoff=0.6)
+    return f' Did you mean "{close[0]}"?' if close else ""
 
 
 class EducatalogError(Exception):

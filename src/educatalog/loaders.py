@@ -24,7 +24,7 @@ from educatalog.catalogue import (
 )
 from educatalog.client import Client
 from educatalog.connection import connect
-from educatalog.errors import EducatalogError, InvalidQuery
+from educatalog.errors import EducatalogError, InvalidQuery, did_you_mean
 from educatalog.frames import (
     ArrowRows,
     arrow_table,
@@ -34,7 +34,7 @@ from educatalog.frames import (
     typed_table,
 )
 from educatalog.query import Filter, Query, filter_from_json
-from educatalog.schema import CATALOGUE, Collection, Field, FieldType, _did_you_mean
+from educatalog.schema import CATALOGUE, Collection, Field, FieldType
 
 __all__ = ["load", "load_catalogue", "load_links"]
 
@@ -166,7 +166,7 @@ def _check_sort(keys: Sequence[str], fields: Sequence[str] | None, coll: Collect
         if key.lstrip("-").replace(".", "_") not in labels:
             raise InvalidQuery(
                 f'Cannot sort by "{key}": it is not among the loaded fields.'
-                f"{_did_you_mean(key.lstrip('-'), dict.fromkeys(paths))}"
+                f"{did_you_mean(key.lstrip('-'), dict.fromkeys(paths))}"
             )
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
 from educatalog.decoding import ArrowRows
-from educatalog.errors import IncompleteDownload, InvalidQuery, UnexpectedAnswer
+from educatalog.errors import IncompleteDownload, InvalidQuery, UnexpectedAnswer, UsageError
 from educatalog.query import F, Query, bind_fields, list_relations
 from educatalog.schema import CATALOGUE
 
@@ -129,6 +129,11 @@ def download_query(collection: str, query: Query | None) -> Query:
     """
     coll = CATALOGUE[collection]  # unknown names fail here, with a suggestion
     query = query or Query()
+    if query.aggregate or query.group_by:
+        raise UsageError(
+            "fetch_all downloads items; aggregate and groupBy are answered in one page of "
+            "groups: ask client.list(collection, query)."
+        )
     if query.sort and any(key.lstrip("-") != "id" for key in query.sort):
         raise InvalidQuery(
             "fetch_all returns rows in id order; sort the result instead "

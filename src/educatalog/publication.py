@@ -24,6 +24,7 @@ import pandas as pd
 
 from educatalog import stats, tables, texts
 from educatalog.provenance import SOURCE_ATTR, Source
+from educatalog.stats.dimensions import with_margins
 from educatalog.workspace import output_folder
 
 if TYPE_CHECKING:
@@ -313,7 +314,7 @@ def flows(arc: Archive, of: str = "courses") -> pd.DataFrame:
     total = {c: listed[c].sum(min_count=1) for c in ("entered", "exited", "net")}
     frame = listed.copy()
     frame.index = pd.Index([pd.Timestamp(d).date() for d in listed.index], name="snapshot_date")
-    return stats._with_margins(frame, total)
+    return with_margins(frame, total)
 
 
 def course_lifetimes(arc: Archive, lang: str) -> pd.DataFrame:

@@ -11,14 +11,12 @@ then one sheet a table: :func:`educatalog.tables.write_excel`), the executed ``r
 and ``manifest.json`` (the data source without token, the time, the parameters, the
 toolkit's version and a checksum of every file). ``lang="de"`` (default) or ``"en"`` sets
 the language of every word and number on the page and in the workbook.
-:func:`accessibility_findings` is the static check of the page the tests run.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import itertools
 import json
 import os
 import re
@@ -32,14 +30,13 @@ from educatalog import texts
 from educatalog._version import __version__
 from educatalog.client import Client
 from educatalog.connection import Origin, configured_client, started
-from educatalog.errors import EducatalogError, ReportError, UsageError
+from educatalog.errors import EducatalogError, ReportError, UsageError, did_you_mean
 from educatalog.kernels import private_kernel
 from educatalog.urls import public_url
 from educatalog.workspace import NOTEBOOKS, cell_lang, inside_package, localize, output_folder
 
 __all__ = [
     "NOTEBOOKS",
-    "accessibility_findings",
     "execute_notebook",
     "make_report",
     "notebook_path",
@@ -188,53 +185,6 @@ def render_html(nb: nbformat.NotebookNode, *, title: str, lang: str = "de") -> s
         if data in alts:
             image["alt"] = alts[data]
     return str(soup)
-
-
-_DEFAULT_ALT = "No description has been provided for this image"
-
-
-def accessibility_findings(page: str) -> list[str]:
-    """What keeps an HTML page from being accessible, as far as a static check can tell
-    (empty when nothing): a ``lang`` attribute and a title; every image with a meaningful
-    ``alt`` text (not nbconvert's placeholder, not a file name, a sentence long); one
-    ``h1`` first and headings without skipped levels; every data table with a caption and
-    header cells with ``scope``. axe-core in a browser checks more (tests/accessibility.py).
-    """
-    from bs4 import BeautifulSoup
-
-    soup = BeautifulSoup(page, features="html.parser")
-    findings = []
-    root = soup.find("html")
-    if root is None or not str(root.get("lang", "")).strip():
-        findings.append("the page has no lang attribute")
-    title = soup.find("title")
-    if title is None or not title.get_text(strip=True):
-        findings.append("the page has no title")
-    for n, image in enumerate(soup.find_all("img"), start=1):
-        alt = str(image.get("alt", "")).strip()
-        if not alt:
-            findings.append(f"image {n} has no alt text")
-        elif alt == _DEFAULT_ALT or re.fullmatch(r"[\w.-]+\.(png|svg|jpe?g)", alt):
-            findings.append(f"image {n} has a placeholder alt text: {alt!r}")
-        elif len(alt.split()) < 4:
-            findings.append(f"image {n} has an alt text that says little: {alt!r}")
-    levels = [int(h.name[1]) for h in soup.find_all(re.compile(r"^h[1-6]$"))]
-    if levels.count(1) != 1 or (levels and levels[0] != 1):
-        findings.append(f"the page needs exactly one h1, first; its headings: {levels}")
-    for before, after in itertools.pairwise(levels):
-        if after > before + 1:
-            findings.append(f"a heading skips from h{before} to h{after}")
-    for n, table in enumerate(soup.find_all("table"), start=1):
-        if table.find("caption") is None and not table.get("aria-label"):
-            findings.append(f"table {n} has no caption")
-        headers = table.find_all("th")
-        if not headers:
-            findings.append(f"table {n} has no header cells")
-        for cell in headers:
-            if cell.get("scope") not in ("col", "row", "colgroup", "rowgroup"):
-                findings.append(f"table {n} has a header cell without scope: {cell.get_text()!r}")
-                break
-    return findings
 
 
 def _versions(*names: str) -> str:
@@ -456,16 +406,13 @@ def make_report(
 
 def _check_states(client: Client, states: Sequence[str]) -> None:
     """Fail before the kernel starts when a state is not a state of the service."""
-    import difflib
-
     from educatalog.query import Query
 
     rows: Iterable[Mapping[str, Any]] = client.fetch_all("states", Query(fields=("name",)))
     names = [str(row["name"]) for row in rows]
     for state in states:
         if state not in names:
-            close = difflib.get_close_matches(state, names, n=1)
-            hint = f' Did you mean "{close[0]}"?' if close else f" States: {', '.join(names)}."
+            hint = did_you_mean(state, names) or f" States: {', '.join(names)}."
             raise UsageError(f'No state "{state}".{hint}')
 
 

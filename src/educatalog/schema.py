@@ -21,13 +21,12 @@ Relations follow the Directus model:
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Literal
 
-from educatalog.errors import NotFoundOrForbidden
+from educatalog.errors import NotFoundOrForbidden, did_you_mean
 
 __all__ = [
     "CATALOGUE",
@@ -130,7 +129,7 @@ class Collection:
         except KeyError:
             raise NotFoundOrForbidden(
                 f'You don\'t have permission to access field "{name}" in collection '
-                f'"{self.name}" or it does not exist.{_did_you_mean(name, self._by_name)}'
+                f'"{self.name}" or it does not exist.{did_you_mean(name, self._by_name)}'
             ) from None
 
     @property
@@ -160,7 +159,7 @@ class Schema(Mapping[str, Collection]):
         except KeyError:
             raise NotFoundOrForbidden(
                 f'You don\'t have permission to access collection "{name}" or it does not '
-                f"exist.{_did_you_mean(name, self._collections)}"
+                f"exist.{did_you_mean(name, self._collections)}"
             ) from None
 
     def __contains__(self, name: object) -> bool:
@@ -200,11 +199,6 @@ class Schema(Mapping[str, Collection]):
                     fwd = related.field(rel.junction_field or "").relation
                     if fwd is None or fwd.related != rel.target:
                         raise ValueError(f"{c.name}.{f.name}: junction does not reach target")
-
-
-def _did_you_mean(name: str, choices: Mapping[str, object]) -> str:
-    close = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.6)
-    return f' Did you mean "{close[0]}"?' if close else ""
 
 
 # ---------------------------------------------------------------------------------------

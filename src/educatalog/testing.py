@@ -36,7 +36,6 @@ Outside pytest, :func:`serve` does the same as a context manager::
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import math
 import os
 import re
@@ -48,7 +47,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from educatalog.errors import InvalidTestData, UsageError
+from educatalog.errors import InvalidTestData, UsageError, did_you_mean
 
 try:
     import pytest
@@ -127,7 +126,7 @@ def check_rows(rows: Rows) -> dict[str, list[dict[str, Any]]]:
     for name, collection_rows in rows.items():
         if name not in names:
             raise InvalidTestData(
-                f"unknown collection {name!r}{_did_you_mean(name, CATALOGUE)}; the catalogue "
+                f"unknown collection {name!r}.{did_you_mean(name, CATALOGUE)} The catalogue "
                 f"has: {', '.join(sorted(CATALOGUE))}"
             )
         if isinstance(collection_rows, str | bytes | Mapping) or not isinstance(
@@ -154,8 +153,8 @@ def check_rows(rows: Rows) -> dict[str, list[dict[str, Any]]]:
             for key, value in row.items():
                 if key not in coll:
                     raise InvalidTestData(
-                        f'{where}: unknown field "{key}" of {name}'
-                        f"{_did_you_mean(key, coll.field_names)}; its fields are: "
+                        f'{where}: unknown field "{key}" of {name}.'
+                        f"{did_you_mean(key, coll.field_names)} Its fields are: "
                         f"{', '.join(f.name for f in coll.stored_fields)}"
                     )
                 f = coll.field(key)
@@ -220,23 +219,19 @@ def _value(where: str, f: Any, value: Any) -> Any:
     raise InvalidTestData(f'{where}: field "{f.name}" takes {problem}, got {value!r}')
 
 
-def _did_you_mean(name: object, choices: Sequence[str] | Mapping[str, Any]) -> str:
-    if not isinstance(name, str):
-        return ""
-    close = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.6)
-    return f' (did you mean "{close[0]}"?)' if close else ""
-
-
-def build_test_database(path: str | os.PathLike[str], rows: Rows) -> Path:
+def build_test_database(
+    path: str | os.PathLike[str], rows: Rows, *, references: bool = True
+) -> Path:
     """Build a reference-server database of ``rows`` at ``path`` (see :func:`check_rows`).
 
-    Reference lists not in ``rows`` are the real ones of the demo catalogue.
+    Reference lists not in ``rows`` are the real ones of the demo catalogue
+    (``references=False``: exactly the rows given, every other collection empty).
     """
-    from educatalog.server.demo import reference_rows
+    from educatalog.demodata import reference_rows
     from educatalog.server.store import build_database
 
     checked = check_rows(rows)
-    chunks = {**reference_rows(), **checked}
+    chunks = {**(reference_rows() if references else {}), **checked}
     info = {"demo": False, "testing": True, "collections": sorted(checked)}
     return build_database(path, chunks.items(), info=info)
 
@@ -272,8 +267,8 @@ def serve(
     >>> with serve({"courses": [{"id": 1, "title": "Excel"}]}) as server:  # doctest: +SKIP
     ...     educatalog.load("courses", client=server.client())
     """
+    from educatalog.demodata.embedded import demo_database
     from educatalog.server.app import create_app
-    from educatalog.server.embedded import demo_database
     from educatalog.server.run import ServerThread
 
     if not token:

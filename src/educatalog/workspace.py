@@ -1,6 +1,7 @@
 """The user's own folders: the shipped notebooks copied to where the user works, in the
-reader's language, and the rule that nothing a notebook, the report or the explorer writes
-lands inside the installed package.
+reader's language, the rule that nothing a notebook, the report or the explorer writes lands
+inside the installed package, and the cache where educatalog keeps what it builds once (the
+demo's and snapshots' databases).
 
 >>> copy_notebooks("notebooks")              # German (the default)  # doctest: +SKIP
 >>> copy_notebooks("notebooks-en", lang="en")  # doctest: +SKIP
@@ -33,6 +34,7 @@ __all__ = [
     "NOTEBOOKS",
     "PACKAGE",
     "Copied",
+    "cache_dir",
     "copy_notebooks",
     "inside_package",
     "localize",
@@ -63,6 +65,17 @@ LANG_TAG = "lang:{lang}"
 RECORD = ".educatalog-notebooks.json"
 """In a folder of copies: the checksum of each notebook as it was copied, so that a copy the
 user never edited can be updated and an edited one is recognised and kept."""
+
+
+def cache_dir() -> Path:
+    """Where educatalog keeps what it builds once and reuses (the demo's databases, those of
+    served snapshots): ``$EDUCATALOG_CACHE``, else ``$XDG_CACHE_HOME/educatalog``, else
+    ``~/.cache/educatalog``."""
+    configured = os.environ.get("EDUCATALOG_CACHE")
+    if configured:
+        return Path(configured)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "educatalog"
 
 
 def inside_package(path: str | os.PathLike[str]) -> bool:

@@ -14,8 +14,8 @@ from test_stats import gappy_catalogue
 
 from educatalog import accessor, offers, stats
 from educatalog.catalogue import LINK_TABLES, Catalogue
+from educatalog.demodata.reference_data import DURATIONS
 from educatalog.frames import DATETIME_DTYPE
-from educatalog.server.reference_data import DURATIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / stats.DEFINITIONS

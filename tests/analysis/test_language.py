@@ -19,10 +19,10 @@ import pytest
 from matplotlib.figure import Figure
 
 import educatalog
+from accessibility import accessibility_findings
 from educatalog import plots, stats, tables, texts
 from educatalog.errors import UsageError
 from educatalog.provenance import SOURCE_ATTR, Source, source_of
-from educatalog.report import accessibility_findings
 from languages import foreign
 
 

@@ -467,7 +467,7 @@ def gappy_records() -> dict[str, list[dict[str, Any]]]:
     """Ten events whose tables have gaps: February and most of 2025, all of 2026, Sachsen
     and several duration classes have no events; Mecklenburg-Vorpommern has events, none
     of which states a maximum; one event ends an hour before it starts."""
-    from educatalog.server.reference_data import DURATIONS
+    from educatalog.demodata.reference_data import DURATIONS
 
     def event(i: int, course: int | None, address: int | None, start: str | None, end: str | None,
               most: int | None, voucher: bool | None, days: int | None = None,
@@ -599,7 +599,7 @@ def python_duration_class(e: dict[str, Any]) -> int:
 
 def gappy_facts() -> list[dict[str, Any]]:
     """Per event, the values of each dimension and measure, in plain Python."""
-    from educatalog.server.reference_data import DURATIONS
+    from educatalog.demodata.reference_data import DURATIONS
 
     records = gappy_records()
     addresses = {a["id"]: a for a in records["addresses"]}
@@ -638,7 +638,7 @@ def _months(first: str, last: str) -> list[str]:
 
 def gappy_levels(dim: str, facts: list[dict[str, Any]]) -> list[Any]:
     """Every level a table by ``dim`` must list, in order, missing last where some lack one."""
-    from educatalog.server.reference_data import DURATIONS
+    from educatalog.demodata.reference_data import DURATIONS
 
     known = sorted({f[dim] for f in facts if f[dim] is not None})
     if dim == "month":
@@ -954,7 +954,7 @@ def test_costs_and_quality_over_the_gappy_catalogue() -> None:
 def test_duration_classes_follow_the_documented_rules() -> None:
     """Impossible dates fall back to duration_in_days, as quality() judges them impossible."""
     offers = gappy_catalogue().offers().set_index("event_id")
-    from educatalog.server.reference_data import DURATIONS
+    from educatalog.demodata.reference_data import DURATIONS
 
     names = dict(DURATIONS)
     for e in gappy_records()["events"]:

@@ -16,10 +16,10 @@ import httpx
 import orjson
 import pytest
 
+from databases import Databases
 from educatalog import AsyncClient, Client, Query
+from educatalog.demodata import collect
 from educatalog.errors import ServiceUnavailable, UnexpectedAnswer
-from educatalog.server.demo import collect
-from educatalog.server.store import build_database
 from educatalog.testing import serve
 
 TOKEN = "robust-token"
@@ -31,12 +31,9 @@ def records() -> dict[str, list[dict[str, Any]]]:
 
 
 @pytest.fixture(scope="module")
-def demo_url(
-    records: dict[str, list[dict[str, Any]]], tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    path = tmp_path_factory.mktemp("robust") / "demo.sqlite"
-    build_database(path, records.items(), info={"demo": True})
-    with serve(database=path, token=TOKEN) as server:
+def robust_url(databases: Databases) -> Iterator[str]:
+    """The demo catalogue at scale 0.05 (the rows of ``records``), marked as demo data."""
+    with serve(database=databases.demo(0.05), token=TOKEN) as server:
         yield server.url
 
 
@@ -129,22 +126,22 @@ def _failing_info(always: bool) -> Proxy:
     return Proxy(change)
 
 
-def test_a_transient_failure_never_loses_the_demo_flag(demo_url: str) -> None:
-    with Client(demo_url, token=TOKEN, transport=_failing_info(False), backoff=0) as client:
+def test_a_transient_failure_never_loses_the_demo_flag(robust_url: str) -> None:
+    with Client(robust_url, token=TOKEN, transport=_failing_info(False), backoff=0) as client:
         assert client.is_demo
     # /server/info never answers: every answer of a demo server carries the header
     with Client(
-        demo_url, token=TOKEN, transport=_failing_info(True), backoff=0, retries=1
+        robust_url, token=TOKEN, transport=_failing_info(True), backoff=0, retries=1
     ) as client:
         client.list("states", Query(limit=1))
         assert client.is_demo
 
 
-def test_the_demo_flag_reaches_the_frames(demo_url: str) -> None:
+def test_the_demo_flag_reaches_the_frames(robust_url: str) -> None:
     import educatalog
 
     with Client(
-        demo_url, token=TOKEN, transport=_failing_info(True), backoff=0, retries=1
+        robust_url, token=TOKEN, transport=_failing_info(True), backoff=0, retries=1
     ) as client:
         frame = educatalog.load("states", client=client)
     assert frame.attrs["educatalog"]["demo"] is True
@@ -213,7 +210,7 @@ def test_an_error_at_the_end_of_a_streamed_answer_raises_it() -> None:
 # -- the window check -----------------------------------------------------------------------
 
 
-def test_a_page_outside_the_requested_window_is_refused(demo_url: str) -> None:
+def test_a_page_outside_the_requested_window_is_refused(robust_url: str) -> None:
     def change(request: httpx.Request, response: httpx.Response) -> httpx.Response:
         if "_lte" not in str(request.url):  # not a window page
             return response
@@ -222,7 +219,7 @@ def test_a_page_outside_the_requested_window_is_refused(demo_url: str) -> None:
         return httpx.Response(200, content=orjson.dumps(body), request=request)
 
     with (
-        Client(demo_url, token=TOKEN, transport=Proxy(change), page_size=50) as client,
+        Client(robust_url, token=TOKEN, transport=Proxy(change), page_size=50) as client,
         pytest.raises(UnexpectedAnswer, match="asked for ids in"),
     ):
         client.fetch_all("events", Query(fields=("id",)))
@@ -243,11 +240,11 @@ def _capping(cap: int) -> Proxy:
 
 
 def test_page_size_adapts_to_a_gateway_that_caps_silently(
-    demo_url: str, records: dict[str, list[dict[str, Any]]]
+    robust_url: str, records: dict[str, list[dict[str, Any]]]
 ) -> None:
     expected = sorted(row["id"] for row in records["events"])
     assert len(expected) > 200
-    with Client(demo_url, token=TOKEN, transport=_capping(30), page_size=100) as client:
+    with Client(robust_url, token=TOKEN, transport=_capping(30), page_size=100) as client:
         rows = client.fetch_all("events", Query(fields=("id",)))
     assert [row["id"] for row in rows] == expected
 
@@ -264,7 +261,7 @@ def test_page_size_adapts_to_a_gateway_that_caps_silently(
                 body["data"] = body["data"][:30]
                 return httpx.Response(200, content=orjson.dumps(body), request=request)
 
-        async with AsyncClient(demo_url, token=TOKEN, transport=Capped(), page_size=100) as c:
+        async with AsyncClient(robust_url, token=TOKEN, transport=Capped(), page_size=100) as c:
             return await c.fetch_all("events", Query(fields=("id",)))
 
     assert [row["id"] for row in asyncio.run(run())] == expected
@@ -274,14 +271,14 @@ def test_page_size_adapts_to_a_gateway_that_caps_silently(
 
 
 def test_a_token_in_the_url_is_used_and_never_logged(
-    demo_url: str, caplog: pytest.LogCaptureFixture
+    robust_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    host = demo_url.removeprefix("http://")
+    host = robust_url.removeprefix("http://")
     caplog.set_level(logging.DEBUG)
     for url in (
         f"http://:{TOKEN}@{host}",
         f"http://{TOKEN}@{host}",
-        f"{demo_url}?access_token={TOKEN}",
+        f"{robust_url}?access_token={TOKEN}",
     ):
         with Client(url) as client:
             assert client.list("states", Query(limit=2)).data

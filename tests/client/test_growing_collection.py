@@ -29,11 +29,12 @@ import httpx
 import orjson
 import pytest
 
+from databases import Databases
 from educatalog import Client, Query
+from educatalog.demodata import collect
 from educatalog.errors import IncompleteDownload
 from educatalog.schema import CATALOGUE
-from educatalog.server.demo import collect
-from educatalog.server.store import build_database, read_rows
+from educatalog.server.store import read_rows
 from educatalog.testing import serve
 
 TOKEN = "growing-test-token"
@@ -179,23 +180,23 @@ class Changing(httpx.BaseTransport):
 
 
 @pytest.fixture(scope="module")
-def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def growing_database(databases: Databases) -> Path:
     """The demo catalogue at a small scale, with gaps in the event ids (every 7th is gone)."""
     records = collect(seed=3, scale=0.05)
     records["events"] = [row for row in records["events"] if row["id"] % 7]
     records["events_contacts"] = [row for row in records["events_contacts"] if row["events_id"] % 7]
-    return build_database(tmp_path_factory.mktemp("growing") / "growing.sqlite", records.items())
+    return databases.of("growing", records)
 
 
 @pytest.fixture(scope="module")
-def url(database: Path) -> Iterator[str]:
-    with serve(database=database, token=TOKEN) as server:
+def growing_url(growing_database: Path) -> Iterator[str]:
+    with serve(database=growing_database, token=TOKEN) as server:
         yield server.url
 
 
 @pytest.fixture
-def events(database: Path) -> Iterator[Events]:
-    table = Events(database, read_rows(database, "events"))
+def events(growing_database: Path) -> Iterator[Events]:
+    table = Events(growing_database, read_rows(growing_database, "events"))
     table.reset()
     yield table
     table.reset()
@@ -281,10 +282,12 @@ def _random_run(seed: int, url: str, events: Events) -> str:
     return "changed and complete" if events.changes else "complete"
 
 
-def test_random_growth_and_deletion_never_yield_a_wrong_result(url: str, events: Events) -> None:
+def test_random_growth_and_deletion_never_yield_a_wrong_result(
+    growing_url: str, events: Events
+) -> None:
     outcomes = {"complete": 0, "changed and complete": 0, "incomplete": 0}
     for seed in range(RUNS):
-        outcomes[_random_run(seed, url, events)] += 1
+        outcomes[_random_run(seed, growing_url, events)] += 1
     # The runs really cover both endings, and downloads that succeed during changes.
     assert outcomes["incomplete"] >= 3, outcomes
     assert outcomes["changed and complete"] >= 3, outcomes
@@ -295,7 +298,7 @@ def test_random_growth_and_deletion_never_yield_a_wrong_result(url: str, events:
 
 
 def test_growth_before_the_high_id_is_read_is_retried_into_the_final_set(
-    url: str, events: Events
+    growing_url: str, events: Events
 ) -> None:
     rng = random.Random(1)
     added: list[int] = []
@@ -305,7 +308,7 @@ def test_growth_before_the_high_id_is_read_is_retried_into_the_final_set(
             added.extend(table.insert(5, rng))
 
     transport = Changing(events, grow_once)
-    rows = _fetch(url, transport, page_size=25, workers=3)
+    rows = _fetch(growing_url, transport, page_size=25, workers=3)
     ids = [row["id"] for row in rows]
     assert ids == sorted(events.present)  # the complete final set
     assert set(added) <= set(ids)
@@ -313,7 +316,9 @@ def test_growth_before_the_high_id_is_read_is_retried_into_the_final_set(
     assert transport.kinds.count("first") == 2  # one retry
 
 
-def test_growth_before_the_count_is_simply_part_of_the_download(url: str, events: Events) -> None:
+def test_growth_before_the_count_is_simply_part_of_the_download(
+    growing_url: str, events: Events
+) -> None:
     rng = random.Random(2)
 
     def grow_first(kind: str, table: Events) -> None:
@@ -321,13 +326,13 @@ def test_growth_before_the_count_is_simply_part_of_the_download(url: str, events
             table.insert(5, rng)
 
     transport = Changing(events, grow_first)
-    rows = _fetch(url, transport, page_size=25, workers=2)
+    rows = _fetch(growing_url, transport, page_size=25, workers=2)
     assert [row["id"] for row in rows] == sorted(events.present)
     assert transport.kinds.count("first") == 1
 
 
 def test_growth_after_the_high_id_is_read_is_not_part_of_the_download(
-    url: str, events: Events
+    growing_url: str, events: Events
 ) -> None:
     rng = random.Random(3)
     start = sorted(events.present)
@@ -337,13 +342,15 @@ def test_growth_after_the_high_id_is_read_is_not_part_of_the_download(
             table.insert(2, rng)
 
     transport = Changing(events, grow_on_pages)
-    rows = _fetch(url, transport, page_size=25, workers=3)
+    rows = _fetch(growing_url, transport, page_size=25, workers=3)
     assert [row["id"] for row in rows] == start  # exactly the rows at the start
     assert len(events.present) > len(start)
     assert transport.kinds.count("first") == 1
 
 
-def test_a_deletion_during_the_walk_is_retried_into_the_final_set(url: str, events: Events) -> None:
+def test_a_deletion_during_the_walk_is_retried_into_the_final_set(
+    growing_url: str, events: Events
+) -> None:
     top = max(events.present)
 
     def delete_the_last_row(kind: str, table: Events) -> None:
@@ -356,7 +363,7 @@ def test_a_deletion_during_the_walk_is_retried_into_the_final_set(url: str, even
             table.changes += 1
 
     transport = Changing(events, delete_the_last_row)
-    rows = _fetch(url, transport, page_size=25, workers=1)
+    rows = _fetch(growing_url, transport, page_size=25, workers=1)
     assert [row["id"] for row in rows] == sorted(events.present)
     assert top not in events.present
     assert transport.kinds.count("first") == 2
@@ -364,7 +371,7 @@ def test_a_deletion_during_the_walk_is_retried_into_the_final_set(url: str, even
 
 @pytest.mark.parametrize("change", ["grow", "shrink"])
 def test_a_collection_changing_on_every_request_raises_after_three_attempts(
-    url: str, events: Events, change: str
+    growing_url: str, events: Events, change: str
 ) -> None:
     rng = random.Random(4)
 
@@ -376,7 +383,7 @@ def test_a_collection_changing_on_every_request_raises_after_three_attempts(
 
     transport = Changing(events, always)
     with pytest.raises(IncompleteDownload) as info:
-        _fetch(url, transport, page_size=25, workers=2)
+        _fetch(growing_url, transport, page_size=25, workers=2)
     assert transport.kinds.count("first") == 3
     message = info.value.message
     assert message.startswith("GET /items/events: expected "), message

@@ -14,10 +14,9 @@ import pytest
 import educatalog
 from educatalog import Client, frames
 from educatalog.decoding import ArrowRows, decode_rows
+from educatalog.demodata import collect
 from educatalog.frames import to_frame, typed_table
 from educatalog.schema import CATALOGUE
-from educatalog.server.demo import collect
-from educatalog.server.store import build_database
 from educatalog.testing import serve
 
 EVENTS = CATALOGUE["events"]
@@ -75,11 +74,8 @@ def test_anything_unusual_is_left_to_the_general_path(rows: list[dict], case: st
 
 
 @pytest.fixture(scope="module")
-def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    path = build_database(
-        tmp_path_factory.mktemp("frames") / "demo.sqlite", collect(scale=0.05).items()
-    )
-    with serve(database=path, token=TOKEN) as server:
+def url(database: Path) -> Iterator[str]:
+    with serve(database=database, token=TOKEN) as server:
         yield server.url
 
 

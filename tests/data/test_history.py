@@ -17,9 +17,9 @@ import pytest
 
 from educatalog import history, snapshot, stats
 from educatalog.catalogue import Catalogue
+from educatalog.demodata.timeline import DemoTimeline, monthly_dates
 from educatalog.errors import EducatalogError, UsageError
 from educatalog.history import ArchiveError
-from educatalog.server.demo_history import DemoTimeline, monthly_dates
 
 SCALE = 0.05
 DATES = monthly_dates("2024-01-01", 24)[::6]  # four snapshots, six months apart

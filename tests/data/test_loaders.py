@@ -17,18 +17,11 @@ from educatalog.errors import InvalidQuery
 from educatalog.frames import to_frame
 from educatalog.schema import CATALOGUE, FieldType
 from educatalog.server.app import create_app
-from educatalog.server.demo import collect
 from educatalog.server.run import ServerThread
-from educatalog.server.store import build_database, read_rows
+from educatalog.server.store import read_rows
 from educatalog.testing import serve
 
 TOKEN = "loader-test-token"
-
-
-@pytest.fixture(scope="module")
-def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("loaders") / "demo.sqlite"
-    return build_database(path, collect(scale=0.1).items())
 
 
 @pytest.fixture(scope="module")
@@ -209,17 +202,21 @@ class Counting:
         if scope["type"] != "http" or not scope["path"].startswith("/items/"):
             await self.app(scope, receive, send)
             return
-        size = 0
+        params = dict(parse_qsl(scope["query_string"].decode()))
+        index = [-1]
 
         async def counted(message: Any) -> None:
-            nonlocal size
-            if message["type"] == "http.response.body":
-                size += len(message.get("body", b""))
+            # recorded before the client can have the answer (not after the app returns,
+            # which may be after the client read it)
+            if message["type"] == "http.response.start":
+                index[0] = len(self.requests)
+                self.requests.append((scope["path"], params, 0))
+            elif message["type"] == "http.response.body":
+                path, asked, size = self.requests[index[0]]
+                self.requests[index[0]] = (path, asked, size + len(message.get("body", b"")))
             await send(message)
 
         await self.app(scope, receive, counted)
-        params = dict(parse_qsl(scope["query_string"].decode()))
-        self.requests.append((scope["path"], params, size))
 
     def of(self, path: str) -> list[tuple[str, dict[str, str], int]]:
         return [r for r in self.requests if r[0] == path]

@@ -14,9 +14,9 @@ from dateutil.relativedelta import relativedelta
 
 import educatalog
 from educatalog.catalogue import LINK_TABLES, Catalogue, Source
+from educatalog.demodata.reference_data import DURATION_SPANS
 from educatalog.errors import EducatalogError
 from educatalog.offers import OFFER_COLUMNS, duration_class_ids, duration_days
-from educatalog.server.reference_data import DURATION_SPANS
 
 
 def query(database: Path, sql: str) -> list[tuple[Any, ...]]:

@@ -20,8 +20,8 @@ import educatalog
 from educatalog import snapshot
 from educatalog.catalogue import Catalogue, Source
 from educatalog.errors import EducatalogError, SnapshotError
-from educatalog.server.store import build_database, read_rows
-from educatalog.testing import serve
+from educatalog.server.store import read_rows
+from educatalog.testing import build_test_database, serve
 from processes import free_port, serving
 
 PERSONAL = snapshot.PERSONAL_FIELDS["contacts"]
@@ -442,11 +442,11 @@ def _expected_changes(old_db: Path, new_db: Path) -> dict[str, dict[str, int]]:
 
 
 def test_fetch_then_update_writes_a_new_snapshot_with_the_changes(tmp_path: Path) -> None:
-    from educatalog.server.demo import collect
+    from educatalog.demodata import collect
 
     records = collect(seed=3, scale=0.02)
-    old_db = build_database(tmp_path / "old.sqlite", records.items())
-    new_db = build_database(tmp_path / "new.sqlite", _modified(records).items())
+    old_db = build_test_database(tmp_path / "old.sqlite", records)
+    new_db = build_test_database(tmp_path / "new.sqlite", _modified(records))
     env = {"EDUCATALOG_TOKEN": TOKEN, "EDUCATALOG_CACHE": str(tmp_path / "cache")}
     port = free_port()
     out = tmp_path / "snaps" / "catalogue"

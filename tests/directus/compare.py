@@ -3,7 +3,8 @@
 An answer is normalised to what a client can rely on: the status; for an error, the error
 code of Directus's body (messages are free text); for data, the ``data`` and ``meta``
 values. Where the order of rows is not defined by the request (``sort=?``), rows are
-compared as a set.
+compared as a set; rows that tie under the sort (groups: by default the first grouped
+field) in a canonical order.
 """
 
 from __future__ import annotations
@@ -44,6 +45,11 @@ def normalise(case: Case, status: int, body: bytes) -> dict[str, Any]:
         return {"status": status, "code": code}
     data = content["data"]
     sort = [p.strip() for k, v in case.params if k in ("sort", "sort[]") for p in v.split(",")]
+    groups = [
+        p.strip() for k, v in case.params if k in ("groupBy", "groupBy[]") for p in v.split(",")
+    ]
+    if groups and not sort:  # groups come in the order of the first grouped field
+        sort = groups[:1]
     if isinstance(data, list) and sort:
         data = _ties_by_id(data, sort)
     out: dict[str, Any] = {"status": status, "data": data}

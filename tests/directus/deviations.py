@@ -45,6 +45,7 @@ DEVIATIONS = (
             r"coerce \d+ events\.event_start_date _eq 'kein Datum'",
             r"coerce \d+ events\.institution _(eq|in) 'keine-uuid'",
             r"now on integer",
+            r"aggregate 500 .*",
         ),
     ),
     Deviation(
@@ -89,6 +90,57 @@ DEVIATIONS = (
         "403 (Directus 12 has no random sort)",
         "The spec of the service names `?`; the toolkit never relies on it.",
         (r"sort \d+ events \?",),
+    ),
+    Deviation(
+        "aggregate-functions",
+        "400 naming the function: `countAll` and unknown functions are refused",
+        "`countAll` answers `[{}]`; an unknown function answers 100 empty objects",
+        "An answer without the number asked for looks like a result and is none.",
+        (r"aggregate function .*",),
+    ),
+    Deviation(
+        "aggregate-item",
+        "400: `aggregate` and `groupBy` apply to the list route",
+        'aggregates the one item (`{"data": {"count": "1"}}`)',
+        "Counting one item by its id is never what a user means; the message says how to "
+        "filter the list by id instead.",
+        (r"aggregate on item route",),
+    ),
+    Deviation(
+        "export",
+        "400 naming `export`: download with the client and write files with "
+        "`educatalog.snapshot.export` or pandas",
+        "the rows as a CSV, JSON or XML file",
+        "The toolkit writes files from typed frames (with the source and the census basis); "
+        "a second file writer in the server would be a second truth.",
+        (r"export (csv|json|xml)",),
+    ),
+    Deviation(
+        "alias",
+        "400 naming `alias`",
+        "renames fields, with answers that depend on the combination (`data: [1, 2]` for "
+        "`alias[title]=remarks&fields=title`)",
+        "Renamed fields would not be the catalogue's; the client selects fields by name.",
+        (r"alias",),
+    ),
+    Deviation(
+        "functions",
+        "400 naming the function (`year(...)`, `count(...)`, …) in fields, filter, sort and "
+        "groupBy",
+        "computes date parts and counts of related items",
+        "Not implemented: group by a stored field instead, or compute date parts from the "
+        "downloaded frame.",
+        (r"function in .*",),
+    ),
+    Deviation(
+        "deep-subqueries",
+        "400: `deep` takes `_limit` only",
+        "filters, sorts and pages each nested list (`deep[events][_filter]`, `_sort`, "
+        "`_offset`, …)",
+        "Not implemented: the toolkit downloads relations whole (link tables) and filters "
+        "them in pandas; a refused option is better than a nested list that silently "
+        "ignores it.",
+        (r"deep subquery .*",),
     ),
     Deviation(
         "stable-sort",

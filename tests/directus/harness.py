@@ -508,8 +508,8 @@ def record_catalogue(scale: float = 0.05, seed: int = 0) -> None:
     The comparison runs on these frozen rows, not on the demo generator, so that recorded
     Directus answers stay valid when the generator changes.
     """
+    from educatalog.demodata.embedded import demo_database
     from educatalog.schema import CATALOGUE
-    from educatalog.server.embedded import demo_database
     from educatalog.server.store import read_rows
 
     path = demo_database(seed, scale)

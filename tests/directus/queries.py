@@ -17,6 +17,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from global_parameters import global_parameter_cases
+
 from educatalog.schema import CATALOGUE, FieldType
 
 Rows = Mapping[str, list[dict[str, Any]]]
@@ -671,6 +673,10 @@ def _items_and_errors(b: _Builder) -> None:
     )
 
 
+def _global_parameters(b: _Builder) -> None:
+    global_parameter_cases(b.add)
+
+
 def cases(rows: Rows, seed: int = 20261123) -> list[Case]:
     """Every comparison case over ``rows`` (deterministic for the same rows and seed)."""
     b = _Builder(rows, seed)
@@ -684,6 +690,7 @@ def cases(rows: Rows, seed: int = 20261123) -> list[Case]:
         _meta_paging,
         _now,
         _items_and_errors,
+        _global_parameters,
     ):
         part(b)
     return b.out

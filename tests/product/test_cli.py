@@ -8,14 +8,14 @@ import httpx
 import pytest
 
 from educatalog.cli import main
-from educatalog.server.demo import DEMO_TOKEN
-from educatalog.server.store import build_database
+from educatalog.demodata import DEMO_TOKEN
+from educatalog.testing import build_test_database
 from processes import serving
 
 
 def test_serve_db_with_tokens_and_limit_max(tmp_path: Path) -> None:
     states = [{"id": i, "name": f"Land {i}", "code": f"DE-{i:02d}"} for i in range(1, 17)]
-    db = build_database(tmp_path / "db.sqlite", [("states", states)])
+    db = build_test_database(tmp_path / "db.sqlite", {"states": states}, references=False)
     with serving(
         "--db", str(db), "--token", "secret-1", "--token", "secret-2", "--limit-max", "5"
     ) as (url, output):

@@ -134,18 +134,19 @@ def test_modules_are_attributes_without_importing_them() -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-def test_the_old_module_names_still_work_and_warn() -> None:
-    """0.1's catalogue.py (the schema) is schema.py, its catalogue_data.py (Catalogue) is
-    catalogue.py: the old imports keep working with a DeprecationWarning."""
+def test_the_modules_say_what_they_hold() -> None:
+    """``schema`` holds the catalogue's definition, ``catalogue`` the loaded Catalogue; no
+    alias of an older layout is kept (no release had one), and the demo generator's
+    package does not shadow the function ``educatalog.demo``."""
+    import importlib
+
     from educatalog import catalogue, schema
 
-    with pytest.warns(DeprecationWarning, match=r"educatalog\.schema\.Schema"):
-        assert catalogue.Schema is schema.Schema  # type: ignore[attr-defined]
-    with pytest.warns(DeprecationWarning, match=r"educatalog\.schema\.CATALOGUE"):
-        from educatalog.catalogue import CATALOGUE  # type: ignore[attr-defined]
-    assert CATALOGUE is schema.CATALOGUE is educatalog.CATALOGUE
-    with pytest.warns(DeprecationWarning, match="import Catalogue from educatalog.catalogue"):
-        from educatalog.catalogue_data import Catalogue
-    assert Catalogue is educatalog.Catalogue is catalogue.Catalogue
+    assert catalogue.Catalogue is educatalog.Catalogue
+    assert schema.CATALOGUE is educatalog.CATALOGUE
     with pytest.raises(AttributeError):
-        catalogue.no_such_name  # noqa: B018
+        catalogue.Schema  # noqa: B018
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module("educatalog.catalogue_data")
+    importlib.import_module("educatalog.demodata")
+    assert callable(educatalog.demo)

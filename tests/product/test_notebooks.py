@@ -23,11 +23,10 @@ import pandas as pd
 import pytest
 from bs4 import BeautifulSoup
 
-from accessibility import axe_script, run_axe
+from accessibility import accessibility_findings, axe_script, run_axe
 from educatalog.report import (
     NOTEBOOKS,
     ReportError,
-    accessibility_findings,
     execute_notebook,
     notebook_path,
 )

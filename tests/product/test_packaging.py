@@ -105,7 +105,7 @@ def test_wheel_holds_exactly_the_package_and_its_notebooks(dist: tuple[Path, Pat
     info = f"educatalog-{educatalog.__version__}.dist-info"
     data = {
         str(p.relative_to(source))
-        for folder in ("educatalog/data", "educatalog/server/data")
+        for folder in ("educatalog/data", "educatalog/demodata/data")
         for p in (source / folder).rglob("*")
         if p.is_file()
     }  # the package's own data files (population figures; the demo's reference lists; the

@@ -36,9 +36,7 @@ def _isolated(demo_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("EDUCATALOG_TOKEN", raising=False)
 
 
-CUSTOM_CONFTEST = """
-import pytest
-
+CUSTOM_ROWS = """
 COURSES = [
     {"id": 1, "title": "Excel für Einsteiger", "course_type": 1, "education_type": 104},
     {"id": 2, "title": "Schweißen nach DIN EN ISO 9606-1", "course_type": 1},
@@ -55,6 +53,14 @@ EVENTS = [
     {"id": 12, "course": 2, "address": None, "instruction_form": 999,
      "event_start_date": None, "max_participants": 12},
 ]
+"""
+"""A user's own rows, in a module of their suite (``catalogue_rows.py``) that the conftest
+and the tests import."""
+
+CUSTOM_CONFTEST = """
+import pytest
+
+from catalogue_rows import ADDRESSES, COURSES, EVENTS
 
 @pytest.fixture(scope="session")
 def educatalog_data():
@@ -120,12 +126,13 @@ def test_scale_and_seed_from_the_command_line_and_the_ini_file(
 
 def test_custom_rows_from_an_overridden_educatalog_data(pytester: pytest.Pytester) -> None:
     pytester.makeconftest(CUSTOM_CONFTEST)
+    pytester.makepyfile(catalogue_rows=CUSTOM_ROWS)
     pytester.makepyfile(
         """
         import pandas as pd
         import educatalog
         from educatalog.schema import CATALOGUE
-        from conftest import ADDRESSES, COURSES, EVENTS
+        from catalogue_rows import ADDRESSES, COURSES, EVENTS
 
         def stored(collection):
             return tuple(f.name for f in CATALOGUE[collection].stored_fields)
@@ -173,6 +180,7 @@ def test_custom_rows_from_an_overridden_educatalog_data(pytester: pytest.Pyteste
 
 def test_educatalog_env_points_connect_and_load_at_the_server(pytester: pytest.Pytester) -> None:
     pytester.makeconftest(CUSTOM_CONFTEST)
+    pytester.makepyfile(catalogue_rows=CUSTOM_ROWS)
     pytester.makepyfile(
         """
         import os
@@ -202,7 +210,7 @@ def test_educatalog_env_points_connect_and_load_at_the_server(pytester: pytest.P
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"event": []}, "unknown collection 'event' (did you mean \"events\"?)"),
+        ({"event": []}, "unknown collection 'event'. Did you mean \"events\"?"),
         ({"events": [{"id": 1, "titel": "x"}]}, 'events row id=1: unknown field "titel"'),
         (
             {"courses": [{"id": 1, "events": [1, 2]}]},

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from conftest import Api
+from conformance import Api
 from educatalog.schema import CATALOGUE
 
 

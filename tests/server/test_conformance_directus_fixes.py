@@ -25,7 +25,7 @@ from typing import Any
 import httpx
 import pytest
 
-from conftest import TEST_TOKEN, Api, assert_error, small_records
+from conformance import TEST_TOKEN, Api, assert_error, small_records
 from educatalog.schema import CATALOGUE, FieldType
 from oracle import Oracle
 

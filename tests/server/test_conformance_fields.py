@@ -9,7 +9,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from conftest import Api, assert_error
+from conformance import Api, assert_error
 from educatalog.schema import CATALOGUE
 from oracle import OracleError
 

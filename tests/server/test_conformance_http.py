@@ -8,7 +8,7 @@ from urllib.parse import quote, unquote
 import httpx
 import pytest
 
-from conftest import TEST_TOKEN, Api, assert_error
+from conformance import TEST_TOKEN, Api, assert_error
 
 
 def test_bearer_header(small_url: str, small: Api) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from conftest import Api
+from conformance import Api
 from educatalog.schema import CATALOGUE, Field, FieldType
 from oracle import (
     ALL_OPS,

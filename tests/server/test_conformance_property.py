@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import Api, assert_error
+from conformance import Api, assert_error
 from educatalog.schema import CATALOGUE, Field, FieldType
 from oracle import (
     ALL_OPS,

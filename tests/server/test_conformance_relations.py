@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from conftest import Api
+from conformance import Api
 
 WEBER = {"contacts": {"contacts_id": {"last_name": {"_eq": "Weber"}}}}
 ANNA = {"contacts": {"contacts_id": {"first_name": {"_eq": "Anna"}}}}

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from conftest import LIMIT_MAX, Api, assert_error
+from conformance import LIMIT_MAX, Api, assert_error
 from oracle import encode_params
 
 SORTS: list[Any] = [

@@ -445,7 +445,7 @@ def test_connections_beyond_the_cap_get_a_json_503(small_database: Path) -> None
 def test_a_dropped_null_row_condition_drops_its_parameters(server: ServerThread) -> None:
     """Was a 500: a condition on a row of nulls that an _and made false kept its SQL
     parameters (more bindings than placeholders)."""
-    from conftest import small_records
+    from conformance import small_records
 
     records = small_records()
     flt = {"events": {"_and": [{"contacts": {"_none": {"id": {"_gt": 1}}}}, {"id": {"_gt": 1}}]}}

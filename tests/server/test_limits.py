@@ -5,30 +5,23 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 
 from educatalog.errors import NotFoundOrForbidden, error_from_body
-from educatalog.server import items
-from educatalog.server.demo import collect
-from educatalog.server.store import build_database
+from educatalog.server.app import create_app
+from educatalog.server.run import ServerThread
 from educatalog.testing import serve
 
 TOKEN = "limits-token"
+HEADERS = {"Authorization": f"Bearer {TOKEN}"}
 
 
 @pytest.fixture(scope="module")
-def records() -> dict[str, list[dict]]:
-    return collect(scale=0.05)
-
-
-@pytest.fixture(scope="module")
-def api(
-    records: dict[str, list[dict]], tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[httpx.Client]:
-    db = build_database(tmp_path_factory.mktemp("limits") / "db.sqlite", records.items())
-    with serve(database=db, token=TOKEN) as server:
+def api(demo_database: Path) -> Iterator[httpx.Client]:
+    with serve(database=demo_database, token=TOKEN) as server:
         headers = {"Authorization": f"Bearer {TOKEN}"}
         with httpx.Client(base_url=server.url, headers=headers, timeout=60) as client:
             yield client
@@ -64,18 +57,17 @@ def test_exploding_field_selections_are_refused(api: httpx.Client) -> None:
     assert ok.status_code == 200
 
 
-def test_answers_with_too_many_objects_are_refused(
-    api: httpx.Client, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(items, "MAX_RESPONSE_OBJECTS", 150)
-    # 100 events, each with its course written out again: 200 objects, counted with sharing
-    _error(api.get("/items/events", params={"fields": "id,course.id"}), 400, "more than 150")
-    assert (
-        api.get("/items/events", params={"fields": "id,course.id", "limit": 50}).status_code == 200
-    )
+def test_answers_with_too_many_objects_are_refused(demo_database: Path) -> None:
+    app = create_app(demo_database, tokens=[TOKEN], max_objects=150)
+    with ServerThread(app) as server, httpx.Client(base_url=server.url, headers=HEADERS) as api:
+        # 100 events, each with its course written out again: 200 objects, counted as written
+        fields = {"fields": "id,course.id"}
+        _error(api.get("/items/events", params=fields), 400, "more than 150")
+        assert api.get("/items/events", params={**fields, "limit": 50}).status_code == 200
+    app.state.database.close()
 
 
-def test_deep_and_wide_filters(api: httpx.Client, records: dict[str, list[dict]]) -> None:
+def test_deep_and_wide_filters(api: httpx.Client, demo_records: dict[str, list[dict]]) -> None:
     deep = {"id": {"_eq": 1}}
     for _ in range(40):
         deep = {"_and": [deep]}
@@ -88,7 +80,7 @@ def test_deep_and_wide_filters(api: httpx.Client, records: dict[str, list[dict]]
         "/items/events", params={"filter": json.dumps(wide), "fields": "id", "limit": -1}
     )
     assert response.status_code == 200
-    expected = [e["id"] for e in records["events"] if e["id"] < 1000]
+    expected = [e["id"] for e in demo_records["events"] if e["id"] < 1000]
     assert [r["id"] for r in response.json()["data"]] == expected
     too_wide = {"_or": [{"id": i} for i in range(1, 1100)]}
     _error(

@@ -8,12 +8,11 @@ import httpx
 from openapi_spec_validator import validate
 
 from educatalog.schema import CATALOGUE, FieldType
-from educatalog.server.store import build_database
-from educatalog.testing import serve
+from educatalog.testing import build_test_database, serve
 
 
 def test_document_is_valid_and_complete(tmp_path: Path) -> None:
-    db = build_database(tmp_path / "db.sqlite", [])
+    db = build_test_database(tmp_path / "db.sqlite", {}, references=False)
     with serve(database=db, token="t") as server:
         response = httpx.get(server.url + "/server/specs/oas")  # public, like /server/ping
     assert response.status_code == 200

@@ -100,6 +100,7 @@ def test_missing_database_file_is_a_clear_error(tmp_path: Path) -> None:
 def test_decimals_read_the_same_on_every_path(tmp_path: Path) -> None:
     """A page of plain columns (serialized by SQLite) and an item (by Python) agree."""
     from educatalog.query import Query, bind
+    from educatalog.server.context import Context
     from educatalog.server.items import read_item, read_items_json
 
     values = ["0.015", "19.995", "2.675", "1.005", "100", "0.1", None]
@@ -107,10 +108,11 @@ def test_decimals_read_the_same_on_every_path(tmp_path: Path) -> None:
     path = build_database(tmp_path / "money.sqlite", [("event_costs", costs)])
     db = Database(path)
     bound = bind(Query(fields=("id", "value"), limit=-1), "event_costs")
-    page, _ = read_items_json(db, bound)  # type: ignore[misc]
-    listed = [row["value"] for row in json.loads(page)]
-    coll = bound.collection
-    single = [read_item(db, coll, i + 1, bound.fields, {})["value"] for i in range(len(values))]
+    with Context.lease(db) as ctx:
+        page, _ = read_items_json(ctx, bound)  # type: ignore[misc]
+        listed = [row["value"] for row in json.loads(page)]
+        coll = bound.collection
+        single = [read_item(ctx, coll, i + 1, bound.fields, {})["value"] for i in range(7)]
     assert listed == single
     assert listed[4:] == ["100.00", "0.10", None]
     db.close()

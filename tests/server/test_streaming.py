@@ -15,9 +15,11 @@ import orjson
 import pytest
 
 from educatalog.query import Query, bind
-from educatalog.server import items
+from educatalog.server import items, sql
 from educatalog.server.app import FairShare, create_app
-from educatalog.server.items import Cancelled, Guard, QueryTooLong, stream_items
+from educatalog.server.context import Context
+from educatalog.server.guard import Cancelled, Guard, QueryTooLong
+from educatalog.server.items import stream_items
 from educatalog.server.run import ServerThread
 from educatalog.server.store import Database
 
@@ -80,7 +82,8 @@ def test_streamed_answers_are_byte_identical(
     # and both are what the general path (row dicts serialized by orjson) writes
     db = Database(small_database)
     bound = bind(Query.from_params(params), collection)
-    rows, meta = items.read_items(db, bound)
+    with Context.lease(db) as ctx:
+        rows, meta = items.read_items(ctx, bound)
     assert a.content == orjson.dumps({"data": rows, **({"meta": meta} if meta else {})})
     db.close()
 
@@ -88,8 +91,8 @@ def test_streamed_answers_are_byte_identical(
 def test_stream_pieces_are_small_and_join_to_the_answer(small_database: Path) -> None:
     db = Database(small_database)
     bound = bind(Query(fields=("id", "course.title"), limit=-1), "events")
-    with db.lease() as conn:
-        pieces = list(stream_items(db, bound, conn, Guard(), chunk_rows=10))
+    with Context.lease(db) as ctx:
+        pieces = list(stream_items(ctx, bound, chunk_rows=10))
     rows = json.loads(b"".join(pieces))["data"]
     assert len(rows) > 100
     assert len(pieces) == 1 + -(-len(rows) // 10) + 1  # head, chunks of 10 rows, tail
@@ -97,11 +100,8 @@ def test_stream_pieces_are_small_and_join_to_the_answer(small_database: Path) ->
 
 
 def test_the_object_budget_is_settled_before_the_work(
-    servers: tuple[httpx.Client, httpx.Client],
-    small_database: Path,
-    monkeypatch: pytest.MonkeyPatch,
+    small_database: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(items, "MAX_RESPONSE_OBJECTS", 150)
     attached: list[int] = []
     original = items._attach
 
@@ -110,8 +110,11 @@ def test_the_object_budget_is_settled_before_the_work(
         original(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(items, "_attach", spy)
-    for client in servers:
-        response = client.get("/items/events", params={"fields": "id,course.id", "limit": -1})
+    for stream_rows in (None, 0):
+        app = create_app(small_database, tokens=[TOKEN], stream_rows=stream_rows, max_objects=150)
+        with ServerThread(app) as server, httpx.Client(base_url=server.url, headers=HEADERS) as c:
+            response = c.get("/items/events", params={"fields": "id,course.id", "limit": -1})
+        app.state.database.close()
         assert response.status_code == 400
         assert "more than 150" in response.json()["errors"][0]["message"]
     assert attached == []  # refused before any row was read or expanded
@@ -119,7 +122,7 @@ def test_the_object_budget_is_settled_before_the_work(
 
 def test_objects_are_counted_in_sql_as_they_are_written(small_database: Path) -> None:
     db = Database(small_database)
-    with db.lease() as conn:
+    with Context.lease(db) as ctx:
         for fields, deep in [
             (("id", "course.id"), None),
             (("*", "events.*", "events.course.*"), {"events": {"_limit": 2}}),
@@ -127,12 +130,12 @@ def test_objects_are_counted_in_sql_as_they_are_written(small_database: Path) ->
         ]:
             coll = "courses" if "events.*" in fields else "events"
             bound = bind(Query(fields=fields, deep=deep, limit=-1), coll)
-            rows, _ = items.read_items(db, bind(Query(fields=fields, deep=deep, limit=-1), coll))
-            counter = items._ObjectCount(db)
+            rows, _ = items.read_items(ctx, bound)
+            counter = sql.ObjectCount(db.catalogue)
             expression = counter.size(bound.collection, "t0", bound.fields, bound.deep)
-            sql = f"SELECT total({expression}) FROM {coll} AS t0"
+            text = f"SELECT total({expression}) FROM {coll} AS t0"
             sizes: dict[int, int] = {}
-            assert conn.execute(sql).fetchone()[0] == _objects(rows, sizes)
+            assert ctx.conn.execute(text).fetchone()[0] == _objects(rows, sizes)
     db.close()
 
 
@@ -164,10 +167,10 @@ def test_the_guard_stops_sqlite_when_cancelled_or_out_of_time(small_database: Pa
     guard = Guard()
     guard.cancel()
     with db.lease(guard.progress, steps=100) as conn, pytest.raises(Cancelled):
-        list(stream_items(db, bound, conn, guard))
+        list(stream_items(Context(db, conn, guard), bound))
     guard = Guard(budget=0.0, per_row=0.0)
     with db.lease(guard.progress, steps=100) as conn, pytest.raises(QueryTooLong):
-        list(stream_items(db, bound, conn, guard))
+        list(stream_items(Context(db, conn, guard), bound))
     db.close()
 
 

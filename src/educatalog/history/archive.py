@@ -31,6 +31,7 @@ from educatalog.history.format import (
     sha256,
 )
 from educatalog.provenance import SOURCE_ATTR, Source
+from educatalog.snapshot.loading import restore_dtype
 
 if TYPE_CHECKING:
     import duckdb
@@ -86,14 +87,14 @@ class Archive:
 
     def entry(self, date: dt.date | str) -> dict[str, Any]:
         """The stored description of the snapshot of ``date``: source, tables, columns."""
-        stamp = self._stamp(date)
+        stamp = self.stamp(date)
         if stamp not in self._entries:
             file = self.path / "snapshots" / f"{stamp}.json"
             self._check_file(file)
             self._entries[stamp] = json.loads(file.read_bytes())
         return self._entries[stamp]
 
-    def _stamp(self, date: dt.date | str) -> str:
+    def stamp(self, date: dt.date | str) -> str:
         stamp = as_date(date).isoformat()
         known = [s["date"] for s in self.manifest["snapshots"]]
         if stamp not in known:
@@ -139,7 +140,7 @@ class Archive:
     def snapshot(self, date: dt.date | str) -> Catalogue:
         """The snapshot of ``date`` rebuilt: the same tables, rows, order and dtypes as the
         catalogue that was added, with its :class:`~educatalog.Source`."""
-        stamp = self._stamp(date)
+        stamp = self.stamp(date)
         entry = self.entry(stamp)
         frames = {name: self._rebuild(name, stamp, spec) for name, spec in entry["tables"].items()}
         raw = entry["source"]
@@ -164,7 +165,7 @@ class Archive:
                 f"{spec['rows']}."
             )
         for column in spec["columns"]:
-            frame[column["name"]] = _snapshot._restore_dtype(
+            frame[column["name"]] = restore_dtype(
                 frame[column["name"]], column, self.path / "tables" / name
             )
         return frame
@@ -209,7 +210,7 @@ class Archive:
     def offers(self, date: dt.date | str) -> pd.DataFrame:
         """The offers frame of the snapshot of ``date`` as archived (labels as categoricals
         in their list's order), the frame pandas computed when the snapshot was added."""
-        stamp = self._stamp(date)
+        stamp = self.stamp(date)
         entry = self.entry(stamp)
         if not entry.get("offers", {}).get("rows") and entry.get("offers", {}).get("reason"):
             raise ArchiveError(f"The snapshot of {stamp} has no offers frame: {entry['offers']}")

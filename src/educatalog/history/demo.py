@@ -1,7 +1,7 @@
 """An archive of the synthetic demo catalogue over time, built offline (:func:`build_demo`).
 
-The demo over time is made by the reference server's generator
-(:mod:`educatalog.server.demo_history`), imported only when an archive of it is built.
+The demo over time is made by the demo generator
+(:mod:`educatalog.demodata.timeline`), imported only when an archive of it is built.
 """
 
 from __future__ import annotations
@@ -26,14 +26,14 @@ def build_demo(
     progress: bool = False,
 ) -> Archive:
     """An archive of monthly snapshots of the synthetic demo catalogue over time
-    (:mod:`educatalog.server.demo_history`), built offline and deterministically.
+    (:mod:`educatalog.demodata.timeline`), built offline and deterministically.
 
     >>> arc = history.build_demo("demo-archive/", months=6, scale=0.05)  # doctest: +SKIP
     """
-    from educatalog.server import demo
-    from educatalog.server.demo_history import HISTORY_MONTHS, HISTORY_START, DemoTimeline
+    from educatalog import demodata
+    from educatalog.demodata.timeline import HISTORY_MONTHS, HISTORY_START, DemoTimeline
 
-    timeline = DemoTimeline(demo.DEFAULT_SEED if seed is None else seed, scale)
+    timeline = DemoTimeline(demodata.DEFAULT_SEED if seed is None else seed, scale)
     dates = timeline.monthly_dates(start or HISTORY_START, months or HISTORY_MONTHS)
     archive = None
     for day in dates:

@@ -14,10 +14,12 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from educatalog import stats
-from educatalog.errors import UsageError
+from educatalog.errors import UsageError, did_you_mean
 from educatalog.history.format import FUNDING, VALID_FROM, VALID_TO
 from educatalog.offers import OFFER_COLUMNS
 from educatalog.provenance import SOURCE_ATTR
+from educatalog.stats.dimensions import all_levels, choice, dimension_keys, restore_levels
+from educatalog.stats.supply import NORMALIZE_CHOICES
 
 if TYPE_CHECKING:
     from educatalog.history.archive import Archive
@@ -47,9 +49,9 @@ def supply(
     dates: Iterable[dt.date | str] | None = None,
 ) -> pd.DataFrame:
     """:func:`educatalog.stats.supply` for every snapshot date (see :meth:`Archive.supply`)."""
-    keys = stats._keys(by)
+    keys = dimension_keys(by)
     if normalize is not False and normalize is not True:
-        stats._choice(normalize, stats._NORMALIZE_CHOICES, "normalize")
+        choice(normalize, NORMALIZE_CHOICES, "normalize")
     chosen = _chosen_dates(archive, dates)
     funded = any(key in _FUNDING_KEYS for key in keys)
     columns = set(_offer_columns(archive))
@@ -168,7 +170,7 @@ def _chosen_dates(archive: Archive, dates: Iterable[dt.date | str] | None) -> li
     if dates is None:
         chosen = archive.dates
     else:
-        chosen = sorted({dt.date.fromisoformat(archive._stamp(d)) for d in dates})
+        chosen = sorted({dt.date.fromisoformat(archive.stamp(d)) for d in dates})
     return [d for d in chosen if archive.entry(d).get("offers", {}).get("rows") is not None]
 
 
@@ -191,7 +193,7 @@ def _dimension_sql(key: str, columns: set[str]) -> str:
     known = [c for c in OFFER_COLUMNS if c in columns] + list(stats.DERIVED_DIMENSIONS)
     known += list(_FUNDING_KEYS)
     raise UsageError(
-        f'The archive\'s offers have no dimension "{key}".{stats._suggest(key, known)} '
+        f'The archive\'s offers have no dimension "{key}".{did_you_mean(key, known)} '
         f"Its dimensions: {', '.join(known)}."
     )
 
@@ -219,7 +221,7 @@ def _supply_table(
         data[key] = _levels(rows[f"k{i}"].reset_index(drop=True), key, categories)
     for measure in _MEASURES:
         data[measure] = rows[measure].to_numpy(dtype="int64")
-    data = data.assign(**{k: stats._levelled(data[k].rename(k)) for k in keys})
+    data = data.assign(**{k: all_levels(data[k].rename(k)) for k in keys})
     groups = data.groupby(keys, observed=False, dropna=dropna, sort=True)
     table = groups[_MEASURES].sum().astype("Int64")
     table["capacity"] = table["capacity"].mask(
@@ -244,19 +246,19 @@ def _supply_table(
                         "events": totals["n"].to_numpy(dtype="int64"),
                     }
                 )
-                base[key] = stats._levelled(base[key].rename(key))
+                base[key] = all_levels(base[key].rename(key))
             sums = base.groupby(keys[level], observed=False, dropna=dropna)["events"].sum()
             # a Series maps by its index (pandas-stubs list only Mapping and Callable)
             denominator = counts.index.get_level_values(level).map(sums)  # type: ignore[arg-type]
             table["share"] = (counts / pd.array(denominator.to_numpy(), dtype="Float64")).astype(
                 "Float64"
             )
-    return stats._restore_levels(table, data, keys)
+    return restore_levels(table, data, keys)
 
 
 def flows(archive: Archive, level: str = "events") -> pd.DataFrame:
     """Entries and exits between consecutive snapshots (see :meth:`Archive.flows`)."""
-    key = _quote(_LEVEL_KEY[stats._choice(level, LEVELS, "level")])
+    key = _quote(_LEVEL_KEY[choice(level, LEVELS, "level")])
     query = f"""
         WITH present AS (
             SELECT DISTINCT snapshot_index, {key} AS id FROM offers WHERE {key} IS NOT NULL
@@ -291,7 +293,7 @@ def flows(archive: Archive, level: str = "events") -> pd.DataFrame:
 
 def lifetimes(archive: Archive, level: str = "courses") -> pd.DataFrame:
     """How long each id stayed listed (see :meth:`Archive.lifetimes`)."""
-    column = _LEVEL_KEY[stats._choice(level, LEVELS, "level")]
+    column = _LEVEL_KEY[choice(level, LEVELS, "level")]
     key = _quote(column)
     query = f"""
         SELECT {key} AS id, min(snapshot_date) AS first_seen,

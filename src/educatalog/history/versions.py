@@ -13,10 +13,10 @@ import numpy.typing as npt
 import pandas as pd
 import pyarrow as pa
 
-from educatalog import snapshot as _snapshot
 from educatalog.catalogue import LINK_TABLES
 from educatalog.errors import ArchiveError
 from educatalog.history.format import VALID_FROM, VALID_TO
+from educatalog.snapshot.comparing import values_differ
 
 __all__ = [
     "FUNDING_COLUMNS",
@@ -146,7 +146,7 @@ def unchanged(
         if column not in old.columns:
             differs[:] = True
             break
-        differs |= _snapshot._differs(old[column].iloc[po], new[column].iloc[pn])
+        differs |= values_differ(old[column].iloc[po], new[column].iloc[pn])
     same_old[po[~differs]] = True
     same_new[pn[~differs]] = True
     return same_old, same_new

@@ -38,6 +38,7 @@ from educatalog.history.format import (
     without_personal,
 )
 from educatalog.history.lock import locked
+from educatalog.snapshot.saving import column_entry
 
 __all__ = ["add"]
 
@@ -162,7 +163,7 @@ class _Writer:
             entry["tables"][name] = {
                 "rows": len(frame),
                 "storage": stored,
-                "columns": [_snapshot._column_entry(str(c), frame[c]) for c in frame.columns],
+                "columns": [column_entry(str(c), frame[c]) for c in frame.columns],
             }
         # tables of earlier snapshots that this one lacks: their rows leave the archive now
         for name, raw in manifest["tables"].items():

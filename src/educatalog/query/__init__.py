@@ -1,9 +1,10 @@
 """The query language of the service, as values: one grammar for the client and the server.
 
 A :class:`Query` holds ``fields``, ``filter``, ``sort``, ``search``, ``limit``, ``offset``,
-``page``, ``meta`` and ``deep``. The client builds one and sends ``query.to_params()``; the
-server parses the query string with :meth:`Query.from_params` and validates it against the
-catalogue with :func:`bind`, which coerces filter values to the fields' types and raises
+``page``, ``meta``, ``deep``, ``aggregate``, ``group_by`` (``groupBy``) and ``backlink``.
+The client builds one and sends ``query.to_params()``; the server parses the query string
+with :meth:`Query.from_params` and validates it against the catalogue with :func:`bind`,
+which coerces filter values to the fields' types and raises
 :class:`~educatalog.errors.InvalidQuery` (400) or
 :class:`~educatalog.errors.NotFoundOrForbidden` (403) naming the collection, field, operator
 and value at fault.
@@ -16,13 +17,19 @@ written by hand or with :class:`F`:
 '{"_and":[{"address":{"state":{"_eq":9}}},{"event_start_date":{"_gte":"2025-01-01"}}]}'
 
 The package's modules, lowest first: ``limits`` (the service's bounds), ``operators``,
-``tree`` (filters, :class:`F`, their JSON), ``strings`` (:class:`Query` and its query
-string), ``values`` (coercion, ``$NOW``) and ``binding`` (:func:`bind`). Import the names
-from ``educatalog.query``.
+``tree`` (filters, :class:`F`, their JSON), ``aggregates`` (``aggregate`` and ``groupBy``),
+``strings`` (:class:`Query` and its query string), ``values`` (coercion, ``$NOW``) and
+``binding`` (:func:`bind`). Import the names from ``educatalog.query``.
 """
 
 from __future__ import annotations
 
+from educatalog.query.aggregates import (
+    AGGREGATE_FUNCTIONS,
+    Aggregate,
+    AggregateKey,
+    bind_aggregate,
+)
 from educatalog.query.binding import (
     BoundQuery,
     FieldTree,
@@ -30,6 +37,7 @@ from educatalog.query.binding import (
     bind,
     bind_fields,
     bind_filter,
+    filter_depth,
     list_relations,
 )
 from educatalog.query.limits import (
@@ -56,7 +64,7 @@ from educatalog.query.operators import (
     TEXT_OPERATORS,
     allowed_operators,
 )
-from educatalog.query.strings import DEEP_KEYS, META_VALUES, Query
+from educatalog.query.strings import DEEP_KEYS, META_VALUES, UNSUPPORTED_PARAMETERS, Query
 from educatalog.query.tree import (
     And,
     Condition,
@@ -73,6 +81,7 @@ from educatalog.query.tree import (
 from educatalog.query.values import NOW, resolve_now
 
 __all__ = [
+    "AGGREGATE_FUNCTIONS",
     "DEEP_KEYS",
     "DEFAULT_LIMIT",
     "EMPTY_OPERATORS",
@@ -95,6 +104,9 @@ __all__ = [
     "QUANTIFIERS",
     "RANGE_OPERATORS",
     "TEXT_OPERATORS",
+    "UNSUPPORTED_PARAMETERS",
+    "Aggregate",
+    "AggregateKey",
     "And",
     "BoundQuery",
     "Condition",
@@ -109,8 +121,10 @@ __all__ = [
     "Value",
     "allowed_operators",
     "bind",
+    "bind_aggregate",
     "bind_fields",
     "bind_filter",
+    "filter_depth",
     "filter_from_json",
     "filter_to_json",
     "list_relations",

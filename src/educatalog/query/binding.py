@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from educatalog.errors import InvalidQuery
+from educatalog.query.aggregates import Aggregate, bind_aggregate
+from educatalog.query.functions import field_of
 from educatalog.query.limits import (
     DEFAULT_LIMIT,
     MAX_FIELD_NODES,
@@ -22,7 +24,7 @@ from educatalog.query.operators import allowed_operators
 from educatalog.query.strings import Query
 from educatalog.query.tree import And, Condition, Filter, Or, Related
 from educatalog.query.values import coerce
-from educatalog.schema import CATALOGUE, Collection, Schema
+from educatalog.schema import CATALOGUE, Collection, Field, Schema
 
 __all__ = [
     "BoundQuery",
@@ -31,6 +33,7 @@ __all__ = [
     "bind",
     "bind_fields",
     "bind_filter",
+    "filter_depth",
     "list_relations",
 ]
 
@@ -60,6 +63,7 @@ class BoundQuery:
     offset: int
     meta: tuple[str, ...]
     deep: Mapping[str, Any]
+    aggregate: Aggregate | None = None  # aggregate/groupBy: groups instead of items
 
 
 def bind(
@@ -93,15 +97,30 @@ def bind(
         offset = limit * (query.page - 1)
         if offset > MAX_INTEGER:
             raise InvalidQuery(f'"page" {query.page} is beyond the last possible item.')
-    sort, random = _bind_sort(query.sort or (), coll, catalogue)
     if query.search is not None and "\x00" in query.search:
         raise InvalidQuery("The search text contains a NUL character.")
+    bound_filter = None
+    if query.filter is not None:
+        bound_filter = bind_filter(query.filter, coll, catalogue, now=now)
+    if query.aggregate or query.group_by:  # groups: fields and deep do not apply
+        return BoundQuery(
+            collection=coll,
+            fields={},
+            filter=bound_filter,
+            sort=(),
+            random=False,
+            search=query.search,
+            limit=limit,
+            offset=offset,
+            meta=query.meta or (),
+            deep={},
+            aggregate=bind_aggregate(query.aggregate, query.group_by, query.sort, coll),
+        )
+    sort, random = _bind_sort(query.sort or (), coll, catalogue)
     return BoundQuery(
         collection=coll,
-        fields=bind_fields(query.fields or ("*",), coll, catalogue),
-        filter=None
-        if query.filter is None
-        else bind_filter(query.filter, coll, catalogue, now=now),
+        fields=bind_fields(query.fields or ("*",), coll, catalogue, backlink=query.backlink),
+        filter=bound_filter,
         sort=sort,
         random=random,
         search=query.search,
@@ -112,19 +131,55 @@ def bind(
     )
 
 
-def bind_fields(paths: Sequence[str], coll: Collection, catalogue: Schema) -> FieldTree:
-    """Resolve ``fields`` paths (``*``, ``rel.*``, ``*.*``, ``a.b.c``) into a field tree."""
+def bind_fields(
+    paths: Sequence[str],
+    coll: Collection,
+    catalogue: Schema = CATALOGUE,
+    *,
+    backlink: bool | None = None,
+) -> FieldTree:
+    """Resolve ``fields`` paths (``*``, ``rel.*``, ``*.*``, ``a.b.c``) into a field tree.
+
+    A path has at most ``MAX_RELATIONAL_DEPTH`` parts. ``backlink=False``: a ``*.x``
+    expansion leaves the relation it came through unexpanded (as Directus does).
+    """
     tree: FieldTree = {}
-    budget = [MAX_FIELD_NODES]
+    walk = _FieldWalk(catalogue, [MAX_FIELD_NODES], backlink is not False)
     for path in paths:
         parts = path.split(".")
-        if len(parts) - 1 > MAX_RELATIONAL_DEPTH:
+        if len(parts) > MAX_RELATIONAL_DEPTH:
             raise InvalidQuery(
-                f'Max relational depth exceeded: "{path[:80]}" crosses {len(parts) - 1} '
-                f"relations, at most {MAX_RELATIONAL_DEPTH}."
+                f'Max relational depth exceeded: "{path[:80]}" has {len(parts)} parts, '
+                f"at most {MAX_RELATIONAL_DEPTH}."
             )
-        _add_path(tree, coll, parts, path, catalogue, budget)
+        _add_path(tree, coll, parts, path, walk, None)
     return tree
+
+
+@dataclass
+class _FieldWalk:
+    """What every step of resolving ``fields`` shares: the catalogue, the remaining budget
+    of fields and whether wildcards expand back the way they came (``backlink``)."""
+
+    catalogue: Schema
+    budget: list[int]
+    backlink: bool
+
+
+def _is_backlink(came: tuple[Collection, Field] | None, coll: Collection, f: Field) -> bool:
+    """Whether ``f`` of ``coll`` is the relation the walk came through from ``came``
+    (the parent collection and its field), seen from the other side."""
+    if came is None or f.relation is None:
+        return False
+    parent, via = came
+    assert via.relation is not None
+    if via.relation.kind == "m2o":  # came along a many-to-one: f is its one-to-many side
+        return (
+            f.relation.is_list
+            and f.relation.related == parent.name
+            and (f.relation.foreign_key == via.name)
+        )
+    return f.relation.kind == "m2o" and f.name == via.relation.foreign_key
 
 
 def _add_path(
@@ -132,21 +187,23 @@ def _add_path(
     coll: Collection,
     parts: list[str],
     path: str,
-    catalogue: Schema,
-    budget: list[int],
+    walk: _FieldWalk,
+    came: tuple[Collection, Field] | None,
 ) -> None:
     head, rest = parts[0], parts[1:]
+    budget, catalogue = walk.budget, walk.catalogue
     if head == "*":
         targets = list(coll.fields)
         if rest:  # `*.x` selects every field, and applies `x` to each relation
+            back = [] if walk.backlink else [f for f in targets if _is_backlink(came, coll, f)]
             for f in coll.fields:
-                if f.relation is None:
+                if f.relation is None or f in back:
                     _add_leaf(tree, f.name, budget)
-            targets = [f for f in targets if f.relation is not None]
+            targets = [f for f in targets if f.relation is not None and f not in back]
     else:
         if not head:
             raise InvalidQuery(f'Invalid field path "{path}".')
-        f = coll.field(head)
+        f = field_of(coll, head)
         if rest and f.relation is None:
             raise InvalidQuery(
                 f'Field "{head}" of collection "{coll.name}" is not a relation, '
@@ -161,7 +218,7 @@ def _add_path(
         if sub is None:
             _add_leaf(tree, f.name, budget)
             sub = tree[f.name] = {}
-        _add_path(sub, catalogue.expansion_target(f), rest, path, catalogue, budget)
+        _add_path(sub, catalogue.expansion_target(f), rest, path, walk, (coll, f))
 
 
 def _add_leaf(tree: FieldTree, name: str, budget: list[int]) -> None:
@@ -207,13 +264,13 @@ def _bind_sort(
             continue
         descending = key.startswith("-")
         parts = (key[1:] if descending else key).split(".")
-        if len(parts) - 1 > MAX_RELATIONAL_DEPTH:
+        if len(parts) > MAX_RELATIONAL_DEPTH:
             raise InvalidQuery(f'Max relational depth exceeded in sort "{key[:80]}".')
         current = coll
         for i, part in enumerate(parts):
             if not part:
                 raise InvalidQuery(f'Invalid sort field "{key}".')
-            f = current.field(part)
+            f = field_of(current, part)
             if i < len(parts) - 1:
                 if not f.is_many_to_one:
                     raise InvalidQuery(
@@ -239,7 +296,7 @@ def _bind_deep(
         if key.startswith("_"):
             out[key] = value
             continue
-        f = coll.field(key)
+        f = field_of(coll, key)
         if f.relation is None:
             raise InvalidQuery(f'Invalid {where}: "{key}" of "{coll.name}" is not a relation.')
         out[key] = _bind_deep(value, catalogue.expansion_target(f), catalogue, f"{where}.{key}")
@@ -256,12 +313,30 @@ def bind_filter(
     """Validate a filter against ``coll`` and coerce its values to the fields' types.
 
     Filters are bounded: at most ``MAX_FILTER_NODES`` conditions and groups,
-    ``MAX_LOGICAL_DEPTH`` nested ``_and``/``_or`` and ``MAX_RELATIONAL_DEPTH`` relations.
+    ``MAX_LOGICAL_DEPTH`` nested ``_and``/``_or`` and ``MAX_RELATIONAL_DEPTH`` fields on
+    a path (the relations it crosses and the field at its end, as Directus counts).
     ``$NOW`` and ``$NOW(<offset>)`` on datetime fields become ``now`` (default: the
     current local time) moved by the offset.
     """
+    depth = filter_depth(f)
+    if depth > MAX_RELATIONAL_DEPTH:
+        raise InvalidQuery(
+            f"Max relational depth exceeded: the filter has a path of {depth} fields "
+            f"(the relations it crosses and the field at its end), at most "
+            f"{MAX_RELATIONAL_DEPTH}."
+        )
     binder = _Binder(catalogue, now or dt.datetime.now())
-    return binder.bind(f, coll, 0, 0)
+    return binder.bind(f, coll, 0)
+
+
+def filter_depth(f: Filter) -> int:
+    """The most fields on a path of ``f`` (relations crossed and the field at the end), as
+    Directus counts a filter's depth; logical groups and quantifiers add nothing."""
+    if isinstance(f, And | Or):
+        return max((filter_depth(item) for item in f.items), default=0)
+    if isinstance(f, Related):
+        return 1 + filter_depth(f.filter)
+    return 1
 
 
 class _Binder:
@@ -272,25 +347,25 @@ class _Binder:
         self.now = now
         self.budget = MAX_FILTER_NODES
 
-    def bind(self, f: Filter, coll: Collection, logic: int, hops: int) -> Filter:
+    def bind(self, f: Filter, coll: Collection, logic: int) -> Filter:
         self.budget -= 1
         if self.budget < 0:
             raise InvalidQuery(
                 f"The filter has more than {MAX_FILTER_NODES} conditions and groups."
             )
-        return _bind_filter(self, f, coll, logic, hops)
+        return _bind_filter(self, f, coll, logic)
 
 
-def _bind_filter(b: _Binder, f: Filter, coll: Collection, logic: int, hops: int) -> Filter:
+def _bind_filter(b: _Binder, f: Filter, coll: Collection, logic: int) -> Filter:
     catalogue = b.catalogue
     if isinstance(f, And | Or):
         if logic >= MAX_LOGICAL_DEPTH:
             raise InvalidQuery(
                 f"The filter nests _and/_or more than {MAX_LOGICAL_DEPTH} levels deep."
             )
-        items = tuple(b.bind(i, coll, logic + 1, hops) for i in f.items)
+        items = tuple(b.bind(i, coll, logic + 1) for i in f.items)
         return And(items) if isinstance(f, And) else Or(items)
-    fld = coll.field(f.field)
+    fld = field_of(coll, f.field)
     if isinstance(f, Condition) and fld.relation is not None and fld.relation.is_list:
         # An operator on a one-to-many or many-to-many field applies to the related items'
         # ids (the junction's for many-to-many), as in Directus.
@@ -306,13 +381,8 @@ def _bind_filter(b: _Binder, f: Filter, coll: Collection, logic: int, hops: int)
                 f'"{f.quantifier}" applies to one-to-many and many-to-many fields; '
                 f'"{f.field}" of "{coll.name}" is many-to-one.'
             )
-        if hops >= MAX_RELATIONAL_DEPTH:
-            raise InvalidQuery(
-                f"Max relational depth exceeded: the filter crosses more than "
-                f"{MAX_RELATIONAL_DEPTH} relations."
-            )
         target = catalogue.expansion_target(fld)
-        sub = b.bind(f.filter, target, logic, hops + 1)
+        sub = b.bind(f.filter, target, logic)
         return Related(f.field, sub, f.quantifier)
     if f.operator not in allowed_operators(fld.type):
         raise InvalidQuery(

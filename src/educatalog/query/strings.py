@@ -11,7 +11,8 @@ from typing import Any
 
 import orjson
 
-from educatalog.errors import InvalidQuery
+from educatalog.errors import InvalidQuery, NotFoundOrForbidden
+from educatalog.query.aggregates import normalise_aggregate, parse_aggregate
 from educatalog.query.limits import MAX_INTEGER
 from educatalog.query.tree import (
     And,
@@ -24,7 +25,7 @@ from educatalog.query.tree import (
     shown,
 )
 
-__all__ = ["DEEP_KEYS", "META_VALUES", "Query"]
+__all__ = ["DEEP_KEYS", "META_VALUES", "UNSUPPORTED_PARAMETERS", "Query"]
 
 # ---------------------------------------------------------------------------------------
 # Query-string parameters: JSON and bracket forms
@@ -166,6 +167,31 @@ def _parse_meta(values: tuple[str, ...] | None) -> tuple[str, ...] | None:
 
 DEEP_KEYS = frozenset({"_limit"})
 
+UNSUPPORTED_PARAMETERS = {
+    "export": "download the rows with the client (educatalog.load) and write them with "
+    "educatalog.snapshot.export or pandas",
+    "alias": "select the fields by their own names",
+}
+"""Global query parameters of Directus that the reference server refuses (a 400 naming the
+parameter), with what to do instead (docs/directus.md lists them)."""
+
+
+def _refuse_unsupported(items: list[tuple[str, str]]) -> None:
+    """A 400 for Directus's parameters the server does not implement, a 403 for a content
+    version (the catalogue has none; Directus answers a reader so)."""
+    for key, value in items:
+        name = key.partition("[")[0]
+        if name in UNSUPPORTED_PARAMETERS and (value != "" or key != name):
+            raise InvalidQuery(
+                f'The query parameter "{name}" is not supported by the reference server: '
+                f"{UNSUPPORTED_PARAMETERS[name]}."
+            )
+        if key == "version" and value not in ("", "main"):
+            raise NotFoundOrForbidden(
+                f'You don\'t have permission to access version "{value[:80]}": the catalogue '
+                "has no content versions (only the main one)."
+            )
+
 
 def _check_deep(obj: Any, where: str = "deep") -> dict[str, Any]:
     if not isinstance(obj, dict):
@@ -193,7 +219,10 @@ class Query:
     """A list or retrieve query, as the service's query string describes it.
 
     ``None`` means "not given" (the service's default applies). ``deep`` maps relational
-    field names to ``{"_limit": n}`` and nested relations, as in Directus.
+    field names to ``{"_limit": n}`` and nested relations, as in Directus. ``aggregate``
+    maps functions to fields (``{"count": ("*",)}``) and ``group_by`` names the fields to
+    group by (:mod:`~educatalog.query.aggregates`); ``backlink=False`` leaves the relation
+    a ``*.*`` expansion came through unexpanded, as Directus does.
     """
 
     fields: tuple[str, ...] | None = None
@@ -205,9 +234,12 @@ class Query:
     page: int | None = None
     meta: tuple[str, ...] | None = None
     deep: Mapping[str, Any] | None = field(default=None, hash=False)
+    aggregate: Mapping[str, tuple[str, ...]] | None = field(default=None, hash=False)
+    group_by: tuple[str, ...] | None = None
+    backlink: bool | None = None
 
     def __post_init__(self) -> None:
-        for name in ("fields", "sort"):
+        for name in ("fields", "sort", "group_by"):
             value = getattr(self, name)
             if isinstance(value, str):
                 value = tuple(p.strip() for p in value.split(",") if p.strip())
@@ -234,14 +266,18 @@ class Query:
             object.__setattr__(self, "filter", filter_from_json(given))
         if self.deep is not None:
             object.__setattr__(self, "deep", _check_deep(dict(self.deep)))
+        if self.aggregate is not None:
+            object.__setattr__(self, "aggregate", normalise_aggregate(self.aggregate))
 
     @classmethod
     def from_params(cls, params: Mapping[str, str] | Iterable[tuple[str, str]]) -> Query:
         """Parse query-string parameters (a mapping or ``(key, value)`` pairs).
 
-        ``filter`` and ``deep`` may be JSON or bracket form (``filter[a][_eq]=1``); ``fields``,
-        ``sort`` and ``meta`` comma lists or repeated ``name[]=`` entries. Unknown parameters
-        are ignored, as the service does.
+        ``filter``, ``deep`` and ``aggregate`` may be JSON or bracket form
+        (``filter[a][_eq]=1``, ``aggregate[count]=*``); ``fields``, ``sort``, ``meta`` and
+        ``groupBy`` comma lists or repeated ``name[]=`` entries. Unknown parameters are
+        ignored, as the service does; Directus's ``export`` and ``alias`` are refused (400)
+        and a ``version`` other than ``main`` is a 403 (:data:`UNSUPPORTED_PARAMETERS`).
         """
         try:
             return cls._from_params(params)
@@ -251,9 +287,18 @@ class Query:
     @classmethod
     def _from_params(cls, params: Mapping[str, str] | Iterable[tuple[str, str]]) -> Query:
         items = list(params.items()) if isinstance(params, Mapping) else list(params)
+        _refuse_unsupported(items)
         raw_filter = _json_or_brackets(items, "filter")
         raw_deep = _json_or_brackets(items, "deep")
         search = _single(items, "search")
+        plain_aggregate = [v for k, v in items if k == "aggregate" and v != ""]
+        brackets = [(p, v) for k, v in items if (p := _bracket_path(k, "aggregate")) is not None]
+        if plain_aggregate and brackets:
+            raise InvalidQuery('"aggregate" given both as JSON and in bracket form.')
+        aggregate = parse_aggregate(
+            plain_aggregate, _nest(brackets, "aggregate") if brackets else None
+        )
+        backlink = [v for k, v in items if k == "backlink"]
         return cls(
             fields=_split_list(items, "fields"),
             filter=None if raw_filter is None else filter_from_json(raw_filter),
@@ -264,6 +309,9 @@ class Query:
             page=_integer(_single(items, "page"), "page", 0),
             meta=_parse_meta(_split_list(items, "meta")),
             deep=None if raw_deep is None else _check_deep(raw_deep),
+            aggregate=aggregate,
+            group_by=_split_list(items, "groupBy"),
+            backlink=None if not backlink else backlink[-1] != "false",
         )
 
     def to_params(self) -> dict[str, str]:
@@ -285,6 +333,12 @@ class Query:
             out["meta"] = ",".join(self.meta)
         if self.deep is not None:
             out["deep"] = orjson.dumps(self.deep).decode()
+        if self.aggregate is not None:
+            out["aggregate"] = orjson.dumps(dict(self.aggregate)).decode()
+        if self.group_by is not None:
+            out["groupBy"] = ",".join(self.group_by)
+        if self.backlink is not None:
+            out["backlink"] = "true" if self.backlink else "false"
         return out
 
     def replace(self, **changes: Any) -> Query:

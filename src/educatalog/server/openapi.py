@@ -39,6 +39,9 @@ _LIST_PARAMETERS: list[dict[str, Any]] = [
     {"$ref": "#/components/parameters/Page"},
     {"$ref": "#/components/parameters/Meta"},
     {"$ref": "#/components/parameters/Deep"},
+    {"$ref": "#/components/parameters/Aggregate"},
+    {"$ref": "#/components/parameters/GroupBy"},
+    {"$ref": "#/components/parameters/Backlink"},
 ]
 
 
@@ -91,37 +94,37 @@ def _error_response(description: str) -> dict[str, Any]:
     }
 
 
-def openapi_document(catalogue: Schema) -> dict[str, Any]:
-    """The OpenAPI document of every route, with one schema per collection."""
-    paths: dict[str, Any] = {}
-    schemas: dict[str, Any] = {
-        "Errors": {
-            "type": "object",
-            "properties": {
-                "errors": {
-                    "type": "array",
-                    "items": {
-                        "type": "object",
-                        "properties": {
-                            "message": {"type": "string"},
-                            "extensions": {
-                                "type": "object",
-                                "properties": {"code": {"type": "string"}},
-                            },
+_SCHEMAS_SHARED: dict[str, Any] = {
+    "Errors": {
+        "type": "object",
+        "properties": {
+            "errors": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "message": {"type": "string"},
+                        "extensions": {
+                            "type": "object",
+                            "properties": {"code": {"type": "string"}},
                         },
                     },
-                }
-            },
+                },
+            }
         },
-        "Meta": {
-            "type": "object",
-            "properties": {
-                "total_count": {"type": "integer"},
-                "filter_count": {"type": "integer"},
-            },
+    },
+    "Meta": {
+        "type": "object",
+        "properties": {
+            "total_count": {"type": "integer"},
+            "filter_count": {"type": "integer"},
         },
-    }
-    errors = {
+    },
+}
+
+
+def _error_responses() -> dict[str, Any]:
+    return {
         "400": _error_response("Invalid query (INVALID_QUERY) or payload (INVALID_PAYLOAD)"),
         "401": _error_response("Unknown token (INVALID_CREDENTIALS)"),
         "403": _error_response("No token, unknown collection, field or item (FORBIDDEN)"),
@@ -131,6 +134,12 @@ def openapi_document(catalogue: Schema) -> dict[str, Any]:
             "headers": {"Retry-After": {"schema": {"type": "integer"}}},
         },
     }
+
+
+def openapi_document(catalogue: Schema) -> dict[str, Any]:
+    """The OpenAPI document of every route, with one schema per collection."""
+    paths: dict[str, Any] = {}
+    schemas: dict[str, Any] = dict(_SCHEMAS_SHARED)
     for coll in catalogue.values():
         name = _schema_name(coll)
         schemas[name] = {
@@ -138,65 +147,8 @@ def openapi_document(catalogue: Schema) -> dict[str, Any]:
             "description": coll.note,
             "properties": {f.name: _field_schema(f, catalogue) for f in coll.fields},
         }
-        ref = {"$ref": f"#/components/schemas/{name}"}
-        tag = coll.name
-        paths[f"/items/{coll.name}"] = {
-            "get": {
-                "operationId": f"list_{coll.name}",
-                "summary": f"List {coll.name}",
-                "tags": [tag],
-                "parameters": list(_LIST_PARAMETERS),
-                "responses": {
-                    "200": _ok(
-                        "A page of items (streamed for large answers; a body that ends with "
-                        "an `errors` list beside `data` was cut short by the server)",
-                        {
-                            "data": {"type": "array", "items": ref},
-                            "meta": {"$ref": "#/components/schemas/Meta"},
-                            "errors": {"$ref": "#/components/schemas/Errors/properties/errors"},
-                        },
-                        required=["data"],
-                    ),
-                    **errors,
-                },
-            }
-        }
-        paths[f"/items/{coll.name}/{{id}}"] = {
-            "get": {
-                "operationId": f"get_{coll.name}",
-                "summary": f"Retrieve one item of {coll.name}",
-                "tags": [tag],
-                "parameters": [
-                    {"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}},
-                    {"$ref": "#/components/parameters/Fields"},
-                    {"$ref": "#/components/parameters/Meta"},
-                    {"$ref": "#/components/parameters/Deep"},
-                ],
-                "responses": {
-                    "200": _ok("The item", {"data": ref}, required=["data"]),
-                    **errors,
-                },
-            }
-        }
-    public = {
-        "ping": {"type": "string", "enum": ["pong"]},
-        "openapi": {"type": "object", "required": ["openapi", "paths"]},
-        "info": {
-            "type": "object",
-            "required": ["data"],
-            "properties": {"data": {"type": "object"}},
-        },
-    }
-    for path, operation, summary in _PUBLIC_ROUTES:
-        content = {"application/json": {"schema": public[operation]}}
-        paths[path] = {
-            "get": {
-                "operationId": operation,
-                "summary": summary,
-                "security": [],
-                "responses": {"200": {"description": summary, "content": content}},
-            }
-        }
+        paths.update(_collection_paths(coll, {"$ref": f"#/components/schemas/{name}"}))
+    paths.update(_public_paths())
     return {
         "openapi": "3.0.3",
         "info": {
@@ -209,46 +161,132 @@ def openapi_document(catalogue: Schema) -> dict[str, Any]:
         "components": {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
             "schemas": schemas,
-            "parameters": {
-                "Fields": _query_param("fields", "Fields to return; dot notation, `*`.", "array"),
-                "Filter": _json_param(
-                    "filter",
-                    "Filter object, as JSON (or in bracket form: `filter[field][_eq]=1`): "
-                    "field names map to objects of operators (`_eq`, `_in`, ...) or nested "
-                    "fields; `_and`/`_or` hold lists of such objects.",
-                    _FILTER_SCHEMA,
-                ),
-                "Sort": _query_param("sort", "Sort fields; `-` descends, `?` random.", "array"),
-                "Search": _query_param("search", "Text to search in the item's fields.", "string"),
-                "Limit": _query_param(
-                    "limit", "Items per page (default 100; -1 all).", "integer", minimum=-1
-                ),
-                "Offset": _query_param("offset", "Items to skip.", "integer", minimum=0),
-                "Page": _query_param("page", "1-indexed page number.", "integer", minimum=0),
-                "Meta": {
-                    "name": "meta",
-                    "in": "query",
-                    "description": "Counts to add: total_count, filter_count or * (both); "
-                    "empty: none.",
-                    "schema": {
-                        "type": "array",
-                        "items": {
-                            "type": "string",
-                            "enum": ["total_count", "filter_count", "*", ""],
-                        },
-                    },
-                    "style": "form",
-                    "explode": False,
-                },
-                "Deep": _json_param(
-                    "deep",
-                    "Per-relation options, as JSON: relation names map to objects holding "
-                    "`_limit` (the nested cap; -1 for all) and nested relations.",
-                    _DEEP_SCHEMA,
-                ),
-            },
+            "parameters": _parameters(),
         },
         "security": [{"bearer": []}],
+    }
+
+
+def _collection_paths(coll: Collection, ref: dict[str, Any]) -> dict[str, Any]:
+    """The list route and the item route of one collection."""
+    errors = _error_responses()
+    listed = _ok(
+        "A page of items (streamed for large answers; a body that ends with an `errors` list "
+        "beside `data` was cut short by the server)",
+        {
+            "data": {"type": "array", "items": ref},
+            "meta": {"$ref": "#/components/schemas/Meta"},
+            "errors": {"$ref": "#/components/schemas/Errors/properties/errors"},
+        },
+        required=["data"],
+    )
+    item_parameters = [
+        {"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}},
+        {"$ref": "#/components/parameters/Fields"},
+        {"$ref": "#/components/parameters/Meta"},
+        {"$ref": "#/components/parameters/Deep"},
+    ]
+    return {
+        f"/items/{coll.name}": {
+            "get": {
+                "operationId": f"list_{coll.name}",
+                "summary": f"List {coll.name}",
+                "tags": [coll.name],
+                "parameters": list(_LIST_PARAMETERS),
+                "responses": {"200": listed, **errors},
+            }
+        },
+        f"/items/{coll.name}/{{id}}": {
+            "get": {
+                "operationId": f"get_{coll.name}",
+                "summary": f"Retrieve one item of {coll.name}",
+                "tags": [coll.name],
+                "parameters": item_parameters,
+                "responses": {
+                    "200": _ok("The item", {"data": ref}, required=["data"]),
+                    **errors,
+                },
+            }
+        },
+    }
+
+
+def _public_paths() -> dict[str, Any]:
+    """The routes answered without a token: ping, the OpenAPI document, info."""
+    public = {
+        "ping": {"type": "string", "enum": ["pong"]},
+        "openapi": {"type": "object", "required": ["openapi", "paths"]},
+        "info": {
+            "type": "object",
+            "required": ["data"],
+            "properties": {"data": {"type": "object"}},
+        },
+    }
+    paths: dict[str, Any] = {}
+    for path, operation, summary in _PUBLIC_ROUTES:
+        content = {"application/json": {"schema": public[operation]}}
+        paths[path] = {
+            "get": {
+                "operationId": operation,
+                "summary": summary,
+                "security": [],
+                "responses": {"200": {"description": summary, "content": content}},
+            }
+        }
+    return paths
+
+
+def _parameters() -> dict[str, Any]:
+    """The query parameters of the list and item routes."""
+    return {
+        "Fields": _query_param("fields", "Fields to return; dot notation, `*`.", "array"),
+        "Filter": _json_param(
+            "filter",
+            "Filter object, as JSON (or in bracket form: `filter[field][_eq]=1`): "
+            "field names map to objects of operators (`_eq`, `_in`, ...) or nested "
+            "fields; `_and`/`_or` hold lists of such objects.",
+            _FILTER_SCHEMA,
+        ),
+        "Sort": _query_param("sort", "Sort fields; `-` descends, `?` random.", "array"),
+        "Search": _query_param("search", "Text to search in the item's fields.", "string"),
+        "Limit": _query_param(
+            "limit", "Items per page (default 100; -1 all).", "integer", minimum=-1
+        ),
+        "Offset": _query_param("offset", "Items to skip.", "integer", minimum=0),
+        "Page": _query_param("page", "1-indexed page number.", "integer", minimum=0),
+        "Meta": {
+            "name": "meta",
+            "in": "query",
+            "description": "Counts to add: total_count, filter_count or * (both); empty: none.",
+            "schema": {
+                "type": "array",
+                "items": {"type": "string", "enum": ["total_count", "filter_count", "*", ""]},
+            },
+            "style": "form",
+            "explode": False,
+        },
+        "Deep": _json_param(
+            "deep",
+            "Per-relation options, as JSON: relation names map to objects holding "
+            "`_limit` (the nested cap; -1 for all) and nested relations.",
+            _DEEP_SCHEMA,
+        ),
+        "Aggregate": _json_param(
+            "aggregate",
+            "Aggregate functions, as JSON (or in bracket form: `aggregate[count]=*`): count, "
+            "countDistinct, sum, sumDistinct, avg, avgDistinct, min, max, each mapped to "
+            "fields (`*` for counts). The answer is rows of groups instead of items.",
+            {"type": "object", "additionalProperties": {"type": "string"}},
+        ),
+        "GroupBy": _query_param(
+            "groupBy", "Fields to group by (with `aggregate`, or alone: distinct values).", "array"
+        ),
+        "Backlink": _query_param(
+            "backlink",
+            "`false`: a `*.*` expansion leaves the relation it came through unexpanded "
+            "(any other value: expanded, as without it).",
+            "string",
+        ),
     }
 
 

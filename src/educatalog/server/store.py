@@ -20,24 +20,10 @@ from typing import Any
 from educatalog.errors import UsageError
 from educatalog.files import atomic_path
 from educatalog.schema import CATALOGUE, Collection, Field, FieldType, Schema
+from educatalog.server import sql
+from educatalog.server.numbers import average_text, numeric_text
 
-__all__ = [
-    "Database",
-    "build_database",
-    "database_info",
-    "json_value_sql",
-    "quote",
-    "read_rows",
-]
-
-_SQL_TYPES = {
-    FieldType.INTEGER: "INTEGER",
-    FieldType.STRING: "TEXT",
-    FieldType.UUID: "TEXT",
-    FieldType.DATETIME: "TEXT",
-    FieldType.BOOLEAN: "INTEGER",
-    FieldType.DECIMAL: "REAL",
-}
+__all__ = ["Database", "build_database", "check_database", "database_info", "read_rows"]
 
 # Every foreign key is indexed; these indexes lead with one and serve it too. Events by
 # state and start date (the most common count) then read the index alone.
@@ -49,19 +35,6 @@ _EXTRA_INDEXES: dict[str, tuple[str, ...]] = {
     "events": ("event_start_date",),
     "courses": ("institution",),
 }
-
-INFO_TABLE = "_educatalog_info"
-SPECIAL_TEXT_TABLE = "_educatalog_special_text"
-
-SPECIAL_LOWERING = ("\u212a", "\u0130")
-"""The only characters whose lower case holds ASCII letters: KELVIN SIGN -> "k" and
-LATIN CAPITAL LETTER I WITH DOT ABOVE -> "i̇". Columns holding them cannot use SQLite's
-ASCII-only case folding as a shortcut (see ``sql.contains_ci``)."""
-
-
-def quote(identifier: str) -> str:
-    """Quote an SQL identifier. Identifiers only ever come from the catalogue."""
-    return '"' + identifier.replace('"', '""') + '"'
 
 
 def _to_sql(f: Field) -> Callable[[Any], Any] | None:
@@ -76,7 +49,8 @@ def _to_sql(f: Field) -> Callable[[Any], Any] | None:
 
 
 def _from_sql(f: Field) -> Callable[[Any], Any] | None:
-    """Converter from a column value to the JSON representation (None: unchanged)."""
+    """Converter from a column value to the JSON representation (None: unchanged), as
+    ``sql.json_value_sql`` converts it in SQL."""
     if f.type is FieldType.BOOLEAN:
         return lambda v: None if v is None else bool(v)
     if f.type is FieldType.DECIMAL:
@@ -85,30 +59,11 @@ def _from_sql(f: Field) -> Callable[[Any], Any] | None:
     return None
 
 
-def json_value_sql(f: Field, column: str) -> str:
-    """SQL giving a column's value in its JSON representation, as :func:`_from_sql` does in
-    Python: booleans as ``true``/``false``, decimals as text with the field's scale."""
-    if f.type is FieldType.BOOLEAN:
-        return (
-            f"CASE WHEN {column} IS NULL THEN NULL "
-            f"WHEN {column} THEN json('true') ELSE json('false') END"
-        )
-    if f.type is FieldType.DECIMAL:
-        return (
-            f"CASE WHEN {column} IS NULL THEN NULL ELSE printf('%.{f.scale or 2}f', {column}) END"
-        )
-    return column
-
-
 def create_schema(conn: sqlite3.Connection, catalogue: Schema = CATALOGUE) -> None:
     """Create one table per collection (indexes come after loading, see ``create_indexes``)."""
     for coll in catalogue.values():
-        columns = ", ".join(
-            f"{quote(f.name)} {_SQL_TYPES[f.type]}" + (" PRIMARY KEY" if f.name == "id" else "")
-            for f in coll.stored_fields
-        )
-        conn.execute(f"CREATE TABLE {quote(coll.name)} ({columns})")
-    conn.execute(f"CREATE TABLE {INFO_TABLE} (key TEXT PRIMARY KEY, value TEXT)")
+        conn.execute(sql.create_table_sql(coll))
+    conn.execute(sql.CREATE_INFO_TABLE)
 
 
 def create_indexes(conn: sqlite3.Connection, catalogue: Schema = CATALOGUE) -> None:
@@ -119,10 +74,7 @@ def create_indexes(conn: sqlite3.Connection, catalogue: Schema = CATALOGUE) -> N
         indexes = [c for c in indexes if c[0] not in leading] + list(composite)
         indexes += [(c,) for c in _EXTRA_INDEXES.get(coll.name, ())]
         for columns in indexes:
-            name = quote(f"ix_{coll.name}_{'_'.join(columns)}")
-            conn.execute(
-                f"CREATE INDEX {name} ON {quote(coll.name)} ({', '.join(map(quote, columns))})"
-            )
+            conn.execute(sql.create_index_sql(coll.name, columns))
 
 
 def insert_rows(
@@ -144,11 +96,7 @@ def insert_rows(
                 values[i] = c(values[i])
             yield values
 
-    placeholders = ", ".join("?" * len(names))
-    columns = ", ".join(map(quote, names))
-    cursor = conn.executemany(
-        f"INSERT INTO {quote(coll.name)} ({columns}) VALUES ({placeholders})", tuples()
-    )
+    cursor = conn.executemany(sql.insert_sql(coll), tuples())
     if unknown:
         raise UsageError(f"rows of {coll.name} carry fields it does not store: {sorted(unknown)}")
     return cursor.rowcount
@@ -175,19 +123,16 @@ def build_database(
     with atomic_path(target) as tmp:
         conn = sqlite3.connect(tmp)
         try:
-            conn.execute("PRAGMA journal_mode = OFF")
-            conn.execute("PRAGMA synchronous = OFF")
+            for pragma in sql.BUILD_PRAGMAS:
+                conn.execute(pragma)
             create_schema(conn, catalogue)
             for name, rows in chunks:
                 insert_rows(conn, catalogue[name], rows)
             create_indexes(conn, catalogue)
             _record_special_text_columns(conn, catalogue)
-            conn.executemany(
-                f"INSERT INTO {INFO_TABLE} VALUES (?, ?)",
-                [(k, json.dumps(v)) for k, v in (info or {}).items()],
-            )
+            conn.executemany(sql.INSERT_INFO, [(k, json.dumps(v)) for k, v in (info or {}).items()])
             conn.commit()
-            conn.execute("ANALYZE")
+            conn.execute(sql.ANALYZE)
             conn.commit()
         finally:
             conn.close()
@@ -195,24 +140,20 @@ def build_database(
 
 
 def _record_special_text_columns(conn: sqlite3.Connection, catalogue: Schema) -> None:
-    conn.execute(f"CREATE TABLE {SPECIAL_TEXT_TABLE} (collection TEXT, field TEXT)")
+    conn.execute(sql.CREATE_SPECIAL_TEXT_TABLE)
     for coll in catalogue.values():
         for f in coll.stored_fields:
             if not f.type.is_text:
                 continue
-            col = quote(f.name)
-            test = " OR ".join(f"instr({col}, ?) > 0" for _ in SPECIAL_LOWERING)
-            found = conn.execute(
-                f"SELECT EXISTS (SELECT 1 FROM {quote(coll.name)} WHERE {test})", SPECIAL_LOWERING
-            ).fetchone()[0]
-            if found:
-                conn.execute(f"INSERT INTO {SPECIAL_TEXT_TABLE} VALUES (?, ?)", (coll.name, f.name))
+            test = sql.holds_special_text_sql(coll, f)
+            if conn.execute(test, sql.SPECIAL_LOWERING).fetchone()[0]:
+                conn.execute(sql.INSERT_SPECIAL_TEXT, (coll.name, f.name))
 
 
 def special_text_columns(conn: sqlite3.Connection) -> frozenset[tuple[str, str]] | None:
-    """Text columns holding a character of ``SPECIAL_LOWERING`` (None: not recorded)."""
+    """Text columns holding a character of ``sql.SPECIAL_LOWERING`` (None: not recorded)."""
     try:
-        return frozenset(conn.execute(f"SELECT collection, field FROM {SPECIAL_TEXT_TABLE}"))
+        return frozenset(conn.execute(sql.SELECT_SPECIAL_TEXT))
     except sqlite3.OperationalError:
         return None
 
@@ -221,9 +162,9 @@ def index_selectivity(conn: sqlite3.Connection) -> dict[tuple[str, str], float]:
     """Average rows per value of each index's leading column, from ``ANALYZE``'s statistics."""
     out: dict[tuple[str, str], float] = {}
     try:
-        stats = conn.execute("SELECT tbl, idx, stat FROM sqlite_stat1 WHERE idx IS NOT NULL")
+        stats = conn.execute(sql.SELECT_INDEX_STATISTICS)
         for table, index, stat in stats.fetchall():
-            info = conn.execute(f"PRAGMA index_info({quote(index)})").fetchall()
+            info = conn.execute(sql.index_info_sql(index)).fetchall()
             parts = stat.split()
             if info and len(parts) > 1:
                 out[(table, info[0][2])] = float(parts[1])
@@ -236,7 +177,7 @@ def database_info(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The ``info`` a database was built with (empty for a database without it)."""
     with closing(_connect_readonly(Path(path))) as conn:
         try:
-            return {k: json.loads(v) for k, v in conn.execute(f"SELECT * FROM {INFO_TABLE}")}
+            return {k: json.loads(v) for k, v in conn.execute(sql.SELECT_INFO)}
         except sqlite3.OperationalError:
             return {}
 
@@ -250,9 +191,7 @@ def read_rows(
     converters = [_from_sql(f) for f in fields]
     names = [f.name for f in fields]
     with closing(_connect_readonly(Path(path))) as conn:
-        cursor = conn.execute(
-            f"SELECT {', '.join(map(quote, names))} FROM {quote(coll.name)} ORDER BY id"
-        )
+        cursor = conn.execute(sql.all_rows_sql(coll))
         return [
             {n: (c(v) if c else v) for n, c, v in zip(names, converters, row, strict=True)}
             for row in cursor
@@ -276,7 +215,7 @@ def check_database(path: str | os.PathLike[str], catalogue: Schema = CATALOGUE) 
         return f"{file} is not an SQLite database"
     try:
         with closing(_connect_readonly(file)) as conn:
-            tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
+            tables = {name for (name,) in conn.execute(sql.SELECT_TABLE_NAMES)}
     except sqlite3.DatabaseError as exc:
         return f"{file} cannot be read as an SQLite database ({exc})"
     missing = [name for name in catalogue if name not in tables]
@@ -293,7 +232,7 @@ def _connect_readonly(path: Path) -> sqlite3.Connection:
     if not path.is_file():
         raise FileNotFoundError(f"no database at {path}")
     conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
-    conn.execute("PRAGMA query_only = ON")
+    conn.execute(sql.QUERY_ONLY)
     return conn
 
 
@@ -303,7 +242,8 @@ def _lower(value: str | None) -> str | None:
 
 class Database:
     """A read-only database. ``edu_lower()`` lower-cases the whole of Unicode in SQL, where
-    SQLite's own ``lower()`` only knows ASCII.
+    SQLite's own ``lower()`` only knows ASCII; ``edu_numeric()`` and ``edu_average()`` write
+    sums and averages as the service does (:mod:`~educatalog.server.numbers`).
 
     :meth:`lease` lends a connection to one request for as long as it needs it (a streamed
     answer keeps its cursor open across threads, and a progress handler belongs to one
@@ -334,9 +274,11 @@ class Database:
         conn = _connect_readonly(self.path)
         # No memory map: its pages would count as the server's memory, once per connection,
         # for every page a large answer touched; reads cost the same CPU without it.
-        conn.execute("PRAGMA mmap_size = 0")
-        conn.execute(f"PRAGMA cache_size = -{self.PAGE_CACHE_KIB}")
+        conn.execute(sql.NO_MEMORY_MAP)
+        conn.execute(sql.cache_size_sql(self.PAGE_CACHE_KIB))
         conn.create_function("edu_lower", 1, _lower, deterministic=True)
+        conn.create_function("edu_numeric", 2, numeric_text, deterministic=True)
+        conn.create_function("edu_average", 3, average_text, deterministic=True)
         with self._lock:
             self._connections.append(conn)
         return conn
@@ -369,12 +311,12 @@ class Database:
         if progress is not None:
             conn.set_progress_handler(progress, steps)
         if cache_kib is not None:
-            conn.execute(f"PRAGMA cache_size = -{int(cache_kib)}")
+            conn.execute(sql.cache_size_sql(cache_kib))
         try:
             yield conn
         finally:
             if cache_kib is not None:
-                conn.execute(f"PRAGMA cache_size = -{self.PAGE_CACHE_KIB}")
+                conn.execute(sql.cache_size_sql(self.PAGE_CACHE_KIB))
             conn.set_progress_handler(None, 0)
             with self._lock:
                 keep = len(self._idle) < self.IDLE_CONNECTIONS and conn in self._connections
@@ -388,20 +330,16 @@ class Database:
     def total_count(self, collection: str, conn: sqlite3.Connection | None = None) -> int:
         """Rows of a collection (cached: the database is read-only)."""
         if collection not in self._counts:
-            sql = f"SELECT count(*) FROM {quote(collection)}"
             conn = conn or self.connection()
-            self._counts[collection] = conn.execute(sql).fetchone()[0]
+            self._counts[collection] = conn.execute(sql.total_count_sql(collection)).fetchone()[0]
         return self._counts[collection]
 
     def most_children(self, table: str, foreign_key: str, conn: sqlite3.Connection) -> int:
         """The most rows of ``table`` that point to one parent by ``foreign_key`` (cached)."""
         key = (table, foreign_key)
         if key not in self._most_children:
-            fk = quote(foreign_key)
-            self._most_children[key] = conn.execute(
-                f"SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n FROM {quote(table)} "
-                f"WHERE {fk} IS NOT NULL GROUP BY {fk})"
-            ).fetchone()[0]
+            text = sql.most_children_sql(table, foreign_key)
+            self._most_children[key] = conn.execute(text).fetchone()[0]
         return self._most_children[key]
 
     def close(self) -> None:

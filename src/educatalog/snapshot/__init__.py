@@ -26,8 +26,6 @@ an interrupted save leaves nothing behind, and an existing snapshot is never ove
 
 from __future__ import annotations
 
-from educatalog.server.snapshot_db import database_rows
-from educatalog.snapshot.comparing import _differs as _differs
 from educatalog.snapshot.comparing import diff
 from educatalog.snapshot.exporting import ExportFormat, export, sheet_names
 from educatalog.snapshot.layout import (
@@ -36,13 +34,13 @@ from educatalog.snapshot.layout import (
     MANIFEST,
     PERSONAL_FIELDS,
 )
-from educatalog.snapshot.loading import _restore_dtype as _restore_dtype
 from educatalog.snapshot.loading import database, load, read_manifest, verify
-from educatalog.snapshot.saving import _column_entry as _column_entry
 from educatalog.snapshot.saving import remove_abandoned, save
+from educatalog.snapshot.serving import database_rows
 
-# The private names imported "as" themselves are the archive's (educatalog.history), which
-# stores tables the way a snapshot does.
+# An archive (educatalog.history) stores tables the way a snapshot does: it imports the names
+# it shares from the modules (saving.column_entry, loading.restore_dtype,
+# comparing.values_differ).
 
 __all__ = [
     "FORMAT",

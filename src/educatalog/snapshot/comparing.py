@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from educatalog.catalogue import COLLECTIONS, LINK_TABLES, Catalogue
-from educatalog.snapshot.loading import _as_catalogue
+from educatalog.snapshot.loading import as_catalogue
 
 # ---------------------------------------------------------------------------------------
 # diff
@@ -26,7 +26,7 @@ def diff(
     columns ``rows_before``, ``rows_after``, ``added``, ``removed``, ``changed``; a table that
     only one side holds has nulls (``<NA>``) where the other side would be.
     """
-    before, after = _as_catalogue(old), _as_catalogue(new)
+    before, after = as_catalogue(old), as_catalogue(new)
     order = [n for n in (*COLLECTIONS, *LINK_TABLES) if n in before or n in after]
     records = []
     for name in order:
@@ -57,7 +57,7 @@ def _table_changes(name: str, a: pd.DataFrame, b: pd.DataFrame) -> dict[str, int
             y = b.set_index("id").loc[common]
             differs = np.zeros(len(common), dtype=bool)
             for column in (c for c in x.columns if c in y.columns):
-                differs |= _differs(x[column], y[column])
+                differs |= values_differ(x[column], y[column])
             changed = int(differs.sum())
         return {
             "added": len(ib.difference(ia)),
@@ -70,7 +70,7 @@ def _table_changes(name: str, a: pd.DataFrame, b: pd.DataFrame) -> dict[str, int
     return {"added": len(kb.difference(ka)), "removed": len(ka.difference(kb)), "changed": 0}
 
 
-def _differs(x: pd.Series, y: pd.Series) -> np.ndarray:
+def values_differ(x: pd.Series, y: pd.Series) -> np.ndarray:
     """Per row: the values differ (a null equals a null, and only a null)."""
     if x.dtype != y.dtype:
         x, y = x.astype("string"), y.astype("string")

@@ -16,9 +16,9 @@ from educatalog import excel
 from educatalog.errors import UsageError
 from educatalog.files import atomic_write
 from educatalog.frames import python_values
-from educatalog.server.snapshot_db import SERVICE_DATETIME
-from educatalog.snapshot.layout import _COMPRESSION, PERSONAL_FIELDS
+from educatalog.snapshot.layout import COMPRESSION, PERSONAL_FIELDS
 from educatalog.snapshot.loading import load
+from educatalog.snapshot.serving import SERVICE_DATETIME
 
 # ---------------------------------------------------------------------------------------
 # export
@@ -71,7 +71,7 @@ def _write_flat(file: Path, *, frame: pd.DataFrame, format: str) -> None:
         frame = frame.copy(deep=False)
         frame.attrs = {}
         table = pa.Table.from_pandas(frame, preserve_index=False)
-        pq.write_table(table, file, compression=_COMPRESSION)
+        pq.write_table(table, file, compression=COMPRESSION)
 
 
 def sheet_names(tables: Sequence[str]) -> dict[str, str]:

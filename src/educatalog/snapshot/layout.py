@@ -19,9 +19,9 @@ PERSONAL_FIELDS: dict[str, tuple[str, ...]] = {
 """Collection -> its personal fields (``Field.personal``): left out of snapshots and exports
 unless asked for."""
 
-_COMPRESSION = "zstd"
-_ROW_GROUP = 256 * 1024
-_RESERVED = frozenset(
+COMPRESSION = "zstd"
+ROW_GROUP = 256 * 1024
+RESERVED = frozenset(
     {
         "format",
         "format_version",

@@ -18,12 +18,12 @@ from educatalog import manifests
 from educatalog.catalogue import COLLECTIONS, LINK_TABLES, Catalogue, Source
 from educatalog.errors import SnapshotError
 from educatalog.frames import DATETIME_DTYPE
-from educatalog.server.snapshot_db import database_rows
 from educatalog.snapshot.layout import (
     FORMAT,
     FORMAT_VERSION,
     MANIFEST,
 )
+from educatalog.snapshot.serving import database_rows
 
 # ---------------------------------------------------------------------------------------
 # load and verify
@@ -161,11 +161,11 @@ def _read_table(folder: Path, entry: Mapping[str, Any], *, verify: bool) -> pd.D
     if [str(c) for c in frame.columns] != names:
         raise SnapshotError(f"{file} has columns {list(frame.columns)}; the manifest: {names}.")
     for spec in columns:
-        frame[spec["name"]] = _restore_dtype(frame[spec["name"]], spec, file)
+        frame[spec["name"]] = restore_dtype(frame[spec["name"]], spec, file)
     return frame
 
 
-def _restore_dtype(column: pd.Series, spec: Mapping[str, Any], file: Path) -> pd.Series:
+def restore_dtype(column: pd.Series, spec: Mapping[str, Any], file: Path) -> pd.Series:
     """The column in the dtype the manifest records (Parquet keeps almost every dtype; the
     categories of a categorical may come back as another text dtype)."""
     wanted = spec.get("dtype")
@@ -193,7 +193,7 @@ def _restore_dtype(column: pd.Series, spec: Mapping[str, Any], file: Path) -> pd
     return column
 
 
-def _as_catalogue(value: Catalogue | str | os.PathLike[str]) -> Catalogue:
+def as_catalogue(value: Catalogue | str | os.PathLike[str]) -> Catalogue:
     return value if isinstance(value, Catalogue) else load(value)
 
 
@@ -207,11 +207,11 @@ def database(
     """A reference-server database of the snapshot at ``path``, built once and cached.
 
     The snapshot is verified first. The database is kept in ``directory`` (default: the
-    ``snapshots`` folder of the cache, see :func:`educatalog.server.embedded.cache_dir`),
+    ``snapshots`` folder of the cache, see :func:`educatalog.workspace.cache_dir`),
     named by the manifest's checksum, so a snapshot is converted only once.
     """
-    from educatalog.server.embedded import cache_dir
     from educatalog.server.store import build_database
+    from educatalog.workspace import cache_dir
 
     folder = Path(path)
     manifest = verify(folder)
@@ -238,9 +238,10 @@ def database(
 
 def _code_fingerprint() -> str:
     """A short hash of the code that turns a snapshot into a database."""
-    from educatalog.server import snapshot_db, store
+    from educatalog.server import store
+    from educatalog.snapshot import serving
 
     digest = hashlib.sha256()
-    for module_file in (store.__file__, snapshot_db.__file__, __file__):
+    for module_file in (store.__file__, serving.__file__, __file__):
         digest.update(Path(module_file or "").read_bytes())
     return digest.hexdigest()[:10]

@@ -23,13 +23,13 @@ from educatalog._version import __version__
 from educatalog.catalogue import LINK_TABLES, Catalogue
 from educatalog.errors import SnapshotError, UsageError
 from educatalog.snapshot.layout import (
-    _COMPRESSION,
-    _RESERVED,
-    _ROW_GROUP,
+    COMPRESSION,
     FORMAT,
     FORMAT_VERSION,
     MANIFEST,
     PERSONAL_FIELDS,
+    RESERVED,
+    ROW_GROUP,
 )
 from educatalog.urls import public_url
 
@@ -54,7 +54,7 @@ def save(
     target = Path(path)
     if target.exists():
         raise SnapshotError(f"{target} already exists; snapshots are never overwritten.")
-    clash = _RESERVED & set(extra or {})
+    clash = RESERVED & set(extra or {})
     if clash:
         raise UsageError(f"extra may not set the manifest's own keys: {sorted(clash)}")
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -150,7 +150,7 @@ def _write_table(folder: Path, name: str, frame: pd.DataFrame) -> dict[str, Any]
     except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError) as exc:
         raise SnapshotError(f'Table "{name}" cannot be stored as Parquet: {exc}') from exc
     sink = pa.BufferOutputStream()
-    pq.write_table(table, sink, compression=_COMPRESSION, row_group_size=_ROW_GROUP)
+    pq.write_table(table, sink, compression=COMPRESSION, row_group_size=ROW_GROUP)
     data = sink.getvalue()
     file = f"{name}.parquet"
     _write_file(folder / file, data)
@@ -160,11 +160,11 @@ def _write_table(folder: Path, name: str, frame: pd.DataFrame) -> dict[str, Any]
         "rows": len(frame),
         "bytes": data.size,
         "sha256": hashlib.sha256(data).hexdigest(),
-        "columns": [_column_entry(str(c), frame[c]) for c in frame.columns],
+        "columns": [column_entry(str(c), frame[c]) for c in frame.columns],
     }
 
 
-def _column_entry(name: str, column: pd.Series) -> dict[str, Any]:
+def column_entry(name: str, column: pd.Series) -> dict[str, Any]:
     entry: dict[str, Any] = {"name": name, "dtype": str(column.dtype)}
     if isinstance(column.dtype, pd.CategoricalDtype):
         entry["categories_dtype"] = str(column.dtype.categories.dtype)

@@ -32,12 +32,12 @@ The package's modules: :mod:`~educatalog.stats.dimensions` (what a frame is grou
 
 from __future__ import annotations
 
-# The private names imported "as" themselves are used as stats.<name> by educatalog.history,
-# educatalog.accessor, educatalog.publication (_with_margins) and the explorer (_narrow:
-# its filters narrow the levels); Normalize
-# and Unknown are the argument types of the functions.
+# Normalize and Unknown are the argument types of the functions. The helpers the statistics
+# share (educatalog.history computes the same over an archive, educatalog.publication and
+# the explorer add totals and narrow levels) are public names of their modules:
+# stats.dimensions.choice, dimension_keys, all_levels, restore_levels, with_margins;
+# stats.selection.narrow; stats.supply.NORMALIZE_CHOICES.
 from educatalog.stats.costs import COST_UNITS, costs
-from educatalog.stats.dimensions import _HINTS as _HINTS
 from educatalog.stats.dimensions import (
     DEFINITIONS,
     DERIVED_DIMENSIONS,
@@ -46,16 +46,8 @@ from educatalog.stats.dimensions import (
     dimension,
     dimensions,
 )
-from educatalog.stats.dimensions import _choice as _choice
-from educatalog.stats.dimensions import _keys as _keys
-from educatalog.stats.dimensions import _levelled as _levelled
-from educatalog.stats.dimensions import _restore_levels as _restore_levels
-from educatalog.stats.dimensions import _suggest as _suggest
-from educatalog.stats.dimensions import _with_margins as _with_margins
 from educatalog.stats.quality import quality
-from educatalog.stats.selection import _narrow as _narrow
 from educatalog.stats.selection import select
-from educatalog.stats.supply import _NORMALIZE_CHOICES as _NORMALIZE_CHOICES
 from educatalog.stats.supply import (
     MEASURES,
     UNKNOWN_CHOICES,

@@ -10,12 +10,12 @@ import pandas as pd
 from educatalog.columns import require_columns
 from educatalog.stats.dimensions import (
     MARGINS,
-    _choice,
-    _distinct_events,
-    _finish,
-    _keys,
-    _restore_levels,
-    _with_margins,
+    choice,
+    dimension_keys,
+    distinct_events,
+    keep_source,
+    restore_levels,
+    with_margins,
 )
 
 __all__ = ["COST_UNITS", "costs"]
@@ -49,10 +49,10 @@ def costs(
     none. ``margins=True`` adds a row ``margins_name`` ("All") per currency over all groups.
     ``attrs["costs"]["per"]`` says which. Definitions: ``docs/definitions.md``.
     """
-    _choice(per, COST_UNITS, "per")
-    keys = _keys(by) if by is not None else []
+    choice(per, COST_UNITS, "per")
+    keys = dimension_keys(by) if by is not None else []
     require_columns(offers, ["event_id", "cost", "cost_currency"], "costs()")
-    data = _distinct_events(offers, keys, extra=("cost", "cost_currency"))
+    data = distinct_events(offers, keys, extra=("cost", "cost_currency"))
     data = data[data["cost"].notna() & data["cost_currency"].notna()]
     if currency is not None:
         data = data[data["cost_currency"] == currency]
@@ -62,11 +62,11 @@ def costs(
         cost_currency=pd.Categorical(data["cost_currency"], categories=currencies),
     )
     out = _distribution(data, [*keys, "cost_currency"], per)
-    out = _restore_levels(out, data, keys, plain=("cost_currency",))
+    out = restore_levels(out, data, keys, plain=("cost_currency",))
     out.index.names = [*keys, "currency"]
     if margins:
         out = _add_margins(out, data, keys, per, margins_name)
-    out = _finish(out, offers)
+    out = keep_source(out, offers)
     out.attrs["costs"] = {"per": per}
     if margins:
         out.attrs["margins"] = margins_name
@@ -110,7 +110,7 @@ def _add_margins(
     parts = []
     for currency, rows in out.groupby(level="currency", observed=False, sort=False):
         row = totals[totals.index == currency].iloc[0].to_dict()
-        block = _with_margins(rows.droplevel("currency"), {str(k): v for k, v in row.items()}, name)
+        block = with_margins(rows.droplevel("currency"), {str(k): v for k, v in row.items()}, name)
         labels = [(*(k if isinstance(k, tuple) else (k,)), currency) for k in block.index]
         parts.append(block.set_axis(pd.MultiIndex.from_tuples(labels, names=out.index.names)))
     return pd.concat(parts) if parts else out

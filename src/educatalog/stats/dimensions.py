@@ -10,10 +10,9 @@ from typing import TYPE_CHECKING, Any, Literal
 import pandas as pd
 
 from educatalog.columns import require_columns
-from educatalog.errors import MissingColumns, UsageError, WrongType
+from educatalog.errors import MissingColumns, UsageError, WrongType, did_you_mean
 from educatalog.population import STATE_KEYS
 from educatalog.provenance import SOURCE_ATTR, source_of
-from educatalog.schema import _did_you_mean
 
 if TYPE_CHECKING:
     from pandas.core.groupby.generic import DataFrameGroupBy
@@ -39,7 +38,7 @@ STATE_DIMENSIONS = ("state", "state_code")
 """Dimensions of the states, listed in the order of their official keys (01 Schleswig-Holstein
 … 16 Thüringen)."""
 
-_HINTS: dict[str, str] = {
+HINTS: dict[str, str] = {
     "funding_type": "build the frame with catalogue.offers(funding=True)",
     "funding_level": "build the frame with catalogue.offers(funding=True)",
 }
@@ -57,11 +56,11 @@ def dimension(offers: pd.DataFrame, name: str) -> pd.Series:
         return DERIVED_DIMENSIONS[name](offers["event_start_date"]).rename(name)
     if name in DERIVED_DIMENSIONS:
         require_columns(offers, ["event_start_date"], f'the dimension "{name}"')
-    if name in _HINTS:
-        raise MissingColumns(f'The frame has no column "{name}" to group by; {_HINTS[name]}.')
+    if name in HINTS:
+        raise MissingColumns(f'The frame has no column "{name}" to group by; {HINTS[name]}.')
     listed = ", ".join(dimensions(offers)) or "none"
     raise UsageError(
-        f'The frame has no dimension "{name}".{_suggest(name, _groupable(offers))} '
+        f'The frame has no dimension "{name}".{did_you_mean(name, _groupable(offers))} '
         f"Its dimensions: {listed} (any other column of the frame works too)."
     )
 
@@ -86,25 +85,17 @@ def _groupable(offers: pd.DataFrame) -> list[str]:
     return [*names, *(n for n in DERIVED_DIMENSIONS if n not in names)]
 
 
-def _suggest(name: str, choices: Sequence[str]) -> str:
-    """`` Did you mean "x"?`` for the closest choice (case-insensitive first), or nothing."""
-    folded = [c for c in choices if c.casefold() == name.casefold()]
-    if folded:
-        return f' Did you mean "{folded[0]}"?'
-    return _did_you_mean(name, dict.fromkeys(choices))
-
-
-def _choice(value: Any, choices: Sequence[str], what: str) -> str:
+def choice(value: Any, choices: Sequence[str], what: str) -> str:
     """``value`` when it is one of ``choices``; else an error naming them all."""
     if isinstance(value, str) and value in choices:
         return value
-    hint = _suggest(value, choices) if isinstance(value, str) else ""
+    hint = did_you_mean(value, choices) if isinstance(value, str) else ""
     raise UsageError(
         f"Unknown {what} {value!r}; choose one of {', '.join(repr(c) for c in choices)}.{hint}"
     )
 
 
-def _keys(by: str | Sequence[str]) -> list[str]:
+def dimension_keys(by: str | Sequence[str]) -> list[str]:
     keys = [by] if isinstance(by, str) else list(by)
     if not keys:
         raise UsageError("Group by at least one dimension, e.g. by='state'.")
@@ -113,12 +104,12 @@ def _keys(by: str | Sequence[str]) -> list[str]:
     return keys
 
 
-def _distinct_events(
+def distinct_events(
     offers: pd.DataFrame, keys: Sequence[str], extra: Sequence[str] = ()
 ) -> pd.DataFrame:
     """The key columns and what the measures need, one row per event and key value; time
     dimensions as ordered categoricals over every period from the first to the last."""
-    columns: dict[str, pd.Series] = {key: _levelled(dimension(offers, key)) for key in keys}
+    columns: dict[str, pd.Series] = {key: all_levels(dimension(offers, key)) for key in keys}
     for key in keys:
         if key in STATE_DIMENSIONS:  # also names known by their code only
             columns[key] = _in_key_order(columns[key], offers)
@@ -131,7 +122,7 @@ def _distinct_events(
     return data
 
 
-def _levelled(values: pd.Series) -> pd.Series:
+def all_levels(values: pd.Series) -> pd.Series:
     """A dimension with an order but no list of levels (periods, years) as an ordered
     categorical of every level from its smallest to its largest value, so that a table
     lists the months (quarters, years) without offers too, with 0; the states (a
@@ -177,7 +168,7 @@ def _in_key_order(values: pd.Series, offers: pd.DataFrame) -> pd.Series:
     return values.cat.reorder_categories(ordered)
 
 
-def _with_margins(table: pd.DataFrame, total: dict[str, Any], name: str = MARGINS) -> pd.DataFrame:
+def with_margins(table: pd.DataFrame, total: dict[str, Any], name: str = MARGINS) -> pd.DataFrame:
     """``table`` with a total row labelled ``name`` (in every level of its index) holding
     ``total`` (missing where a column has none), each column in its own dtype."""
     label: Any = name if table.index.nlevels == 1 else (name,) * table.index.nlevels
@@ -202,10 +193,10 @@ def _dtype(column: pd.Series) -> Any:
     return column.dtype
 
 
-def _restore_levels(
+def restore_levels(
     table: pd.DataFrame, data: pd.DataFrame, keys: Sequence[str], plain: Sequence[str] = ()
 ) -> pd.DataFrame:
-    """The index of a table grouped by :func:`_levelled` time dimensions (and the ``plain``
+    """The index of a table grouped by :func:`all_levels` time dimensions (and the ``plain``
     categorical keys) back in their own dtype (a ``PeriodIndex`` of months, ``Int64``
     years), missing values as NaT or NA."""
     levelled = [k for k in keys if _is_levelled(data[k].dtype, k)] + list(plain)
@@ -229,7 +220,7 @@ def _restore_levels(
 
 
 def _is_levelled(dtype: Any, key: str) -> bool:
-    """Whether a key's dtype is that of :func:`_levelled`: categories of periods or years."""
+    """Whether a key's dtype is that of :func:`all_levels`: categories of periods or years."""
     if not isinstance(dtype, pd.CategoricalDtype):
         return False
     inner = dtype.categories.dtype
@@ -238,7 +229,7 @@ def _is_levelled(dtype: Any, key: str) -> bool:
     )
 
 
-def _nunique(
+def count_distinct(
     groups: DataFrameGroupBy[Any, Literal[True]], data: pd.DataFrame, column: str
 ) -> pd.Series:
     if column not in data:
@@ -246,7 +237,7 @@ def _nunique(
     return groups[column].nunique().astype("Int64")
 
 
-def _finish(table: pd.DataFrame, offers: pd.DataFrame) -> pd.DataFrame:
+def keep_source(table: pd.DataFrame, offers: pd.DataFrame) -> pd.DataFrame:
     """Keep the frame's source on the table, so that charts and tables know demo data:
     the one in its attrs, or the one whose rows it holds (:func:`source_of`, after a merge
     or concat dropped the attrs)."""

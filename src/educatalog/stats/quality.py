@@ -8,7 +8,7 @@ import pandas as pd
 
 from educatalog.columns import require_columns
 from educatalog.offers import ends_before_start
-from educatalog.stats.dimensions import _finish
+from educatalog.stats.dimensions import keep_source
 
 __all__ = ["quality"]
 
@@ -88,7 +88,7 @@ def quality(offers: pd.DataFrame, catalogue: Any = None) -> pd.DataFrame:
     out["count"] = out["count"].astype("Int64")
     out["total"] = out["total"].astype("Int64")
     out.insert(2, "share", (out["count"] / out["total"].mask(out["total"] == 0)).astype("Float64"))
-    return _finish(out, offers)
+    return keep_source(out, offers)
 
 
 def _unknown(offers: pd.DataFrame, ref: str) -> pd.Series | None:

@@ -9,9 +9,8 @@ from typing import Any
 
 import pandas as pd
 
-from educatalog.errors import MissingColumns, UsageError
+from educatalog.errors import MissingColumns, UsageError, did_you_mean
 from educatalog.provenance import SOURCE_ATTR
-from educatalog.stats.dimensions import _suggest
 
 __all__ = ["select"]
 
@@ -54,11 +53,11 @@ def select(
         keep &= (offers["event_start_date"] < after).fillna(False)
     out = offers[keep.to_numpy()].copy()
     for column, values in narrowed.items():
-        out[column] = _narrow(out[column], values)
+        out[column] = narrow(out[column], values)
         if column == "state" and "state_code" in out:
             codes = offers.loc[offers["state"].isin(values), "state_code"].dropna().unique()
             keep_missing = any(v is None for v in values)
-            out["state_code"] = _narrow(out["state_code"], [*codes, *([None] * keep_missing)])
+            out["state_code"] = narrow(out["state_code"], [*codes, *([None] * keep_missing)])
     out.attrs = {k: (dict(v) if isinstance(v, dict) else v) for k, v in offers.attrs.items()}
     recorded = dict(out.attrs.get(SOURCE_ATTR) or {})
     selection = {c: [None if v is None else str(v) for v in vs] for c, vs in narrowed.items()}
@@ -78,7 +77,7 @@ def _member(offers: pd.DataFrame, column: str, values: list[Any]) -> pd.Series:
     if column not in offers:
         raise MissingColumns(
             f'select() has no column "{column}" to select by.'
-            f"{_suggest(column, [str(c) for c in offers.columns])}"
+            f"{did_you_mean(column, [str(c) for c in offers.columns])}"
         )
     series = offers[column]
     if isinstance(series.dtype, pd.CategoricalDtype):
@@ -87,7 +86,7 @@ def _member(offers: pd.DataFrame, column: str, values: list[Any]) -> pd.Series:
         if unknown:
             raise UsageError(
                 f'select(): {unknown[0]!r} is no value of "{column}"; its values: '
-                f"{', '.join(levels)}.{_suggest(str(unknown[0]), levels)}"
+                f"{', '.join(levels)}.{did_you_mean(str(unknown[0]), levels)}"
             )
     named = [v for v in values if v is not None]
     member = series.isin(named).fillna(False).astype(bool)
@@ -96,7 +95,7 @@ def _member(offers: pd.DataFrame, column: str, values: list[Any]) -> pd.Series:
     return member
 
 
-def _narrow(series: pd.Series, values: Sequence[Any]) -> pd.Series:
+def narrow(series: pd.Series, values: Sequence[Any]) -> pd.Series:
     """A categorical column whose categories are those of ``values``, in its own order."""
     if not isinstance(series.dtype, pd.CategoricalDtype):
         return series

@@ -13,20 +13,19 @@ import pandas as pd
 
 from educatalog import population as _population
 from educatalog.columns import require_columns
-from educatalog.errors import MissingColumns, UsageError
+from educatalog.errors import MissingColumns, UsageError, did_you_mean
 from educatalog.population import STATE_POPULATION
 from educatalog.provenance import SOURCE_ATTR
 from educatalog.stats.dimensions import (
     MARGINS,
-    _choice,
-    _distinct_events,
-    _finish,
-    _keys,
-    _nunique,
-    _restore_levels,
-    _suggest,
-    _with_margins,
+    choice,
+    count_distinct,
+    dimension_keys,
     dimensions,
+    distinct_events,
+    keep_source,
+    restore_levels,
+    with_margins,
 )
 
 if TYPE_CHECKING:
@@ -50,7 +49,7 @@ Unknown = Literal["exclude", "as_false", "separate"]
 UNKNOWN_CHOICES: tuple[str, ...] = ("exclude", "as_false", "separate")
 """What :func:`share` does with events whose value is unknown (see its docstring)."""
 
-_NORMALIZE_CHOICES = ("all", "index", "columns")
+NORMALIZE_CHOICES = ("all", "index", "columns")
 
 MEASURES: tuple[str, ...] = ("events", "courses", "institutions", "capacity")
 """What :func:`supply` counts: distinct events, courses and institutions, and the sum of
@@ -83,30 +82,30 @@ def supply(
 
     >>> supply(offers, by=["state", "instruction_time"], normalize="index")  # doctest: +SKIP
     """
-    keys = _keys(by)
+    keys = dimension_keys(by)
     require_columns(offers, ["event_id"], "supply()")
     if normalize is not False and normalize is not True:
-        _choice(normalize, _NORMALIZE_CHOICES, "normalize")
-    data = _distinct_events(offers, keys)
+        choice(normalize, NORMALIZE_CHOICES, "normalize")
+    data = distinct_events(offers, keys)
     groups = data.groupby(keys, observed=False, dropna=dropna, sort=True)
     events = groups.size().astype("Int64")
     capacity_, covered = _capacity(groups, data, events)
     table = pd.DataFrame(
         {
             "events": events,
-            "courses": _nunique(groups, data, "course_id"),
-            "institutions": _nunique(groups, data, "institution"),
+            "courses": count_distinct(groups, data, "course_id"),
+            "institutions": count_distinct(groups, data, "institution"),
             "capacity": capacity_,
             "events_with_capacity": covered,
         }
     )
     if normalize is not False:
         table["share"] = _share(table["events"], data, keys, normalize, dropna)
-    table = _restore_levels(table, data, keys)
+    table = restore_levels(table, data, keys)
     if margins:
         rows = data.dropna(subset=keys) if dropna else data
-        table = _with_margins(table, _totals(rows, share=normalize is not False), margins_name)
-    return _finish(table, offers)
+        table = with_margins(table, _totals(rows, share=normalize is not False), margins_name)
+    return keep_source(table, offers)
 
 
 def _totals(rows: pd.DataFrame, *, share: bool = False) -> dict[str, Any]:
@@ -147,9 +146,9 @@ def crosstab(
     ``margins=True`` adds a total row and column ``margins_name`` ("All"), as in pandas.
     Definitions: ``docs/definitions.md``.
     """
-    _choice(measure, MEASURES, "measure")
+    choice(measure, MEASURES, "measure")
     if normalize is not False and normalize is not True:
-        _choice(normalize, _NORMALIZE_CHOICES, "normalize")
+        choice(normalize, NORMALIZE_CHOICES, "normalize")
     long = supply(offers, [rows, columns], normalize=False, dropna=dropna)[measure]
     # Pairs absent from the long table have no offers (0); a missing measure stays missing.
     wide = long.unstack(columns, fill_value=0)
@@ -164,7 +163,7 @@ def crosstab(
         wide = _wide_margins(wide, by_row, by_column, margins_name)
     if normalize is not False:
         wide = _normalized(wide, by_row, by_column, normalize)
-    out = _finish(wide, offers)
+    out = keep_source(wide, offers)
     if margins:
         out.attrs["margins"] = margins_name
     if normalize is not False:
@@ -182,7 +181,7 @@ def _wide_margins(
     out = wide.set_axis([f"c{i}" for i in range(n)], axis=1)
     out[f"c{n}"] = pd.Series(by_row.iloc[:-1].to_numpy(), dtype=by_row.dtype).array
     total = {f"c{i}": v for i, v in enumerate([*by_column.iloc[:-1], by_row.iloc[-1]])}
-    out = _with_margins(out, total, name)
+    out = with_margins(out, total, name)
     out.columns = pd.Index([*wide.columns, name], dtype=object, name=wide.columns.name)
     return out
 
@@ -243,7 +242,7 @@ def per_capita(
     out = table[["events", "courses", "institutions"]].copy()
     out["population"] = inhabitants.to_numpy()
     out[f"events_per_{_short(per)}"] = (table["events"] * per / out["population"]).astype("Float64")
-    out = _finish(out, offers)
+    out = keep_source(out, offers)
     out.attrs[SOURCE_ATTR] = {**out.attrs.get(SOURCE_ATTR, {}), "population": origin}
     stateless = offers.loc[offers["state"].isna().to_numpy(), "event_id"].nunique()
     out.attrs["without_state"] = int(stateless)
@@ -300,16 +299,16 @@ def capacity(offers: pd.DataFrame, by: str | Sequence[str] = "state") -> pd.Data
     the group has events but none states a maximum), ``events_with_capacity`` (events that
     state a maximum), ``events`` and ``mean_capacity`` per event that states it.
     Definitions: ``docs/definitions.md``."""
-    keys = _keys(by)
+    keys = dimension_keys(by)
     require_columns(offers, ["event_id", "max_participants"], "capacity()")
-    data = _distinct_events(offers, keys)
+    data = distinct_events(offers, keys)
     groups = data.groupby(keys, observed=False, dropna=False, sort=True)
     events = groups.size().astype("Int64")
     total, covered = _capacity(groups, data, events)
     out = pd.DataFrame({"capacity": total, "events_with_capacity": covered, "events": events})
     out["mean_capacity"] = (out["capacity"] / out["events_with_capacity"]).astype("Float64")
     out["mean_capacity"] = out["mean_capacity"].mask(out["events_with_capacity"] == 0)
-    return _finish(_restore_levels(out, data, keys), offers)
+    return keep_source(restore_levels(out, data, keys), offers)
 
 
 def share(
@@ -338,10 +337,14 @@ def share(
 
     >>> share(offers, "education_voucher", by="state", unknown="separate")  # doctest: +SKIP
     """
-    _choice(unknown, UNKNOWN_CHOICES, "unknown")
+    choice(unknown, UNKNOWN_CHOICES, "unknown")
     require_columns(offers, ["event_id"], "share()")
     if not isinstance(column, str) or column not in offers:
-        hint = _suggest(column, [str(c) for c in offers.columns]) if isinstance(column, str) else ""
+        hint = (
+            did_you_mean(column, [str(c) for c in offers.columns])
+            if isinstance(column, str)
+            else ""
+        )
         flags = [
             n for n in dimensions(offers) if n in offers and pd.api.types.is_bool_dtype(offers[n])
         ]
@@ -355,18 +358,18 @@ def share(
         if value not in values.cat.categories:
             raise UsageError(
                 f'share(): {value!r} is no value of "{column}"; its values: '
-                f"{', '.join(labels)}.{_suggest(str(value), labels)}"
+                f"{', '.join(labels)}.{did_you_mean(str(value), labels)}"
             )
     elif value is True and not pd.api.types.is_bool_dtype(values.dtype):
         raise UsageError(
             f'share(): "{column}" is not a yes/no column; name the value whose share you '
             f"want, e.g. value={values.dropna().iloc[0] if values.notna().any() else 'x'!r}."
         )
-    keys = _keys(by) if by is not None else []
+    keys = dimension_keys(by) if by is not None else []
     flag = pd.Series(pd.array(values == value, dtype="boolean"), index=offers.index).mask(
         values.isna()
     )
-    data = _distinct_events(offers.assign(_flag=flag), keys, extra=("_flag",))
+    data = distinct_events(offers.assign(_flag=flag), keys, extra=("_flag",))
     yes = data["_flag"].fillna(False).astype(bool)
     no = (~data["_flag"]).fillna(False).astype(bool)
     counts = data.assign(_yes=yes, _no=no, _unknown=data["_flag"].isna())
@@ -391,8 +394,8 @@ def share(
     if unknown == "separate":
         out["share_no"] = (out["no"] / base).astype("Float64")
         out["share_unknown"] = (out["unknown"] / base).astype("Float64")
-    out = _restore_levels(out, data, keys) if keys else out
-    out = _finish(out, offers)
+    out = restore_levels(out, data, keys) if keys else out
+    out = keep_source(out, offers)
     out.attrs["share"] = {"column": column, "value": value, "unknown": unknown}
     return out
 

@@ -302,11 +302,6 @@ def total_label(national: bool, lang: str = DEFAULT_LANG) -> str:
     return text("total.germany" if national else "total", lang)
 
 
-def translate_labels(values: Mapping[Any, Any], lang: str) -> dict[Any, str]:
-    """Each value of a mapping as :func:`label` shows it."""
-    return {k: label(v, lang) for k, v in values.items()}
-
-
 def finite(value: Any) -> bool:
     """Whether ``value`` is a number that is neither missing nor infinite."""
     try:

@@ -13,7 +13,7 @@ import pandas as pd
 
 from educatalog import stats, texts
 from educatalog.errors import MissingColumns
-from educatalog.widgets.display import MISSING_LABEL, _ui
+from educatalog.widgets.display import MISSING_LABEL, ui_text
 from educatalog.widgets.export import FORMATS
 
 __all__ = ["NONE", "TIME_DIMENSIONS"]
@@ -29,7 +29,7 @@ TIME_DIMENSIONS: tuple[str, ...] = ("month", "quarter", "year")
 (:data:`educatalog.stats.DERIVED_DIMENSIONS`)."""
 
 _EXCLUDED = frozenset({"state_code"})  # the state again, as its ISO code
-_FILTERS: dict[str, tuple[str, str]] = {
+FILTERS: dict[str, tuple[str, str]] = {
     # control name: (column, description)
     "states": ("state", "States"),
     "categories": ("instruction_form_category", "Forms"),
@@ -39,7 +39,7 @@ _FILTERS: dict[str, tuple[str, str]] = {
 _NO_MONTH = np.iinfo(np.int64).min
 
 
-class _CategoryFilter:
+class CategoryFilter:
     """A filter on a categorical column: the labels to offer and the rows' codes."""
 
     def __init__(
@@ -51,7 +51,7 @@ class _CategoryFilter:
         self._categories = len(labels)
 
     @classmethod
-    def of(cls, column: pd.Series) -> _CategoryFilter:
+    def of(cls, column: pd.Series) -> CategoryFilter:
         codes: npt.NDArray[np.integer[Any]] = np.asarray(column.cat.codes.to_numpy())
         labels = [str(c) for c in column.cat.categories]
         return cls(labels, codes, bool((codes < 0).any()))
@@ -69,7 +69,7 @@ class _CategoryFilter:
         return np.take(keep, self.codes)  # code -1 takes the last slot
 
 
-def _find_dimensions(offers: pd.DataFrame, lang: str) -> dict[str, str]:
+def find_dimensions(offers: pd.DataFrame, lang: str) -> dict[str, str]:
     """The dimensions one can count by, each with its name in ``lang``."""
     dims: dict[str, str] = {}
     for column in offers.columns:
@@ -90,7 +90,7 @@ def _find_dimensions(offers: pd.DataFrame, lang: str) -> dict[str, str]:
     return dims
 
 
-def _start_months(offers: pd.DataFrame) -> npt.NDArray[np.int64] | None:
+def start_months(offers: pd.DataFrame) -> npt.NDArray[np.int64] | None:
     """The month of each row's start as a month ordinal (:data:`_NO_MONTH` for none)."""
     if "event_start_date" not in offers:
         return None
@@ -99,9 +99,9 @@ def _start_months(offers: pd.DataFrame) -> npt.NDArray[np.int64] | None:
     return values.astype("datetime64[M]").astype(np.int64)  # NaT -> int64 minimum
 
 
-def _make_controls(
+def make_controls(
     dimensions: Mapping[str, str],
-    filters: Mapping[str, _CategoryFilter],
+    filters: Mapping[str, CategoryFilter],
     months: npt.NDArray[np.int64] | None,
     voucher: bool,
     lang: str,
@@ -111,25 +111,25 @@ def _make_controls(
     wide = {"description_width": "initial"}
     options = [(label, name) for name, label in dimensions.items()]
     first = "state" if "state" in dimensions else options[0][1]
-    measures = _ui("measures", lang).split("|")
+    measures = ui_text("measures", lang).split("|")
     controls: dict[str, w.Widget] = {
-        "by": w.Dropdown(options=options, value=first, description=_ui("by", lang), style=wide),
+        "by": w.Dropdown(options=options, value=first, description=ui_text("by", lang), style=wide),
         "by2": w.Dropdown(
             options=[(NONE, NONE), *options],
             value=NONE,
-            description=_ui("by2", lang),
+            description=ui_text("by2", lang),
             style=wide,
         ),
         "measure": w.ToggleButtons(
             options=list(zip(measures, stats.MEASURES, strict=True)),
             value="events",
-            description=_ui("measure", lang),
+            description=ui_text("measure", lang),
             style={"button_width": "auto", **wide},
             # label and buttons on one line (ipywidgets 8 puts the buttons under the label)
             layout=w.Layout(width="auto", display="flex", align_items="center"),
         ),
     }
-    for name, (column, _description) in _FILTERS.items():
+    for name, (column, _description) in FILTERS.items():
         if name in filters:
             labels = filters[name].labels
             controls[name] = w.SelectMultiple(
@@ -139,10 +139,10 @@ def _make_controls(
                 ],
                 value=(),
                 rows=min(8, max(3, len(labels))),
-                description=_ui(name, lang),
+                description=ui_text(name, lang),
                 style=wide,
                 layout=w.Layout(width="auto", min_width="250px"),
-                tooltip=_ui("all", lang, name=texts.capitalized(texts.dimension(column, lang))),
+                tooltip=ui_text("all", lang, name=texts.capitalized(texts.dimension(column, lang))),
             )
     if months is not None:
         known = months[months != _NO_MONTH]
@@ -155,22 +155,22 @@ def _make_controls(
             controls["start"] = w.SelectionRangeSlider(
                 options=[(texts.label(p, lang), p) for p in periods],
                 index=(0, len(periods) - 1),
-                description=_ui("start", lang),
+                description=ui_text("start", lang),
                 continuous_update=False,
                 layout=w.Layout(width="420px"),
             )
     if voucher:
         controls["voucher"] = w.Checkbox(
-            value=False, description=_ui("voucher", lang), indent=False
+            value=False, description=ui_text("voucher", lang), indent=False
         )
-    controls["reset"] = w.Button(description=_ui("reset", lang), layout=w.Layout(width="auto"))
+    controls["reset"] = w.Button(description=ui_text("reset", lang), layout=w.Layout(width="auto"))
     controls["format"] = w.ToggleButtons(
         options=list(FORMATS), value="CSV", style={"button_width": "70px"}
     )
     return controls
 
 
-def _layout(
+def control_layout(
     controls: Mapping[str, w.Widget],
     outputs: Mapping[str, w.Widget],
     lang: str,
@@ -180,9 +180,9 @@ def _layout(
     """The dashboard: heading, controls, status, chart beside table, download link."""
     c = controls
     dims = w.HBox([c["by"], c["by2"]])
-    filters = [c[name] for name in _FILTERS if name in c]
+    filters = [c[name] for name in FILTERS if name in c]
     extra = [c[name] for name in ("start", "voucher", "reset") if name in c]
-    top = [w.HTML(f"<b>{_ui('heading', lang)}</b>")] if heading else []
+    top = [w.HTML(f"<b>{ui_text('heading', lang)}</b>")] if heading else []
     return w.VBox(
         [
             *top,
@@ -200,10 +200,10 @@ def _layout(
     )
 
 
-def _filter_notes(controls: Mapping[str, Any], lang: str) -> list[str]:
+def filter_notes(controls: Mapping[str, Any], lang: str) -> list[str]:
     """The filters in effect, in words (one entry per filter)."""
     notes = []
-    for name in _FILTERS:
+    for name in FILTERS:
         if name in controls and controls[name].value:
             notes.append(
                 ", ".join(
@@ -215,7 +215,7 @@ def _filter_notes(controls: Mapping[str, Any], lang: str) -> list[str]:
         slider = controls["start"]
         if tuple(slider.index) != (0, len(slider.options) - 1):
             low, high = (texts.label(p, lang) for p in slider.value)
-            notes.append(_ui("range", lang, low=low, high=high))
+            notes.append(ui_text("range", lang, low=low, high=high))
     if controls.get("voucher") is not None and controls["voucher"].value:
-        notes.append(_ui("voucher_only", lang))
+        notes.append(ui_text("voucher_only", lang))
     return notes

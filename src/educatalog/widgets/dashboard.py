@@ -22,35 +22,36 @@ from educatalog import plots, stats, tables, texts
 from educatalog.columns import require_columns
 from educatalog.errors import EducatalogError, UsageError
 from educatalog.provenance import source_of
+from educatalog.stats.selection import narrow
 from educatalog.widgets.controls import (
-    _FILTERS,
+    FILTERS,
     NONE,
     TIME_DIMENSIONS,
+    CategoryFilter,
     Mask,
-    _CategoryFilter,
-    _filter_notes,
-    _find_dimensions,
-    _layout,
-    _make_controls,
-    _start_months,
+    control_layout,
+    filter_notes,
+    find_dimensions,
+    make_controls,
+    start_months,
 )
 from educatalog.widgets.display import (
     MISSING_LABEL,
-    _empty_figure,
-    _image_html,
-    _png,
-    _status_html,
-    _title,
-    _ui,
+    empty_figure,
+    image_html,
+    png_bytes,
+    status_html,
     table_html,
+    title_of,
+    ui_text,
 )
 from educatalog.widgets.export import (
-    _csv_bytes,
-    _download_link,
-    _file_suffix,
-    _new_path,
     _presented,
-    _xlsx_bytes,
+    csv_bytes,
+    download_link,
+    file_suffix,
+    new_path,
+    xlsx_bytes,
 )
 from educatalog.widgets.url_state import State, apply_state, from_query, state_of
 from educatalog.workspace import output_folder
@@ -158,24 +159,24 @@ class Explorer:
         self._full = pd.DataFrame()  # the table with its totals (margins)
         self.mask = np.ones(self._n, dtype=np.bool_)
         self.table = pd.DataFrame()
-        self.figure = _empty_figure(self.lang)
+        self.figure = empty_figure(self.lang)
         self.figure_title: str | None = None
         self.png = b""
         self.alt_text = ""
 
-        self._dimensions = _find_dimensions(offers, self.lang)
+        self._dimensions = find_dimensions(offers, self.lang)
         self._filters = {
-            name: _CategoryFilter.of(offers[column])
-            for name, (column, _) in _FILTERS.items()
+            name: CategoryFilter.of(offers[column])
+            for name, (column, _) in FILTERS.items()
             if column in offers and isinstance(offers[column].dtype, pd.CategoricalDtype)
         }
-        self._months = _start_months(offers)
+        self._months = start_months(offers)
         self._voucher: Mask | None = (
             offers["education_voucher"].astype("boolean").fillna(False).to_numpy(dtype=np.bool_)
             if "education_voucher" in offers
             else None
         )
-        self.controls = _make_controls(
+        self.controls = make_controls(
             self._dimensions, self._filters, self._months, self._voucher is not None, self.lang
         )
         # The chart as an <img> in HTML, not an ipywidgets Image: a browser reads its alt
@@ -198,7 +199,7 @@ class Explorer:
         alt text), ``table`` and
         ``status`` (HTML), ``download`` (HTML: the link that downloads the table in the
         chosen format)."""
-        self.widget = _layout(self.controls, self.outputs, self.lang, heading=heading)
+        self.widget = control_layout(self.controls, self.outputs, self.lang, heading=heading)
         # Stable names for style sheets and browser tests: educatalog-explorer, and
         # educatalog-<name> on every control and output (educatalog-states, -chart, ...).
         self.widget.add_class("educatalog-explorer")
@@ -259,7 +260,7 @@ class Explorer:
                 self._update()
             except EducatalogError as error:
                 self.error = str(error)
-                self._status.value = _status_html(
+                self._status.value = status_html(
                     f"<span style='color:#B00020'>{html.escape(str(error))}</span>",
                     self.source,
                     self.lang,
@@ -318,7 +319,7 @@ class Explorer:
         folder = Path(directory) if directory is not None else self.export_dir
         folder = output_folder(folder, what="exported tables")
         folder.mkdir(parents=True, exist_ok=True)
-        path = _new_path(folder, self._file_stem(), suffix)
+        path = new_path(folder, self._file_stem(), suffix)
         path.write_bytes(self.payload(suffix))
         self.exported = path
         return path
@@ -332,11 +333,11 @@ class Explorer:
         suffix = self._suffix(format)
         table = self._presented()
         if suffix == "csv":
-            return _csv_bytes(table)
-        return _xlsx_bytes(table, self.source, self._filter_notes())
+            return csv_bytes(table)
+        return xlsx_bytes(table, self.source, self._filter_notes())
 
     def _suffix(self, format: str | None) -> str:
-        return _file_suffix(format, self.controls["format"].value)
+        return file_suffix(format, self.controls["format"].value)
 
     def _presented(self) -> tables.Table:
         """The table with its totals for readers, the measure named under it."""
@@ -356,12 +357,12 @@ class Explorer:
         try:
             data = self.payload(suffix)
         except Exception as error:  # shown in place of the link
-            message = _ui("failed", self.lang, error=html.escape(str(error)))
+            message = ui_text("failed", self.lang, error=html.escape(str(error)))
             self._download.value = f"<span style='color:#B00020'>{message}</span>"
             return
         name = f"{self._file_stem()}.{suffix}"
-        label = _ui("download", self.lang, format=self.controls["format"].value)
-        self._download.value = _download_link(data, name, suffix, label)
+        label = ui_text("download", self.lang, format=self.controls["format"].value)
+        self._download.value = download_link(data, name, suffix, label)
 
     def close(self) -> None:
         """Stop a pending update and close the widgets."""
@@ -405,7 +406,7 @@ class Explorer:
                 self._due = False
                 self._idle.notify_all()
                 self.error = f"{type(error).__name__}: {error}"
-                self._status.value = _status_html(
+                self._status.value = status_html(
                     f"<span style='color:#B00020'>{html.escape(self.error)}</span>",
                     self.source,
                     self.lang,
@@ -458,11 +459,11 @@ class Explorer:
         self._full = full
         t2 = clock()
         self.figure = self._draw(frame, dims, measure)
-        self.figure_title = _title(self.figure)
+        self.figure_title = title_of(self.figure)
         t3 = clock()
-        self.png = _png(self.figure, self.dpi)
+        self.png = png_bytes(self.figure, self.dpi)
         self.alt_text = plots.alt_text(self.figure) or self.figure_title or ""
-        self._chart.value = _image_html(self.png, self.alt_text)
+        self._chart.value = image_html(self.png, self.alt_text)
         t4 = clock()
         self._table_html.value = table_html(
             self.table, self._totals, lang=self.lang, title=self.figure_title
@@ -531,11 +532,11 @@ class Explorer:
             values = self._column(name)
             data[name] = values if rows is None else values.take(rows)
         frame = pd.DataFrame(data, copy=False)
-        for name, (column, _description) in _FILTERS.items():
+        for name, (column, _description) in FILTERS.items():
             chosen = self.controls[name].value if name in self.controls else ()
             if chosen and column in frame:  # a filter narrows the levels: no zero rows
                 values = [None if v == MISSING_LABEL else v for v in chosen]
-                frame[column] = stats._narrow(frame[column], values)
+                frame[column] = narrow(frame[column], values)
         frame.attrs = {
             k: (dict(v) if isinstance(v, dict) else v) for k, v in self._offers.attrs.items()
         }
@@ -548,9 +549,9 @@ class Explorer:
         by2 = dims[1] if len(dims) > 1 else None
         lang = self.lang
         if not self._matched:
-            return _empty_figure(lang)
+            return empty_figure(lang)
         if measure == "capacity" and self.table[measure].isna().all():
-            return _empty_figure(lang, texts.text("empty.capacity", lang))
+            return empty_figure(lang, texts.text("empty.capacity", lang))
         if by2 is None and not (by in TIME_DIMENSIONS and measure == "events"):
             return plots.supply_bars(frame, by, measure=measure, lang=lang, source=self.source)
         if (
@@ -567,22 +568,22 @@ class Explorer:
     # -- text ------------------------------------------------------------------------
 
     def _filter_notes(self) -> list[str]:
-        return _filter_notes(self.controls, self.lang)
+        return filter_notes(self.controls, self.lang)
 
     def _status_text(self) -> str:
         lang = self.lang
         matched = texts.number(self._matched, lang)
         total = texts.number(self._total_events, lang)
         parts = [
-            _ui("match", lang, n=matched, total=total),
+            ui_text("match", lang, n=matched, total=total),
             *(html.escape(note) for note in self._filter_notes()),
         ]
         dims = self._dims()
         by2 = self.controls["by2"].value
         if by2 not in (NONE, None, "") and len(dims) == 1:
-            parts.append(_ui("ignored", lang))
-        parts.append(_ui("updated", lang, seconds=texts.number(self.seconds, lang, 2)))
-        return _status_html(" · ".join(parts), self.source, lang)
+            parts.append(ui_text("ignored", lang))
+        parts.append(ui_text("updated", lang, seconds=texts.number(self.seconds, lang, 2)))
+        return status_html(" · ".join(parts), self.source, lang)
 
     def _file_stem(self) -> str:
         dims = "-by-".join(self._dims())

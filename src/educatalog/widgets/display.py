@@ -110,7 +110,7 @@ def table_html(
     return f"{keep}<div style='max-height:560px;overflow:auto'>{page}</div>"
 
 
-def _ui(key: str, lang: str, **fields: Any) -> str:
+def ui_text(key: str, lang: str, **fields: Any) -> str:
     template = _UI[key][texts.LANGS.index(texts.check_lang(lang))]
     return template.format(**fields) if fields else template
 
@@ -121,21 +121,21 @@ def _label(key: Any) -> str:
     return str(key)
 
 
-def _title(fig: Figure) -> str | None:
+def title_of(fig: Figure) -> str | None:
     axes = fig.axes
     return (axes[0].get_title(loc="left") or None) if axes else None
 
 
-def _status_html(text: str, source: Source | None, lang: str = texts.DEFAULT_LANG) -> str:
+def status_html(text: str, source: Source | None, lang: str = texts.DEFAULT_LANG) -> str:
     described = source.text(lang) if source is not None else texts.text("source.unknown", lang)
     origin = html.escape(texts.text("source", lang, source=described))
     if source is not None and source.demo:
-        mark = html.escape(_ui("demo", lang))
+        mark = html.escape(ui_text("demo", lang))
         origin = f"<span style='color:#B00020;font-weight:bold'>{mark}</span> · {origin}"
     return f"<div style='font-size:12px'>{text}<br>{origin}</div>"
 
 
-def _image_html(png: bytes, alt: str) -> str:
+def image_html(png: bytes, alt: str) -> str:
     """The chart as an ``<img>`` that carries the PNG in a ``data:`` URI and what it shows
     in its ``alt`` text, scaled to the width it is given."""
     encoded = base64.b64encode(png).decode("ascii")
@@ -145,14 +145,14 @@ def _image_html(png: bytes, alt: str) -> str:
     )
 
 
-def _png(fig: Figure, dpi: int) -> bytes:
+def png_bytes(fig: Figure, dpi: int) -> bytes:
     buffer = io.BytesIO()
     with mpl.rc_context(plots.STYLE):
         fig.savefig(buffer, format="png", dpi=dpi)  # not "tight": a second layout, +30 %
     return buffer.getvalue()
 
 
-def _empty_figure(lang: str = texts.DEFAULT_LANG, title: str | None = None) -> Figure:
+def empty_figure(lang: str = texts.DEFAULT_LANG, title: str | None = None) -> Figure:
     fig = Figure(figsize=(8.0, 2.8))
     title = title or texts.text("empty.title", lang)
     fig.text(0.5, 0.55, title, ha="center", fontsize=13)

@@ -28,7 +28,7 @@ _MIME = {
 }
 
 
-def _file_suffix(format: str | None, chosen: str) -> str:
+def file_suffix(format: str | None, chosen: str) -> str:
     """The file suffix of ``format`` (a suffix or a control's label), else of ``chosen``
     (the format control's label)."""
     suffix = format or FORMATS[chosen]
@@ -48,7 +48,7 @@ def _presented(
     return presented
 
 
-def _csv_bytes(table: tables.Table) -> bytes:
+def csv_bytes(table: tables.Table) -> bytes:
     """UTF-8 with BOM; in German with ``;`` between fields and a decimal comma, as German
     Excel reads it; shares in percent, their header marked "(%)"."""
     frame = table.frame.copy()
@@ -61,7 +61,7 @@ def _csv_bytes(table: tables.Table) -> bytes:
     return ("\ufeff" + text).encode("utf-8")
 
 
-def _xlsx_bytes(table: tables.Table, source: Source | None, filters: Sequence[str]) -> bytes:
+def xlsx_bytes(table: tables.Table, source: Source | None, filters: Sequence[str]) -> bytes:
     """A workbook: a sheet on the source, ``filters`` and demo mark, then the table."""
     buffer = io.BytesIO()
     tables.write_excel(
@@ -75,7 +75,7 @@ def _xlsx_bytes(table: tables.Table, source: Source | None, filters: Sequence[st
     return buffer.getvalue()
 
 
-def _download_link(data: bytes, name: str, suffix: str, label: str) -> str:
+def download_link(data: bytes, name: str, suffix: str, label: str) -> str:
     """An ``<a download>`` whose ``data:`` URI holds the file."""
     encoded = base64.b64encode(data).decode("ascii")
     return (
@@ -84,7 +84,7 @@ def _download_link(data: bytes, name: str, suffix: str, label: str) -> str:
     )
 
 
-def _new_path(folder: Path, stem: str, suffix: str) -> Path:
+def new_path(folder: Path, stem: str, suffix: str) -> Path:
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     path = folder / f"{stem}-{stamp}.{suffix}"
     n = 2

@@ -23,7 +23,7 @@ import pandas as pd
 
 from educatalog import texts
 from educatalog.widgets.controls import NONE
-from educatalog.widgets.display import _ui
+from educatalog.widgets.display import ui_text
 from educatalog.widgets.export import FORMATS
 
 if TYPE_CHECKING:
@@ -79,12 +79,12 @@ def apply_state(explorer: Explorer, state: Mapping[str, Any]) -> list[str]:
         if value in allowed:
             return value
         shown = ", ".join(str(a) for a in allowed if a != NONE)
-        problems.append(_ui("link.value", lang, part=name, value=value, allowed=shown))
+        problems.append(ui_text("link.value", lang, part=name, value=value, allowed=shown))
         return None
 
     for key in state:
         if key not in KEYS:
-            problems.append(_ui("link.key", lang, part=key, keys=", ".join(KEYS)))
+            problems.append(ui_text("link.key", lang, part=key, keys=", ".join(KEYS)))
     with explorer.holding():
         for name, default in (("by", "state"), ("by2", NONE), ("measure", "events")):
             options = [value for _label, value in controls[name].options]
@@ -95,7 +95,7 @@ def apply_state(explorer: Explorer, state: Mapping[str, Any]) -> list[str]:
             chosen = _many(state.get(name, []))
             if name not in controls:
                 if chosen:
-                    problems.append(_ui("link.key", lang, part=name, keys=", ".join(KEYS)))
+                    problems.append(ui_text("link.key", lang, part=name, keys=", ".join(KEYS)))
                 continue
             options = [value for _label, value in controls[name].options]
             controls[name].value = tuple(v for v in chosen if choose(name, v, options))
@@ -106,7 +106,7 @@ def apply_state(explorer: Explorer, state: Mapping[str, Any]) -> list[str]:
             high = _month(state.get("end"), months, len(months) - 1, "end", problems, lang)
             slider.index = (min(low, high), max(low, high))
         elif "start" in state or "end" in state:
-            problems.append(_ui("link.key", lang, part="start", keys=", ".join(KEYS)))
+            problems.append(ui_text("link.key", lang, part="start", keys=", ".join(KEYS)))
         if "voucher" in controls:
             controls["voucher"].value = _one(state.get("voucher", "")) in ("1", "true", "yes")
         suffix = _one(state.get("format", "csv")).lower()
@@ -160,11 +160,11 @@ def _month(
     try:
         month = str(pd.Period(text, freq="M"))
     except (ValueError, TypeError):
-        problems.append(_ui("link.month", lang, part=key, value=text))
+        problems.append(ui_text("link.month", lang, part=key, value=text))
         return default
     if month in months:
         return months.index(month)
     nearest = 0 if month < months[0] else len(months) - 1
     first, last = (texts.label(pd.Period(m, freq="M"), lang) for m in (months[0], months[-1]))
-    problems.append(_ui("link.range", lang, part=key, value=text, first=first, last=last))
+    problems.append(ui_text("link.range", lang, part=key, value=text, first=first, last=last))
     return nearest

@@ -4,7 +4,7 @@
 >>> cat = timeline.catalogue("2024-06-01")  # a Catalogue, synthetic  # doctest: +SKIP
 >>> timeline.monthly_dates()[:2]              # 2024-01-01, 2024-02-01  # doctest: +SKIP
 
-Built **on top of** today's demo generator (:mod:`educatalog.server.demo`, whose output for a
+Built **on top of** today's demo generator (:mod:`educatalog.demodata`, whose output for a
 seed and scale is unchanged): its catalogue is the pool of providers, courses and events.
 Every demo event recurs once a year (:data:`RECURRENCES`: its dates moved by whole multiples
 of 52 weeks, so weekdays stay), each recurrence an event of its own (id ``base id +
@@ -38,11 +38,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from educatalog import demodata
 from educatalog.catalogue import COLLECTIONS, LINK_TABLES, Catalogue, Source, id_column
 from educatalog.frames import to_frame
 from educatalog.manifests import as_date
 from educatalog.schema import CATALOGUE
-from educatalog.server import demo
 
 __all__ = [
     "HISTORY_MONTHS",
@@ -101,7 +101,7 @@ class DemoTimeline:
     :meth:`catalogue` then cuts the catalogue as of any date in a second or two.
     """
 
-    def __init__(self, seed: int = demo.DEFAULT_SEED, scale: float = 1.0) -> None:
+    def __init__(self, seed: int = demodata.DEFAULT_SEED, scale: float = 1.0) -> None:
         self.seed = int(seed)
         self.scale = float(scale)
         self.base = _base_frames(self.seed, self.scale)
@@ -133,7 +133,7 @@ class DemoTimeline:
         # events: state and category decide the trend
         addresses = self.base["addresses"].set_index("id")["state"]
         state = ev["address"].map(addresses).astype("Int64").to_numpy(na_value=0)
-        forms = pd.DataFrame(demo.reference_rows()["instruction_forms"]).set_index("id")
+        forms = pd.DataFrame(demodata.reference_rows()["instruction_forms"]).set_index("id")
         category = ev["instruction_form"].map(forms["category"]).to_numpy(dtype=object)
         digital = category == _DIGITAL
         rural = np.isin(state, list(_RURAL_STATES))
@@ -247,7 +247,7 @@ class DemoTimeline:
         """The catalogue as of ``as_of`` as ``(collection, rows)`` chunks for
         :func:`educatalog.server.store.build_database` (how ``educatalog fetch --demo
         --as-of`` serves it)."""
-        from educatalog.server.snapshot_db import database_rows
+        from educatalog.snapshot.serving import database_rows
 
         yield from database_rows(self.catalogue(as_of))
 
@@ -260,7 +260,7 @@ def _base_frames(seed: int, scale: float) -> dict[str, pd.DataFrame]:
     """The demo catalogue of ``(seed, scale)`` as typed frames, chunk by chunk (flat
     memory), with columns in the catalogue's order and link tables as pairs of ids."""
     parts: dict[str, list[pd.DataFrame]] = {}
-    for name, rows in demo.iter_rows(seed=seed, scale=scale):
+    for name, rows in demodata.iter_rows(seed=seed, scale=scale):
         if not rows:
             continue
         if name in LINK_TABLES:
@@ -309,7 +309,7 @@ def _empty(name: str) -> pd.DataFrame:
 
 def as_of_database(
     as_of: dt.date | str,
-    seed: int = demo.DEFAULT_SEED,
+    seed: int = demodata.DEFAULT_SEED,
     scale: float = 1.0,
     *,
     directory: Any = None,
@@ -318,10 +318,11 @@ def as_of_database(
     cached beside the demo databases (named by seed, scale, date and code fingerprint)."""
     from pathlib import Path
 
-    from educatalog.server import snapshot_db, store
-    from educatalog.server.embedded import cache_dir, code_fingerprint
+    from educatalog.demodata.embedded import cache_dir, code_fingerprint
+    from educatalog.server import store
+    from educatalog.snapshot import serving
 
-    fingerprint = code_fingerprint(snapshot_db.__file__ or "", __file__)
+    fingerprint = code_fingerprint(serving.__file__ or "", __file__)
     when = as_date(as_of)
     folder = Path(directory) if directory is not None else cache_dir() / "history"
     name = (

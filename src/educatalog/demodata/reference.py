@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from educatalog.server import reference_data as ref
-from educatalog.server.demo.distributions import (
-    _SYSTEMATIC_IDS,
+from educatalog.demodata import reference_data as ref
+from educatalog.demodata.distributions import (
     REFERENCE_COLLECTIONS,
+    SYSTEMATIC_IDS,
 )
 
 
@@ -39,13 +39,9 @@ def reference_rows() -> dict[str, list[dict[str, Any]]]:
                 "id": k + 1,
                 "name": name,
                 "code": code,
-                "parent": _SYSTEMATIC_IDS[parent] if parent else None,
+                "parent": SYSTEMATIC_IDS[parent] if parent else None,
             }
             for k, (code, name, parent) in enumerate(ref.SYSTEMATICS)
         ],
     }
     return {name: rows[name] for name in REFERENCE_COLLECTIONS}
-
-
-# ---------------------------------------------------------------------------------------
-# The generator

@@ -10,17 +10,9 @@ from pathlib import Path
 
 from educatalog.server.app import create_app
 from educatalog.server.run import ServerThread
+from educatalog.workspace import cache_dir
 
 __all__ = ["cache_dir", "demo_database", "start_demo_server"]
-
-
-def cache_dir() -> Path:
-    """Where built demo databases are kept: ``$EDUCATALOG_CACHE`` or ``~/.cache/educatalog``."""
-    configured = os.environ.get("EDUCATALOG_CACHE")
-    if configured:
-        return Path(configured)
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "educatalog"
 
 
 def demo_database(
@@ -35,7 +27,7 @@ def demo_database(
     Files are named after the seed, the scale, the generator's version and a fingerprint of
     its code, so a changed generator never serves a stale file.
     """
-    from educatalog.server import demo
+    from educatalog import demodata as demo
     from educatalog.server.store import build_database
 
     if scale <= 0:
@@ -54,7 +46,9 @@ def code_fingerprint(*files: str | os.PathLike[str]) -> str:
     """A short hash of the code and data the demo databases are built from (the generator
     package, its data files, the store) and of ``files``, so that no stale database is
     reused after a change of any of them."""
-    from educatalog.server import demo, reference_data, store
+    from educatalog import demodata as demo
+    from educatalog.demodata import reference_data
+    from educatalog.server import store
 
     digest = hashlib.sha256()
     sources = sorted(Path(demo.__file__ or "").parent.glob("*.py"))
@@ -68,7 +62,7 @@ def start_demo_server(
     seed: int | None = None, scale: float = 1.0, *, limit_max: int | None = None
 ) -> ServerThread:
     """Start the demo server in a background thread; returns the running server."""
-    from educatalog.server.demo import DEMO_TOKEN
+    from educatalog.demodata import DEMO_TOKEN
 
     app = create_app(demo_database(seed, scale), tokens=[DEMO_TOKEN], limit_max=limit_max)
     return ServerThread(app).start()

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
+from educatalog import demodata
+from educatalog.demodata.reference_data import DURATION_SPANS
 from educatalog.schema import CATALOGUE, FieldType
-from educatalog.server import demo
-from educatalog.server.reference_data import DURATION_SPANS
 
 Rows = dict[str, list[dict[str, Any]]]
 
@@ -26,12 +26,12 @@ SMALL_SCALE = 0.05
 
 @pytest.fixture(scope="module")
 def demo_small() -> Rows:
-    return demo.collect(seed=0, scale=SMALL_SCALE)
+    return demodata.collect(seed=0, scale=SMALL_SCALE)
 
 
 @pytest.fixture(scope="module")
 def demo_default() -> Rows:
-    return demo.collect()
+    return demodata.collect()
 
 
 def _digest(rows: Rows) -> str:
@@ -73,24 +73,34 @@ def _shares(values: list[Any]) -> dict[Any, float]:
 
 
 def test_public_constants() -> None:
-    assert demo.DEMO_TOKEN == "educatalog-demo-token"
-    assert isinstance(demo.GENERATOR_VERSION, int)
-    assert demo.GENERATOR_VERSION >= 1
-    assert demo.DEFAULT_SEED == 0
+    assert demodata.DEMO_TOKEN == "educatalog-demo-token"
+    assert isinstance(demodata.GENERATOR_VERSION, int)
+    assert demodata.GENERATOR_VERSION >= 1
+    assert demodata.DEFAULT_SEED == 0
+
+
+def test_the_package_leaves_educatalog_demo_the_function() -> None:
+    """The generator's package is not called ``educatalog.demo``: that is the function that
+    connects to the embedded demo, and a submodule of that name would replace it."""
+    import educatalog
+    import educatalog.demodata.embedded  # importing it must not shadow demo()
+
+    assert callable(educatalog.demo)
+    assert educatalog.demo.__module__ == "educatalog.connection"
 
 
 def test_same_seed_and_scale_give_identical_rows(demo_small: Rows) -> None:
-    assert demo.collect(seed=0, scale=SMALL_SCALE) == demo_small
+    assert demodata.collect(seed=0, scale=SMALL_SCALE) == demo_small
 
 
 def test_different_seeds_differ(demo_small: Rows) -> None:
-    other = demo.collect(seed=1, scale=SMALL_SCALE)
+    other = demodata.collect(seed=1, scale=SMALL_SCALE)
     assert other["events"] != demo_small["events"]
     assert {a["institution"] for a in other["addresses"]}.isdisjoint(
         a["institution"] for a in demo_small["addresses"]
     )
     # the reference lists are the same real lists whatever the seed
-    for name in demo.REFERENCE_COLLECTIONS:
+    for name in demodata.REFERENCE_COLLECTIONS:
         assert other[name] == demo_small[name]
 
 
@@ -151,8 +161,8 @@ def test_synthetic_people_have_fictional_contacts(demo_default: Rows) -> None:
 
 def test_output_does_not_depend_on_the_hash_seed(demo_small: Rows) -> None:
     code = (
-        "import hashlib, json; from educatalog.server import demo; "
-        f"rows = demo.collect(seed=0, scale={SMALL_SCALE}); "
+        "import hashlib, json; from educatalog import demodata; "
+        f"rows = demodata.collect(seed=0, scale={SMALL_SCALE}); "
         "print(hashlib.sha256(json.dumps(rows, sort_keys=True).encode()).hexdigest())"
     )
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
@@ -165,13 +175,13 @@ def test_output_does_not_depend_on_the_hash_seed(demo_small: Rows) -> None:
 def test_invalid_scale_is_rejected() -> None:
     for scale in (0, -1.0):
         with pytest.raises(ValueError, match="scale"):
-            next(demo.iter_rows(scale=scale))
+            next(demodata.iter_rows(scale=scale))
 
 
 def test_reference_rows_are_fresh_copies() -> None:
-    first = demo.reference_rows()
+    first = demodata.reference_rows()
     first["states"].clear()
-    assert len(demo.reference_rows()["states"]) == 16
+    assert len(demodata.reference_rows()["states"]) == 16
 
 
 # ---------------------------------------------------------------------------------------
@@ -182,7 +192,7 @@ def test_iter_rows_streams_in_dependency_order() -> None:
     seen: dict[str, set[int]] = {name: set() for name in CATALOGUE}
     last_id: dict[str, int] = {}
     appeared: set[str] = set()
-    for name, rows in demo.iter_rows(seed=3, scale=0.2, chunk_size=300):
+    for name, rows in demodata.iter_rows(seed=3, scale=0.2, chunk_size=300):
         appeared.add(name)
         assert len(rows) <= 300
         collection = CATALOGUE[name]
@@ -197,7 +207,7 @@ def test_iter_rows_streams_in_dependency_order() -> None:
                     if (name, f.name, row[f.name]) == (
                         "events",
                         "instruction_form",
-                        demo.UNKNOWN_INSTRUCTION_FORM,
+                        demodata.UNKNOWN_INSTRUCTION_FORM,
                     ):
                         continue
                     if target == name:  # systematics.parent: parents come first
@@ -210,7 +220,7 @@ def test_iter_rows_streams_in_dependency_order() -> None:
 
 
 def test_iter_rows_is_lazy() -> None:
-    rows = demo.iter_rows(scale=200)  # about a million events: must not be built up front
+    rows = demodata.iter_rows(scale=200)  # about a million events: must not be built up front
     name, states = next(rows)
     assert name == "states"
     assert len(states) == 16
@@ -288,7 +298,7 @@ def test_references_resolve_except_documented_defects(demo_default: Rows) -> Non
                 value = row[f.name]
                 if value is not None and value not in ids[f.relation.related]:
                     dangling[(name, f.name, value)] += 1
-    assert set(dangling) == {("events", "instruction_form", demo.UNKNOWN_INSTRUCTION_FORM)}
+    assert set(dangling) == {("events", "instruction_form", demodata.UNKNOWN_INSTRUCTION_FORM)}
 
 
 def test_related_rows_belong_to_the_same_institution(demo_default: Rows) -> None:
@@ -320,7 +330,7 @@ def test_related_rows_belong_to_the_same_institution(demo_default: Rows) -> None
 
 
 def test_states() -> None:
-    states = demo.reference_rows()["states"]
+    states = demodata.reference_rows()["states"]
     assert [s["id"] for s in states] == list(range(1, 17))
     names = [s["name"] for s in states]
     assert names == sorted(names)
@@ -348,7 +358,7 @@ def test_states() -> None:
 
 
 def test_code_lists() -> None:
-    ref = demo.reference_rows()
+    ref = demodata.reference_rows()
     forms = {r["id"]: r for r in ref["instruction_forms"]}
     assert set(forms) == {101, 102, 103, 104, 105, 201, 202, 203, 204, 206, 301, 302, 303}.union(
         {304, 401, 402, 403}
@@ -392,7 +402,7 @@ def test_code_lists() -> None:
 
 
 def test_regional_funding_types() -> None:
-    regions = demo.reference_rows()["funding_types_regions"]
+    regions = demodata.reference_rows()["funding_types_regions"]
     assert {r["state"] for r in regions} == set(range(1, 17))
     names = {r["name"]: r["state"] for r in regions}
     assert names["Bildungsscheck NRW"] == 10
@@ -407,7 +417,7 @@ def test_regional_funding_types() -> None:
 
 
 def test_systematics_tree() -> None:
-    systematics = demo.reference_rows()["systematics"]
+    systematics = demodata.reference_rows()["systematics"]
     assert 30 <= len(systematics) <= 100
     by_id = _by_id(systematics)
     roots = {s["code"] for s in systematics if s["parent"] is None}
@@ -441,7 +451,7 @@ _FIRST_DIGITS = {
 
 
 def test_locations_are_real_postcodes() -> None:
-    locations = demo.reference_rows()["locations"]
+    locations = demodata.reference_rows()["locations"]
     assert 300 <= len(locations) <= 1500
     assert {r["state"] for r in locations} == set(range(1, 17))
     zips = [r["zip"] for r in locations]
@@ -486,11 +496,11 @@ def test_default_scale_size(demo_default: Rows) -> None:
 
 
 def test_growth_is_linear_in_scale(demo_default: Rows) -> None:
-    half = demo.collect(scale=0.5)
+    half = demodata.collect(scale=0.5)
     for name in ("addresses", "contacts", "courses", "events", "events_contacts", "event_costs"):
         ratio = len(half[name]) / len(demo_default[name])
         assert 0.38 <= ratio <= 0.62, (name, ratio)
-    for name in demo.REFERENCE_COLLECTIONS:
+    for name in demodata.REFERENCE_COLLECTIONS:
         assert half[name] == demo_default[name]
 
 
@@ -613,7 +623,7 @@ def test_course_children(demo_default: Rows) -> None:
 
 
 def test_defects_are_documented() -> None:
-    assert set(demo.DEFECTS) == {
+    assert set(demodata.DEFECTS) == {
         "address_missing_state",
         "empty_participants",
         "end_before_start",
@@ -621,9 +631,9 @@ def test_defects_are_documented() -> None:
         "unknown_instruction_form",
         "event_without_address",
     }
-    assert demo.__doc__ is not None
-    for name, description in demo.DEFECTS.items():
-        assert name in demo.__doc__
+    assert demodata.__doc__ is not None
+    for name, description in demodata.DEFECTS.items():
+        assert name in demodata.__doc__
         assert "%" in description
 
 
@@ -641,7 +651,7 @@ def _defect_counts(rows: Rows) -> dict[str, int]:
         ),
         "course_without_events": sum(c["id"] not in with_events for c in rows["courses"]),
         "unknown_instruction_form": sum(
-            e["instruction_form"] == demo.UNKNOWN_INSTRUCTION_FORM for e in events
+            e["instruction_form"] == demodata.UNKNOWN_INSTRUCTION_FORM for e in events
         ),
         "event_without_address": sum(e["address"] is None for e in events),
     }
@@ -649,7 +659,7 @@ def _defect_counts(rows: Rows) -> dict[str, int]:
 
 @pytest.mark.parametrize("seed", [0, 7])
 def test_every_defect_and_a_big_course_at_small_scale(seed: int) -> None:
-    rows = demo.collect(seed=seed, scale=SMALL_SCALE)
+    rows = demodata.collect(seed=seed, scale=SMALL_SCALE)
     counts = _defect_counts(rows)
     assert all(counts.values()), counts
     assert max(Counter(e["course"] for e in rows["events"]).values()) > 100

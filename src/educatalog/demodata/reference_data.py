@@ -1,5 +1,5 @@
 """Static data behind the demo catalogue: the real reference lists and the generator's word
-lists, read from the data files in ``educatalog/server/data/``.
+lists, read from the data files in ``educatalog/demodata/data/``.
 
 * ``reference_lists.json``: the reference lists, following ``docs/catalogue-schema.md``
   (KURSNET code lists renamed into English), and the demo's shares of events by state.
@@ -108,11 +108,11 @@ class CourseTemplate(NamedTuple):
 
 
 DATA_FILES = ("reference_lists.json", "locations.csv", "course_templates.json", "words.json")
-"""The data files this module reads, in ``educatalog/server/data/``."""
+"""The data files this module reads, in ``educatalog/demodata/data/``."""
 
 
 def _text(name: str) -> str:
-    return (resources.files("educatalog.server") / "data" / name).read_text(encoding="utf-8")
+    return (resources.files("educatalog.demodata") / "data" / name).read_text(encoding="utf-8")
 
 
 def data_bytes() -> bytes:

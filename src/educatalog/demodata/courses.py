@@ -5,54 +5,60 @@ from __future__ import annotations
 
 import random
 
-from educatalog.server import reference_data as ref
-from educatalog.server.demo.distributions import (
-    _DURATION_CLASSES,
-    _EVENTS_PER_COURSE,
-    _FLAGSHIP_CLASSES,
-    _FORM_CATEGORIES,
-    _FORMS,
-    _FULL_TIME_SLOTS,
-    _LANGUAGE_TEMPLATES,
-    _PART_TIME_SLOTS,
-    _REGION_LEAVE,
-    _REGION_PROGRAMS,
-    _REGULATED_TEMPLATES,
-    _SHORT_COURSE_UNITS,
-    _START_MIN,
-    _START_SPAN,
-    _SYSTEMATIC_IDS,
-    _SYSTEMATIC_PARENT,
-    _TEMPLATES_BY_CLASS,
-    _monday,
-    _money,
-    _weekdays,
+from educatalog.demodata import reference_data as ref
+from educatalog.demodata.distributions import (
+    DURATION_CLASSES,
+    EVENTS_PER_COURSE,
+    FLAGSHIP_CLASSES,
+    FORM_CATEGORIES,
+    FORMS,
+    FULL_TIME_SLOTS,
+    LANGUAGE_TEMPLATES,
+    PART_TIME_SLOTS,
+    REGION_LEAVE,
+    REGION_PROGRAMS,
+    REGULATED_TEMPLATES,
+    SHORT_COURSE_UNITS,
+    START_MIN,
+    START_SPAN,
+    SYSTEMATIC_IDS,
+    SYSTEMATIC_PARENT,
+    TEMPLATES_BY_CLASS,
+    count_weekdays,
+    money,
+    nearest_monday,
 )
-from educatalog.server.demo.events import _EventRows
-from educatalog.server.demo.rows import _Course, _Institution
+from educatalog.demodata.events import EventWriter
+from educatalog.demodata.rows import EventTerms, Institution, RowBuffers
+
+__all__ = ["CourseWriter"]
 
 
-class _CourseRows(_EventRows):
-    """Generates courses, each with its events."""
+class CourseWriter:
+    """Writes courses, each with its costs, degrees, keywords, junction rows and events."""
+
+    def __init__(self, rows: RowBuffers, events: EventWriter) -> None:
+        self.rows = rows
+        self.events = events
 
     def _template(self, rng: random.Random, kind: str) -> tuple[ref.CourseTemplate, int]:
         rnd = rng.random
         if kind == "university":
             t = rng.choice(ref.STUDY_TEMPLATES)
         elif kind == "language" and rnd() < 0.7:
-            t = _LANGUAGE_TEMPLATES.pick(rnd)
+            t = LANGUAGE_TEMPLATES.pick(rnd)
         elif kind == "chamber" and rnd() < 0.2:
-            t = rng.choice(_REGULATED_TEMPLATES)
+            t = rng.choice(REGULATED_TEMPLATES)
         else:
-            duration_class = _DURATION_CLASSES.pick(rnd)
-            return _TEMPLATES_BY_CLASS[duration_class].pick(rnd), duration_class
+            duration_class = DURATION_CLASSES.pick(rnd)
+            return TEMPLATES_BY_CLASS[duration_class].pick(rnd), duration_class
         duration_class = rng.choice(t.classes) if rnd() < 0.997 else 0
         return t, duration_class
 
-    def course(
+    def write(
         self,
         rng: random.Random,
-        inst: _Institution,
+        inst: Institution,
         address_ids: list[int],
         flagship: bool,
         no_events: bool,
@@ -60,34 +66,41 @@ class _CourseRows(_EventRows):
     ) -> None:
         """Append a course with its costs, degrees, keywords, junction rows and events."""
         rnd = rng.random
-        choice = rng.choice
-        course_id = self._next_id("courses")
+        course_id = self.rows.next_id("courses")
         if flagship:
-            duration_class = _FLAGSHIP_CLASSES.pick(rnd)
-            t = _TEMPLATES_BY_CLASS[duration_class].pick(rnd)
+            duration_class = FLAGSHIP_CLASSES.pick(rnd)
+            t = TEMPLATES_BY_CLASS[duration_class].pick(rnd)
         else:
             t, duration_class = self._template(rng, inst.kind.name)
-
-        # how the course is held
-        category = 1 if flagship else _FORM_CATEGORIES.pick(rnd)
-        form = _FORMS[category].pick(rnd)
-        forced_part_time = "Teilzeit" in t.title or "berufsbegleitend" in t.title
-        part_time = forced_part_time or (not flagship and rnd() < 0.28)
-        mixed_times = not forced_part_time and not flagship and rnd() < 0.1
-        slots = _PART_TIME_SLOTS if part_time else _FULL_TIME_SLOTS
-        slot = choice(slots)
-        lo, hi = ref.DURATION_SPANS.get(duration_class, (0, 0))
-        span = lo + int(rnd() * (hi - lo + 1))
-        if duration_class <= 2:
-            unit = _SHORT_COURSE_UNITS.pick(rnd)
+        terms, lessons = _terms(rng, t, duration_class, flagship, force_defects)
+        federal = self._funding(rng, inst, t, terms)
+        self._course(rng, inst, course_id, t, terms, lessons)
+        funded = terms.voucher or t.funding in ("avgs", "bamf")
+        self._costs(rng, inst, course_id, funded, lessons, force_defects)
+        self._degrees(rng, course_id, t)
+        self._keywords(rng, course_id, t)
+        self._course_junctions(rng, inst, course_id, t, federal, duration_class, terms.part_time)
+        if no_events:
+            return
+        if flagship:  # an event at every branch, and second dates at some
+            branches = list(address_ids)
+            extra = rng.sample(branches, min(len(branches), 50 + int(rnd() * 151)))
+            event_addresses = branches + extra
+            n_events = len(event_addresses)
         else:
-            unit = "week_days" if (r := rnd()) < 0.6 else ("calendar_days" if r < 0.95 else "hours")
-        lessons_per_day = 3 if part_time else 8
-        lessons = min(3600, max(4, _weekdays(0, span + 1) * lessons_per_day))
-        rolling = not flagship and rnd() < 0.12
-        practical = "Praktikum" in t.about or "Umschulung" in t.title or rnd() < 0.05
+            n_events = EVENTS_PER_COURSE[min(duration_class, 7)].pick(rnd)
+            event_addresses = [rng.choice(address_ids) for _ in range(n_events)]
+        starts = sorted(START_MIN + int(rnd() * START_SPAN) for _ in range(n_events))
+        if duration_class >= 3:  # longer courses start on Mondays
+            starts = [nearest_monday(s) for s in starts]
+        self.events.write(rng, inst, course_id, starts, event_addresses, terms)
 
-        # funding
+    def _funding(
+        self, rng: random.Random, inst: Institution, t: ref.CourseTemplate, terms: EventTerms
+    ) -> list[int]:
+        """The federal funding types of the course; sets ``terms.voucher`` and, for an
+        education voucher, ``terms.measure_number``."""
+        rnd = rng.random
         certified = inst.certifier is not None and t.funding in ("voucher", "avgs")
         voucher = certified and t.funding == "voucher" and rnd() < 0.85
         federal: list[int] = []
@@ -124,19 +137,35 @@ class _CourseRows(_EventRows):
                 federal.append(9)
         if rnd() < 0.04 and 12 not in federal:
             federal.append(12)
-        measure_number = (
-            f"{choice(ref.AGENCY_NUMBERS)}/{rng.randint(100, 9999)}/{rng.randint(2023, 2025)}"
+        terms.voucher = voucher
+        terms.measure_number = (
+            f"{rng.choice(ref.AGENCY_NUMBERS)}/{rng.randint(100, 9999)}/{rng.randint(2023, 2025)}"
             if voucher
             else None
         )
+        return federal
 
-        # the course row
+    def _course(
+        self,
+        rng: random.Random,
+        inst: Institution,
+        course_id: int,
+        t: ref.CourseTemplate,
+        terms: EventTerms,
+        lessons: int,
+    ) -> None:
+        """Append the course's own row."""
+        rnd = rng.random
+        choice = rng.choice
         title = t.title
         r = rnd()
-        if r < 0.12 and category == 2:
+        if r < 0.12 and terms.category == 2:
             title += choice(ref.TITLE_SUFFIXES_ONLINE)
-        elif r < 0.3 and not forced_part_time:
-            title += choice(self._title_suffixes(t, part_time, practical, voucher, duration_class))
+        elif r < 0.3 and not _forced_part_time(t):
+            suffixes = self._title_suffixes(
+                t, terms.part_time, terms.practical, terms.voucher, terms.duration_class
+            )
+            title += choice(suffixes)
         course_type = t.course_type
         if course_type == 1 and rnd() < 0.3:
             course_type = 5
@@ -145,12 +174,13 @@ class _CourseRows(_EventRows):
             education_type = 109
         elif rnd() < 0.004:
             education_type = 0
-        self.buffers["courses"].append(
+        certified = inst.certifier is not None and t.funding in ("voucher", "avgs")
+        self.rows["courses"].append(
             {
                 "id": course_id,
                 "institution": inst.uuid,
                 "title": title,
-                "description": self._description(rng, t, voucher, lessons)
+                "description": self._description(rng, t, terms.voucher, lessons)
                 if rnd() < 0.95
                 else None,
                 "course_type": course_type,
@@ -167,50 +197,6 @@ class _CourseRows(_EventRows):
                 if rnd() < 0.25
                 else None,
             }
-        )
-        self._costs(
-            rng, inst, course_id, voucher or t.funding in ("avgs", "bamf"), lessons, force_defects
-        )
-        self._degrees(rng, course_id, t)
-        self._keywords(rng, course_id, t)
-        self._course_junctions(rng, inst, course_id, t, federal, duration_class, part_time)
-
-        if no_events:
-            return
-        # events
-        if flagship:
-            branches = list(address_ids)
-            extra = rng.sample(branches, min(len(branches), 50 + int(rnd() * 151)))
-            event_addresses = branches + extra
-            n_events = len(event_addresses)
-        else:
-            n_events = _EVENTS_PER_COURSE[min(duration_class, 7)].pick(rnd)
-            event_addresses = [choice(address_ids) for _ in range(n_events)]
-        starts = sorted(_START_MIN + int(rnd() * _START_SPAN) for _ in range(n_events))
-        if duration_class >= 3:  # longer courses start on Mondays
-            starts = [_monday(s) for s in starts]
-        self._events(
-            rng,
-            inst,
-            course_id,
-            starts,
-            event_addresses,
-            _Course(
-                form=form,
-                category=category,
-                part_time=part_time,
-                mixed_times=mixed_times,
-                slot=slot,
-                duration_class=duration_class,
-                span=span,
-                unit=unit,
-                lessons_per_day=lessons_per_day,
-                rolling=rolling,
-                practical=practical,
-                voucher=voucher,
-                measure_number=measure_number,
-                force_defects=force_defects,
-            ),
         )
 
     @staticmethod
@@ -244,14 +230,14 @@ class _CourseRows(_EventRows):
     def _costs(
         self,
         rng: random.Random,
-        inst: _Institution,
+        inst: Institution,
         course_id: int,
         funded: bool,
         lessons: int,
         force_null: bool,
     ) -> None:
         rnd = rng.random
-        rows = self.buffers["event_costs"]
+        rows = self.rows["event_costs"]
         lo, hi = inst.kind.price
         price = lo + int(rnd() * (hi - lo))
         if lessons > 400:  # long measures stay near the cost rates the agencies accept
@@ -277,9 +263,9 @@ class _CourseRows(_EventRows):
         if value != -1:
             rows.append(
                 {
-                    "id": self._next_id("event_costs"),
+                    "id": self.rows.next_id("event_costs"),
                     "course": course_id,
-                    "value": None if value is None else _money(value),
+                    "value": None if value is None else money(value),
                     "currency": "EUR" if rnd() < 0.97 else None,
                     "remarks": remarks,
                 }
@@ -287,9 +273,9 @@ class _CourseRows(_EventRows):
         if value != -1 and rnd() < 0.15:
             rows.append(
                 {
-                    "id": self._next_id("event_costs"),
+                    "id": self.rows.next_id("event_costs"),
                     "course": course_id,
-                    "value": _money(15_000 + int(rnd() * 50) * 1_000),
+                    "value": money(15_000 + int(rnd() * 50) * 1_000),
                     "currency": "EUR",
                     "remarks": "Prüfungsgebühr",
                 }
@@ -297,7 +283,7 @@ class _CourseRows(_EventRows):
 
     def _degrees(self, rng: random.Random, course_id: int, t: ref.CourseTemplate) -> None:
         rnd = rng.random
-        rows = self.buffers["course_degrees"]
+        rows = self.rows["course_degrees"]
         study = t.course_type == 2
         if t.degree is not None and rnd() < 0.8:
             title, degree_type, additional, entitled = t.degree
@@ -308,7 +294,7 @@ class _CourseRows(_EventRows):
                     credits = 120
             rows.append(
                 {
-                    "id": self._next_id("course_degrees"),
+                    "id": self.rows.next_id("course_degrees"),
                     "course": course_id,
                     "degree_title": title,
                     "degree_type": degree_type,
@@ -320,7 +306,7 @@ class _CourseRows(_EventRows):
         if rnd() < (0.2 if t.degree is not None else 0.5):
             rows.append(
                 {
-                    "id": self._next_id("course_degrees"),
+                    "id": self.rows.next_id("course_degrees"),
                     "course": course_id,
                     "degree_title": "Teilnahmebescheinigung"
                     if rnd() < 0.5
@@ -342,14 +328,16 @@ class _CourseRows(_EventRows):
             w = rng.choice(ref.KEYWORDS_GENERIC)
             if w not in words:
                 words.append(w)
-        rows = self.buffers["course_keywords"]
+        rows = self.rows["course_keywords"]
         for w in words:
-            rows.append({"id": self._next_id("course_keywords"), "course": course_id, "keyword": w})
+            rows.append(
+                {"id": self.rows.next_id("course_keywords"), "course": course_id, "keyword": w}
+            )
 
     def _course_junctions(
         self,
         rng: random.Random,
-        inst: _Institution,
+        inst: Institution,
         course_id: int,
         t: ref.CourseTemplate,
         federal: list[int],
@@ -357,54 +345,100 @@ class _CourseRows(_EventRows):
         part_time: bool,
     ) -> None:
         rnd = rng.random
-        rows = self.buffers["courses_funding_types_federals"]
+        rows = self.rows["courses_funding_types_federals"]
         for fid in federal:
             rows.append(
                 {
-                    "id": self._next_id("courses_funding_types_federals"),
+                    "id": self.rows.next_id("courses_funding_types_federals"),
                     "courses_id": course_id,
                     "funding_types_federals_id": fid,
                 }
             )
         regions: list[int] = []
-        programs = _REGION_PROGRAMS.get(inst.main_state, [])
+        programs = REGION_PROGRAMS.get(inst.main_state, [])
         if programs and rnd() < 0.2:
             regions.append(rng.choice(programs))
-        leave = _REGION_LEAVE.get(inst.main_state)
+        leave = REGION_LEAVE.get(inst.main_state)
         if leave and (duration_class in (1, 2, 3) or part_time) and rnd() < 0.25:
             regions.append(leave)
-        rows = self.buffers["courses_funding_types_regions"]
+        rows = self.rows["courses_funding_types_regions"]
         for fid in regions:
             rows.append(
                 {
-                    "id": self._next_id("courses_funding_types_regions"),
+                    "id": self.rows.next_id("courses_funding_types_regions"),
                     "courses_id": course_id,
                     "funding_types_regions_id": fid,
                 }
             )
         p_handicaps = 0.7 if inst.kind.name == "rehab" else 0.08
         if rnd() < p_handicaps:
-            rows = self.buffers["courses_handicaps"]
+            rows = self.rows["courses_handicaps"]
             for hid in sorted(rng.sample(range(1, len(ref.HANDICAPS) + 1), 1 + int(rnd() * 3))):
                 rows.append(
                     {
-                        "id": self._next_id("courses_handicaps"),
+                        "id": self.rows.next_id("courses_handicaps"),
                         "courses_id": course_id,
                         "handicaps_id": hid,
                     }
                 )
-        rows = self.buffers["courses_systematics"]
+        rows = self.rows["courses_systematics"]
         codes = [t.systematic]
-        parent = _SYSTEMATIC_PARENT[t.systematic]
+        parent = SYSTEMATIC_PARENT[t.systematic]
         if parent and rnd() < 0.3:
             codes.append(parent)
         for code in codes:
             rows.append(
                 {
-                    "id": self._next_id("courses_systematics"),
+                    "id": self.rows.next_id("courses_systematics"),
                     "courses_id": course_id,
-                    "systematics_id": _SYSTEMATIC_IDS[code],
+                    "systematics_id": SYSTEMATIC_IDS[code],
                 }
             )
 
-    # -- events (the hot loop: about one million rows at scale 200)
+
+def _forced_part_time(t: ref.CourseTemplate) -> bool:
+    return "Teilzeit" in t.title or "berufsbegleitend" in t.title
+
+
+def _terms(
+    rng: random.Random,
+    t: ref.CourseTemplate,
+    duration_class: int,
+    flagship: bool,
+    force_defects: bool,
+) -> tuple[EventTerms, int]:
+    """How the course's events are held (funding still to be drawn) and its lessons."""
+    rnd = rng.random
+    category = 1 if flagship else FORM_CATEGORIES.pick(rnd)
+    form = FORMS[category].pick(rnd)
+    forced = _forced_part_time(t)
+    part_time = forced or (not flagship and rnd() < 0.28)
+    mixed_times = not forced and not flagship and rnd() < 0.1
+    slot = rng.choice(PART_TIME_SLOTS if part_time else FULL_TIME_SLOTS)
+    lo, hi = ref.DURATION_SPANS.get(duration_class, (0, 0))
+    span = lo + int(rnd() * (hi - lo + 1))
+    if duration_class <= 2:
+        unit = SHORT_COURSE_UNITS.pick(rnd)
+    else:
+        unit = "week_days" if (r := rnd()) < 0.6 else ("calendar_days" if r < 0.95 else "hours")
+    lessons_per_day = 3 if part_time else 8
+    lessons = min(3600, max(4, count_weekdays(0, span + 1) * lessons_per_day))
+    rolling = not flagship and rnd() < 0.12
+    practical = "Praktikum" in t.about or "Umschulung" in t.title or rnd() < 0.05
+    terms = EventTerms(
+        form=form,
+        category=category,
+        part_time=part_time,
+        mixed_times=mixed_times,
+        slot=slot,
+        duration_class=duration_class,
+        span=span,
+        unit=unit,
+        lessons_per_day=lessons_per_day,
+        rolling=rolling,
+        practical=practical,
+        voucher=False,
+        measure_number=None,
+        force_defects=force_defects,
+    )
+    return terms, lessons

@@ -1,4 +1,4 @@
-"""Compile bound queries (:mod:`educatalog.query`) into parameterised SQLite SQL.
+"""Filters and ``search`` as SQL conditions.
 
 Every value travels as a parameter; identifiers come only from the catalogue and are
 quoted. The semantics are those of ``docs/query-semantics.md``:
@@ -18,58 +18,14 @@ quoted. The semantics are those of ``docs/query-semantics.md``:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any
 
-import orjson
-
-from educatalog.query import And, BoundQuery, Condition, Filter, Or, Related
+from educatalog.query import And, Condition, Filter, Or, Related
 from educatalog.schema import CATALOGUE, Collection, FieldType, Schema
-from educatalog.server.store import SPECIAL_LOWERING, quote
+from educatalog.server.sql.terms import SPECIAL_LOWERING, Sql, quote
 
-__all__ = ["Sql", "count_sql", "page_sql", "sorted_by_id_only", "where_sql"]
+__all__ = ["contains_ci", "null_row_sql", "search_sql", "where_sql"]
 
-# Beyond this many values, IN lists travel as one JSON array parameter.
-_JSON_IN_THRESHOLD = 64
 _LIKE_MAX = 1000
-
-
-@dataclass
-class Sql:
-    """An SQL text being built, with its parameters in order.
-
-    ``special_text`` names the text columns that hold characters whose lower case is ASCII
-    (``store.SPECIAL_LOWERING``); None means unknown, and every column is treated so.
-    """
-
-    special_text: frozenset[tuple[str, str]] | None = None
-    params: list[Any] = field(default_factory=list)
-    aliases: int = 0
-
-    def is_special(self, collection: str, name: str) -> bool:
-        return self.special_text is None or (collection, name) in self.special_text
-
-    def param(self, value: Any) -> str:
-        self.params.append(value)
-        return "?"
-
-    def alias(self) -> str:
-        self.aliases += 1
-        return f"t{self.aliases}"
-
-    def child(self) -> Sql:
-        """A part built apart: its parameters join this one's only if it is :meth:`adopt`-ed
-        (alias names stay unique either way)."""
-        return Sql(self.special_text, aliases=self.aliases)
-
-    def adopt(self, part: Sql) -> None:
-        self.params.extend(part.params)
-        self.aliases = max(self.aliases, part.aliases)
-
-    def in_list(self, values: tuple[Any, ...]) -> str:
-        if len(values) > _JSON_IN_THRESHOLD:
-            return f"(SELECT value FROM json_each({self.param(orjson.dumps(values).decode())}))"
-        return "(" + ", ".join(self.param(v) for v in values) + ")"
 
 
 def where_sql(
@@ -314,78 +270,3 @@ def search_sql(text: str, coll: Collection, alias: str, sql: Sql) -> str:
         elif f.type.is_numeric and number is not None:
             parts.append(f"{col} = {sql.param(number)}")
     return "(" + " OR ".join(parts) + ")" if parts else "0"
-
-
-def _filter_and_search(bound: BoundQuery, sql: Sql, catalogue: Schema) -> str:
-    where = where_sql(bound.filter, bound.collection, "t0", sql, catalogue)
-    if bound.search is not None:
-        where = f"{where} AND {search_sql(bound.search, bound.collection, 't0', sql)}"
-    return where
-
-
-def count_sql(
-    bound: BoundQuery,
-    catalogue: Schema = CATALOGUE,
-    special_text: frozenset[tuple[str, str]] | None = None,
-) -> tuple[str, list[Any]]:
-    """``SELECT count(*)`` of the rows matching filter and search (``filter_count``)."""
-    sql = Sql(special_text)
-    where = _filter_and_search(bound, sql, catalogue)
-    return f"SELECT count(*) FROM {quote(bound.collection.name)} AS t0 WHERE {where}", sql.params
-
-
-def sorted_by_id_only(bound: BoundQuery) -> bool:
-    """True when the query's order is the primary key's (the default)."""
-    return not bound.random and all(key.path == ("id",) for key in bound.sort)
-
-
-def page_sql(
-    bound: BoundQuery,
-    columns: list[str],
-    catalogue: Schema = CATALOGUE,
-    special_text: frozenset[tuple[str, str]] | None = None,
-    *,
-    scan_in_id_order: bool = False,
-    select: str | None = None,
-) -> tuple[str, list[Any]]:
-    """The root ``SELECT`` of a list query: filter, search, sort, limit and offset.
-
-    ``select`` replaces the list of ``columns`` of the root table ``t0`` by an expression.
-
-    ``scan_in_id_order`` forbids indexes on the root table (lookups by id still work), so
-    that a page in id order is read by walking the table in that order and stops after
-    ``limit`` matches, where SQLite's planner would collect and sort every match.
-    """
-    sql = Sql(special_text)
-    where = _filter_and_search(bound, sql, catalogue)
-    joins: dict[tuple[str, ...], str] = {}
-    join_sql: list[str] = []
-    order: list[str] = []
-    for key in bound.sort:
-        alias, coll = "t0", bound.collection
-        for depth, part in enumerate(key.path[:-1], start=1):
-            prefix = key.path[:depth]
-            fld = coll.field(part)
-            target = catalogue.expansion_target(fld)
-            if prefix not in joins:
-                joins[prefix] = f"s{len(joins) + 1}"
-                join_sql.append(
-                    f"LEFT JOIN {quote(target.name)} AS {joins[prefix]} "
-                    f"ON {joins[prefix]}.id = {alias}.{quote(part)}"
-                )
-            alias, coll = joins[prefix], target
-        direction = "DESC NULLS FIRST" if key.descending else "ASC NULLS LAST"
-        order.append(f"{alias}.{quote(key.path[-1])} {direction}")
-    if bound.random:
-        order.append("random()")
-    if not any(key.path == ("id",) for key in bound.sort):
-        order.append("t0.id ASC")
-    if select is None:
-        select = ", ".join(f"t0.{quote(c)}" for c in columns)
-    source = f"{quote(bound.collection.name)} AS t0" + (" NOT INDEXED" if scan_in_id_order else "")
-    limit = sql.param(-1 if bound.limit is None else bound.limit)
-    text = (
-        f"SELECT {select} FROM {source} {' '.join(join_sql)} WHERE {where} "
-        f"ORDER BY {', '.join(order)} LIMIT {limit} OFFSET {sql.param(bound.offset)}"
-    )
-    return text, sql.params

@@ -15,22 +15,24 @@ import re
 import uuid
 from typing import Any
 
-from educatalog.server import reference_data as ref
-from educatalog.server.demo.courses import _CourseRows
-from educatalog.server.demo.distributions import (
-    _CERTIFIERS,
-    _CONTACTS_PER_INSTITUTION,
-    _COURSES_PER_INSTITUTION,
-    _KINDS,
-    _LOCATIONS_BY_STATE,
-    _NATIONWIDE,
-    _NATIONWIDE_EVERY,
-    _P_ADDRESS_NO_STATE,
-    _P_COURSE_NO_EVENTS,
-    _STATES,
-    _slug,
+from educatalog.demodata import reference_data as ref
+from educatalog.demodata.courses import CourseWriter
+from educatalog.demodata.distributions import (
+    CERTIFIER_SHARES,
+    CONTACTS_PER_INSTITUTION,
+    COURSES_PER_INSTITUTION,
+    KINDS,
+    LOCATIONS_BY_STATE,
+    NATIONWIDE,
+    NATIONWIDE_EVERY,
+    P_ADDRESS_NO_STATE,
+    P_COURSE_NO_EVENTS,
+    STATE_SHARES,
+    slug,
 )
-from educatalog.server.demo.rows import _Institution
+from educatalog.demodata.rows import Institution, RowBuffers
+
+__all__ = ["InstitutionWriter"]
 
 _RESERVED_TLD = ".example"
 """The top-level domain of every synthetic institution (RFC 2606: reserved for examples)."""
@@ -55,34 +57,39 @@ def _fictional(area: str, extension: str) -> str:
     return f"+49.{code}.{ranges[code]}{extension}"
 
 
-def _fax(inst: _Institution) -> str:
+def _fax(inst: Institution) -> str:
     return _fictional(inst.area, f"{inst.phone_base[-2:]}9")
 
 
-class _InstitutionRows(_CourseRows):
-    """Generates institutions, each with its addresses, contacts and courses."""
+class InstitutionWriter:
+    """Writes institutions, each with its addresses and contacts, and hands its courses to
+    the courses' writer. Institution ``i`` draws from a random generator of its own, seeded
+    from ``(seed, i)``."""
 
-    # -- institutions
+    def __init__(self, rows: RowBuffers, courses: CourseWriter, seed: int) -> None:
+        self.rows = rows
+        self.courses = courses
+        self.seed = seed
 
-    def institution(self, i: int) -> None:
+    def write(self, i: int) -> None:
         """All rows of institution ``i``: addresses, contacts, courses and their events."""
         rng = random.Random(f"educatalog-demo:{self.seed}:{i}")
         rnd = rng.random
-        inst = _Institution()
+        inst = Institution()
         inst.uuid = str(uuid.UUID(int=rng.getrandbits(128), version=4))
-        nationwide = i % _NATIONWIDE_EVERY == 0
+        nationwide = i % NATIONWIDE_EVERY == 0
         force_defects = i == 0
-        kind = _NATIONWIDE if nationwide else _KINDS.pick(rnd)
+        kind = NATIONWIDE if nationwide else KINDS.pick(rnd)
         inst.kind = kind
-        inst.main_state = _STATES.pick(rnd)
-        main_loc = rng.choice(_LOCATIONS_BY_STATE[inst.main_state])
+        inst.main_state = STATE_SHARES.pick(rnd)
+        main_loc = rng.choice(LOCATIONS_BY_STATE[inst.main_state])
         name = self._institution_name(rng, kind.name, main_loc.city, i)
         inst.domain = self._domain(kind.name, name, main_loc.city)
         inst.url = f"https://www.{inst.domain}"
         inst.area = main_loc.area_code
         inst.phone_base = self._phone_base(rng, main_loc.area_code)
         inst.institution_type = kind.institution_types.pick(rnd)
-        inst.certifier = _CERTIFIERS.pick(rnd) if rnd() < kind.certified else None
+        inst.certifier = CERTIFIER_SHARES.pick(rnd) if rnd() < kind.certified else None
         inst.account = 100_000 + int(rnd() * 900_000)
         initials = "".join(w[0] for w in re.findall(r"[A-ZÄÖÜ][\wäöüß]+", name))[:3].upper()
         inst.offer_prefix = (initials or "K") if rnd() < 0.55 else None
@@ -97,13 +104,13 @@ class _InstitutionRows(_CourseRows):
             if k == 0:
                 loc = main_loc
             elif nationwide or rnd() < 0.3:
-                loc = rng.choice(_LOCATIONS_BY_STATE[_STATES.pick(rnd)])
+                loc = rng.choice(LOCATIONS_BY_STATE[STATE_SHARES.pick(rnd)])
             else:
-                loc = rng.choice(_LOCATIONS_BY_STATE[inst.main_state])
-            missing_state = (force_defects and k == 1) or rnd() < _P_ADDRESS_NO_STATE
+                loc = rng.choice(LOCATIONS_BY_STATE[inst.main_state])
+            missing_state = (force_defects and k == 1) or rnd() < P_ADDRESS_NO_STATE
             address_ids.append(self.address(rng, inst, loc, k, missing_state))
 
-        n_contacts = 3 + int(rnd() * 6) if nationwide else _CONTACTS_PER_INSTITUTION.pick(rnd)
+        n_contacts = 3 + int(rnd() * 6) if nationwide else CONTACTS_PER_INSTITUTION.pick(rnd)
         for k in range(n_contacts):
             inst.contact_ids.append(self.contact(rng, inst, k))
 
@@ -112,21 +119,23 @@ class _InstitutionRows(_CourseRows):
         elif kind.name == "university":
             n_courses = 1 + int(rnd() * 6)
         else:
-            n_courses = _COURSES_PER_INSTITUTION.pick(rnd)
+            n_courses = COURSES_PER_INSTITUTION.pick(rnd)
         for k in range(n_courses):
             flagship = nationwide and k == 0
             no_events = (force_defects and k == n_courses - 1) or (
-                not flagship and rnd() < _P_COURSE_NO_EVENTS
+                not flagship and rnd() < P_COURSE_NO_EVENTS
             )
-            self.course(rng, inst, address_ids, flagship, no_events, force_defects and k == 0)
+            self.courses.write(
+                rng, inst, address_ids, flagship, no_events, force_defects and k == 0
+            )
 
     @staticmethod
     def _institution_name(rng: random.Random, kind: str, city: str, i: int) -> str:
         last, other = rng.choice(ref.LAST_NAMES), rng.choice(ref.LAST_NAMES)
         word = rng.choice(ref.INSTITUTION_WORDS)
         if kind == "nationwide":
-            base = ref.NATIONWIDE_NAMES[(i // _NATIONWIDE_EVERY) % len(ref.NATIONWIDE_NAMES)]
-            rounds = i // (_NATIONWIDE_EVERY * len(ref.NATIONWIDE_NAMES))
+            base = ref.NATIONWIDE_NAMES[(i // NATIONWIDE_EVERY) % len(ref.NATIONWIDE_NAMES)]
+            rounds = i // (NATIONWIDE_EVERY * len(ref.NATIONWIDE_NAMES))
             return f"{base} {rounds + 1}" if rounds else base
         options = {
             "commercial": (
@@ -158,14 +167,14 @@ class _InstitutionRows(_CourseRows):
 
     @staticmethod
     def _domain(kind: str, name: str, city: str) -> str:
-        city_slug = _slug(city)
+        city_slug = slug(city)
         if kind == "vhs":
             return f"vhs-{city_slug}{_RESERVED_TLD}"
         if name.startswith("IHK"):
             return f"ihk-bz-{city_slug}{_RESERVED_TLD}"
         if "Handwerkskammer" in name:
             return f"hwk-bz-{city_slug}{_RESERVED_TLD}"
-        words = [w for w in _slug(name).split("-") if w not in ("gmbh", "e", "v", "und", "fuer")]
+        words = [w for w in slug(name).split("-") if w not in ("gmbh", "e", "v", "und", "fuer")]
         return "-".join(words[:3]) + _RESERVED_TLD
 
     @staticmethod
@@ -179,16 +188,16 @@ class _InstitutionRows(_CourseRows):
         return _fictional(prefix, f"{number % 1000:03d}")
 
     def address(
-        self, rng: random.Random, inst: _Institution, loc: ref.Location, k: int, missing_state: bool
+        self, rng: random.Random, inst: Institution, loc: ref.Location, k: int, missing_state: bool
     ) -> int:
         """Append one address row; returns its id."""
         rnd = rng.random
-        aid = self._next_id("addresses")
+        aid = self.rows.next_id("addresses")
         number = str(1 + int(rnd() * 180)) + ("a" if rnd() < 0.08 else "")
         base = inst.phone_base if k == 0 else self._phone_base(rng, loc.area_code)
         area = inst.area if k == 0 else loc.area_code
-        city_slug = _slug(loc.city)
-        self.buffers["addresses"].append(
+        city_slug = slug(loc.city)
+        self.rows["addresses"].append(
             {
                 "id": aid,
                 "institution": inst.uuid,
@@ -212,10 +221,10 @@ class _InstitutionRows(_CourseRows):
         )
         return aid
 
-    def contact(self, rng: random.Random, inst: _Institution, k: int) -> int:
+    def contact(self, rng: random.Random, inst: Institution, k: int) -> int:
         """Append one contact row (a person, or now and then a desk); returns its id."""
         rnd = rng.random
-        cid = self._next_id("contacts")
+        cid = self.rows.next_id("contacts")
         phone = _fictional(inst.area, f"{inst.phone_base[-1]}{10 + int(rnd() * 89)}")
         row: dict[str, Any]
         if k > 0 and rnd() < 0.08:
@@ -254,9 +263,7 @@ class _InstitutionRows(_CourseRows):
             if rnd() < 0.04:
                 role = None
             email_local = (
-                f"{_slug(first)}.{_slug(last)}"
-                if rnd() < 0.7
-                else f"{_slug(first)[0]}.{_slug(last)}"
+                f"{slug(first)}.{slug(last)}" if rnd() < 0.7 else f"{slug(first)[0]}.{slug(last)}"
             )
             row = {
                 "id": cid,
@@ -276,7 +283,5 @@ class _InstitutionRows(_CourseRows):
                 if rnd() < 0.55
                 else None,
             }
-        self.buffers["contacts"].append(row)
+        self.rows["contacts"].append(row)
         return cid
-
-    # -- courses

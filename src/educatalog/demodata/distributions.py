@@ -11,8 +11,8 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
 
+from educatalog.demodata import reference_data as ref
 from educatalog.schema import CATALOGUE
-from educatalog.server import reference_data as ref
 
 DEMO_TOKEN: str = "educatalog-demo-token"
 """The fixed bearer token of the demo server."""
@@ -43,7 +43,7 @@ DEFECTS: dict[str, str] = {
 REFERENCE_COLLECTIONS: tuple[str, ...] = tuple(c.name for c in CATALOGUE.of_kind("reference"))
 """The 13 reference lists, in catalogue order."""
 
-_ENTITY_ORDER: tuple[str, ...] = (
+ENTITY_ORDER: tuple[str, ...] = (
     "addresses",
     "contacts",
     "courses",
@@ -60,20 +60,20 @@ _ENTITY_ORDER: tuple[str, ...] = (
 """Generated collections in an order where every row's references come first."""
 
 # Per-collection share of the defects and other probabilities.
-_P_ADDRESS_NO_STATE = 0.02
-_P_COURSE_NO_EVENTS = 0.02
-_P_END_BEFORE_START = 0.005
-_P_UNKNOWN_FORM = 0.002
-_P_NO_ADDRESS = 0.01
-_P_EMPTY_PARTICIPANTS = 0.45
+P_ADDRESS_NO_STATE = 0.02
+P_COURSE_NO_EVENTS = 0.02
+P_END_BEFORE_START = 0.005
+P_UNKNOWN_FORM = 0.002
+P_NO_ADDRESS = 0.01
+P_EMPTY_PARTICIPANTS = 0.45
 
-_INSTITUTIONS_PER_SCALE = 300
-_NATIONWIDE_EVERY = 150  # institution i is a nationwide provider when i % 150 == 0
+INSTITUTIONS_PER_SCALE = 300
+NATIONWIDE_EVERY = 150  # institution i is a nationwide provider when i % 150 == 0
 
 T = TypeVar("T")
 
 
-class _Weighted(Generic[T]):
+class Weighted(Generic[T]):
     """Items with weights; ``pick`` draws one with a single ``random()`` call."""
 
     __slots__ = ("cum", "items", "last", "total")
@@ -96,25 +96,25 @@ class _Weighted(Generic[T]):
 # ---------------------------------------------------------------------------------------
 # Dates: day indexes from 2024-01-01 (a Monday) and their ISO strings.
 
-_DAY0 = dt.date(2024, 1, 1)
-_DAYS: list[str] = [(_DAY0 + dt.timedelta(days=d)).isoformat() for d in range(3000)]
-_START_MIN = (dt.date(2025, 1, 1) - _DAY0).days
-_START_SPAN = (dt.date(2026, 12, 31) - _DAY0).days - _START_MIN + 1
+DAY0 = dt.date(2024, 1, 1)
+DAYS: list[str] = [(DAY0 + dt.timedelta(days=d)).isoformat() for d in range(3000)]
+START_MIN = (dt.date(2025, 1, 1) - DAY0).days
+START_SPAN = (dt.date(2026, 12, 31) - DAY0).days - START_MIN + 1
 # _WEEKDAYS[w][r]: weekdays among r consecutive days starting on weekday w (0 = Monday).
 _WEEKDAYS = [[sum(1 for k in range(r) if (w + k) % 7 < 5) for r in range(7)] for w in range(7)]
 
 
-def _monday(day: int) -> int:
+def nearest_monday(day: int) -> int:
     """The Monday nearest to day index ``day`` within the two years of start dates."""
     monday = day - day % 7 + (7 if day % 7 > 2 else 0)
-    if monday < _START_MIN:
+    if monday < START_MIN:
         monday += 7
-    elif monday >= _START_MIN + _START_SPAN:
+    elif monday >= START_MIN + START_SPAN:
         monday -= 7
     return monday
 
 
-def _weekdays(start: int, days: int) -> int:
+def count_weekdays(start: int, days: int) -> int:
     """Number of Monday-to-Friday days among ``days`` days from day index ``start``."""
     full, rest = divmod(days, 7)
     return full * 5 + _WEEKDAYS[start % 7][rest]
@@ -123,42 +123,42 @@ def _weekdays(start: int, days: int) -> int:
 # ---------------------------------------------------------------------------------------
 # Distributions
 
-_STATES = _Weighted(list(ref.STATE_EVENT_SHARES.items()))
-_DURATION_CLASSES = _Weighted(
+STATE_SHARES = Weighted(list(ref.STATE_EVENT_SHARES.items()))
+DURATION_CLASSES = Weighted(
     [(1, 1), (2, 2), (3, 20), (4, 29), (5, 25), (6, 17), (7, 6), (8, 0.4), (9, 0.3), (0, 0.3)]
 )
-_FORM_CATEGORIES = _Weighted([(1, 45), (2, 20), (3, 25), (4, 10)])
-_FORMS = {
-    1: _Weighted([(101, 60), (102, 15), (103, 5), (104, 15), (105, 5)]),
-    2: _Weighted([(201, 60), (202, 20), (203, 8), (204, 8), (206, 4)]),
-    3: _Weighted([(301, 50), (302, 15), (303, 30), (304, 5)]),
-    4: _Weighted([(401, 50), (402, 40), (403, 10)]),
+FORM_CATEGORIES = Weighted([(1, 45), (2, 20), (3, 25), (4, 10)])
+FORMS = {
+    1: Weighted([(101, 60), (102, 15), (103, 5), (104, 15), (105, 5)]),
+    2: Weighted([(201, 60), (202, 20), (203, 8), (204, 8), (206, 4)]),
+    3: Weighted([(301, 50), (302, 15), (303, 30), (304, 5)]),
+    4: Weighted([(401, 50), (402, 40), (403, 10)]),
 }
-_EVENTS_PER_COURSE = {
-    0: _Weighted([(1, 10), (2, 12), (3, 12), (4, 12), (5, 10), (6, 10), (8, 10), (10, 8)]),
-    1: _Weighted([(1, 10), (2, 12), (3, 12), (4, 12), (5, 10), (6, 10), (8, 10), (10, 8)]),
-    2: _Weighted([(1, 10), (2, 12), (3, 12), (4, 12), (5, 10), (6, 10), (8, 10), (10, 8)]),
-    3: _Weighted([(1, 20), (2, 20), (3, 15), (4, 15), (5, 10), (6, 8), (8, 7), (10, 5)]),
-    4: _Weighted([(1, 25), (2, 22), (3, 18), (4, 13), (5, 8), (6, 6), (8, 5), (12, 3)]),
-    5: _Weighted([(1, 30), (2, 25), (3, 18), (4, 12), (5, 7), (6, 5), (8, 3)]),
-    6: _Weighted([(1, 35), (2, 27), (3, 17), (4, 11), (6, 6), (8, 4)]),
-    7: _Weighted([(1, 45), (2, 30), (3, 15), (4, 10)]),
+EVENTS_PER_COURSE = {
+    0: Weighted([(1, 10), (2, 12), (3, 12), (4, 12), (5, 10), (6, 10), (8, 10), (10, 8)]),
+    1: Weighted([(1, 10), (2, 12), (3, 12), (4, 12), (5, 10), (6, 10), (8, 10), (10, 8)]),
+    2: Weighted([(1, 10), (2, 12), (3, 12), (4, 12), (5, 10), (6, 10), (8, 10), (10, 8)]),
+    3: Weighted([(1, 20), (2, 20), (3, 15), (4, 15), (5, 10), (6, 8), (8, 7), (10, 5)]),
+    4: Weighted([(1, 25), (2, 22), (3, 18), (4, 13), (5, 8), (6, 6), (8, 5), (12, 3)]),
+    5: Weighted([(1, 30), (2, 25), (3, 18), (4, 12), (5, 7), (6, 5), (8, 3)]),
+    6: Weighted([(1, 35), (2, 27), (3, 17), (4, 11), (6, 6), (8, 4)]),
+    7: Weighted([(1, 45), (2, 30), (3, 15), (4, 10)]),
 }
-_COURSES_PER_INSTITUTION = _Weighted(
+COURSES_PER_INSTITUTION = Weighted(
     list({1: 15, 2: 15, 3: 14, 4: 12, 5: 10, 6: 8, 7: 6, 8: 5, 9: 3, 10: 3, 12: 2}.items())
     + list({15: 2, 20: 1, 25: 1, 30: 1}.items())
 )
-_FLAGSHIP_CLASSES = _Weighted([(3, 20), (4, 29), (5, 25), (6, 17)])
-_CONTACTS_PER_INSTITUTION = _Weighted([(1, 30), (2, 35), (3, 20), (4, 15)])
-_SHORT_COURSE_UNITS = _Weighted([("hours", 40), ("week_days", 30), ("calendar_days", 30)])
-_CONTACTS_PER_EVENT = _Weighted([(0, 25), (1, 45), (2, 20), (3, 10)])
-_CERTIFIERS = _Weighted(
+FLAGSHIP_CLASSES = Weighted([(3, 20), (4, 29), (5, 25), (6, 17)])
+CONTACTS_PER_INSTITUTION = Weighted([(1, 30), (2, 35), (3, 20), (4, 15)])
+SHORT_COURSE_UNITS = Weighted([("hours", 40), ("week_days", 30), ("calendar_days", 30)])
+CONTACTS_PER_EVENT = Weighted([(0, 25), (1, 45), (2, 20), (3, 10)])
+CERTIFIER_SHARES = Weighted(
     list({11: 30, 12: 12, 16: 8, 18: 8, 20: 6, 24: 6, 25: 5, 31: 4, 34: 5}.items())
     + list({40: 4, 45: 5, 504: 3}.items())
 )
 
 
-class _Kind:
+class Kind:
     """A kind of institution: how it is named, typed and priced."""
 
     __slots__ = ("certified", "institution_types", "name", "price")
@@ -171,69 +171,69 @@ class _Kind:
         certified: float,
     ) -> None:
         self.name = name
-        self.institution_types = _Weighted(institution_types)
+        self.institution_types = Weighted(institution_types)
         self.price = price  # cents per 45-minute lesson
         self.certified = certified  # share of institutions with an AZAV certifier
 
 
-_KINDS = _Weighted(
+KINDS = Weighted(
     [
-        (_Kind("commercial", [(105, 95), (0, 5)], (1000, 4500), 0.95), 53),
-        (_Kind("vhs", [(105, 65), (100, 35)], (500, 900), 0.5), 12),
-        (_Kind("chamber", [(105, 60), (102, 40)], (1200, 2500), 0.9), 8),
-        (_Kind("language", [(105, 100)], (700, 1400), 0.8), 8),
-        (_Kind("association", [(105, 85), (102, 15)], (800, 1800), 0.85), 10),
-        (_Kind("rehab", [(104, 60), (103, 30), (110, 10)], (1500, 3000), 1.0), 4),
-        (_Kind("university", [(106, 45), (108, 30), (113, 20), (101, 5)], (500, 900), 0.3), 2),
+        (Kind("commercial", [(105, 95), (0, 5)], (1000, 4500), 0.95), 53),
+        (Kind("vhs", [(105, 65), (100, 35)], (500, 900), 0.5), 12),
+        (Kind("chamber", [(105, 60), (102, 40)], (1200, 2500), 0.9), 8),
+        (Kind("language", [(105, 100)], (700, 1400), 0.8), 8),
+        (Kind("association", [(105, 85), (102, 15)], (800, 1800), 0.85), 10),
+        (Kind("rehab", [(104, 60), (103, 30), (110, 10)], (1500, 3000), 1.0), 4),
+        (Kind("university", [(106, 45), (108, 30), (113, 20), (101, 5)], (500, 900), 0.3), 2),
     ]
 )
-_NATIONWIDE = _Kind("nationwide", [(105, 100)], (1100, 1600), 1.0)
+NATIONWIDE = Kind("nationwide", [(105, 100)], (1100, 1600), 1.0)
 
 
 def _template_weight(t: ref.CourseTemplate) -> float:
     return 1.0 if t.education_type == 104 else 0.15
 
 
-_TEMPLATES_BY_CLASS: dict[int, _Weighted[ref.CourseTemplate]] = {
-    c: _Weighted([(t, _template_weight(t)) for t in ref.COURSE_TEMPLATES if c in t.classes])
+TEMPLATES_BY_CLASS: dict[int, Weighted[ref.CourseTemplate]] = {
+    c: Weighted([(t, _template_weight(t)) for t in ref.COURSE_TEMPLATES if c in t.classes])
     for c in range(1, 10)
 }
-_TEMPLATES_BY_CLASS[0] = _Weighted([(t, 1.0) for t in ref.COURSE_TEMPLATES])
-_LANGUAGE_TEMPLATES = _Weighted(
+TEMPLATES_BY_CLASS[0] = Weighted([(t, 1.0) for t in ref.COURSE_TEMPLATES])
+LANGUAGE_TEMPLATES = Weighted(
     [
         (t, _template_weight(t))
         for t in ref.COURSE_TEMPLATES
         if t.title in ref.LANGUAGE_TEMPLATE_TITLES
     ]
 )
-_REGULATED_TEMPLATES = [t for t in ref.COURSE_TEMPLATES if t.education_type == 103]
+REGULATED_TEMPLATES = [t for t in ref.COURSE_TEMPLATES if t.education_type == 103]
 
-_SYSTEMATIC_IDS: dict[str, int] = {code: k + 1 for k, (code, _, _) in enumerate(ref.SYSTEMATICS)}
-_SYSTEMATIC_PARENT: dict[str, str | None] = {code: p for code, _, p in ref.SYSTEMATICS}
+SYSTEMATIC_IDS: dict[str, int] = {code: k + 1 for k, (code, _, _) in enumerate(ref.SYSTEMATICS)}
+SYSTEMATIC_PARENT: dict[str, str | None] = {code: p for code, _, p in ref.SYSTEMATICS}
 
-_LOCATIONS_BY_STATE: dict[int, list[ref.Location]] = {}
+LOCATIONS_BY_STATE: dict[int, list[ref.Location]] = {}
 for _loc in ref.LOCATIONS:
-    _LOCATIONS_BY_STATE.setdefault(_loc.state, []).append(_loc)
+    LOCATIONS_BY_STATE.setdefault(_loc.state, []).append(_loc)
 
-_REGION_PROGRAMS: dict[int, list[int]] = {}
-_REGION_LEAVE: dict[int, int] = {}
+REGION_PROGRAMS: dict[int, list[int]] = {}
+REGION_LEAVE: dict[int, int] = {}
 for _fid, _fname, _fstate in ref.FUNDING_TYPES_REGIONS:
     if _fname.startswith(ref.EDUCATION_LEAVE_PREFIXES):
-        _REGION_LEAVE[_fstate] = _fid
+        REGION_LEAVE[_fstate] = _fid
     else:
-        _REGION_PROGRAMS.setdefault(_fstate, []).append(_fid)
+        REGION_PROGRAMS.setdefault(_fstate, []).append(_fid)
 
-_FULL_TIME_SLOTS = (
+FULL_TIME_SLOTS = (
     ("T08:00:00", "T15:30:00"),
     ("T08:30:00", "T16:00:00"),
     ("T09:00:00", "T16:30:00"),
 )
-_PART_TIME_SLOTS = (
+PART_TIME_SLOTS = (
     ("T17:30:00", "T20:45:00"),
     ("T18:00:00", "T21:15:00"),
     ("T09:00:00", "T16:00:00"),
 )
-_MIDNIGHT = "T00:00:00"
+MIDNIGHT = "T00:00:00"
 
 _TRANSLIT = str.maketrans(
     {"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ı": "i"}
@@ -241,16 +241,12 @@ _TRANSLIT = str.maketrans(
 
 
 @functools.lru_cache(maxsize=4096)
-def _slug(text: str) -> str:
+def slug(text: str) -> str:
     """``"Müller & Söhne"`` -> ``"mueller-soehne"`` (ASCII, for e-mail addresses and domains)."""
     ascii_text = unicodedata.normalize("NFKD", text.translate(_TRANSLIT))
     ascii_text = ascii_text.encode("ascii", "ignore").decode().lower()
     return re.sub(r"[^a-z0-9]+", "-", ascii_text).strip("-")
 
 
-def _money(cents: int) -> str:
+def money(cents: int) -> str:
     return f"{cents // 100}.{cents % 100:02d}"
-
-
-# ---------------------------------------------------------------------------------------
-# Reference rows

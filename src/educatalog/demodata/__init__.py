@@ -1,7 +1,7 @@
 """A deterministic synthetic German continuing-education catalogue at any scale.
 
 The demo data is **synthetic**: believable, but no row describes a real provider or person. The
-reference lists are the real KURSNET code lists (:mod:`educatalog.server.reference_data`);
+reference lists are the real KURSNET code lists (:mod:`educatalog.demodata.reference_data`);
 everything else is drawn from ``random.Random`` instances seeded from ``(seed, institution
 index)``, with our own word lists, so a ``(seed, scale)`` pair always yields identical rows on
 every machine, Python hash seed and library version. ``GENERATOR_VERSION`` is bumped whenever
@@ -39,11 +39,18 @@ Documented defects (:data:`DEFECTS`), so that data-quality checks have something
 * ``event_without_address``: events with no address (~1 %).
 
 Every defect occurs at least once at any scale (institution 0 carries one of each).
+
+The package (not ``educatalog.demo``: that is the function that connects to the demo):
+``generator`` (:func:`iter_rows`, :func:`collect`) drives three writers over one buffer of
+rows, ``institutions`` -> ``courses`` -> ``events``; ``distributions`` and
+``reference_data`` hold what they draw from; ``timeline`` spreads the catalogue over time
+(pandas, imported only when used); ``embedded`` builds the demo's database once and serves
+it in a thread, the toolkit's default data source.
 """
 
 from __future__ import annotations
 
-from educatalog.server.demo.distributions import (
+from educatalog.demodata.distributions import (
     CHUNK_SIZE,
     DEFAULT_SEED,
     DEFECTS,
@@ -52,8 +59,8 @@ from educatalog.server.demo.distributions import (
     REFERENCE_COLLECTIONS,
     UNKNOWN_INSTRUCTION_FORM,
 )
-from educatalog.server.demo.generator import collect, iter_rows
-from educatalog.server.demo.reference import reference_rows
+from educatalog.demodata.generator import collect, iter_rows
+from educatalog.demodata.reference import reference_rows
 
 __all__ = [
     "CHUNK_SIZE",

@@ -1,0 +1,92 @@
+"""What the work of one request needs, carried as one object instead of long argument
+lists: the server's :class:`Limits`, and for a read the :class:`Context` (the database, the
+connection leased to the request, its guard and those limits)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from educatalog.server.guard import Guard, interruptible
+from educatalog.server.store import Database
+
+__all__ = [
+    "MAX_RESPONSE_OBJECTS",
+    "NESTED_STREAM_ROWS",
+    "QUERY_TIME",
+    "STREAM_CACHE_KIB",
+    "STREAM_ROWS",
+    "Context",
+    "Limits",
+]
+
+QUERY_TIME = 10.0
+"""Seconds of CPU time a query may take (plus 0.1 ms for every row it writes)."""
+
+STREAM_ROWS = 5_000
+"""Answers that may hold more rows than this (``limit=-1`` among them) are streamed."""
+
+NESTED_STREAM_ROWS = 500
+"""Pages with expanded relations that may hold more rows than this are streamed too."""
+
+STREAM_CACHE_KIB = 8_192
+"""SQLite's page cache while a connection streams an answer (a scan reads each page once)."""
+
+MAX_RESPONSE_OBJECTS = 5_000_000
+"""JSON objects one answer may hold, nested ones counted each time they are written."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The bounds a server puts on every request.
+
+    ``limit_max`` caps ``limit`` (None: no cap); ``query_time`` is the CPU time in seconds a
+    query may take (plus 0.1 ms a row written; None: unbounded); answers that may hold more
+    than ``stream_rows`` rows are streamed (None: never); no answer holds more than
+    ``max_objects`` JSON objects.
+    """
+
+    limit_max: int | None = None
+    query_time: float | None = QUERY_TIME
+    stream_rows: int | None = STREAM_ROWS
+    max_objects: int = MAX_RESPONSE_OBJECTS
+
+    def guard(self) -> Guard:
+        """A new guard for one request, with this server's time budget."""
+        return Guard(self.query_time)
+
+
+@dataclass
+class Context:
+    """What one read needs: the database, the connection leased to it, its guard and the
+    server's limits. Make one with :meth:`lease`."""
+
+    db: Database
+    conn: sqlite3.Connection
+    guard: Guard
+    limits: Limits = field(default_factory=Limits)
+
+    @classmethod
+    @contextmanager
+    def lease(
+        cls,
+        db: Database,
+        guard: Guard | None = None,
+        limits: Limits | None = None,
+        *,
+        cache_kib: int | None = None,
+    ) -> Iterator[Context]:
+        """A context with a connection of the database leased to it for the block (its
+        progress handler is the guard's); ``cache_kib`` sets a smaller page cache."""
+        guard = guard or Guard()
+        with db.lease(guard.progress, cache_kib=cache_kib) as conn:
+            yield cls(db, conn, guard, limits or Limits())
+
+    @contextmanager
+    def working(self) -> Iterator[None]:
+        """Count this thread's CPU time against the guard, and turn an interrupted statement
+        into the guard's error."""
+        with self.guard.working(), interruptible(self.guard):
+            yield

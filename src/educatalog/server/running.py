@@ -1,0 +1,175 @@
+"""Running a request's reads off the event loop: slots for queries (:class:`FairShare`),
+reads in worker threads that stop when the client leaves (:func:`in_worker`), and answers
+streamed piece by piece (:class:`StreamedAnswer`)."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Callable, Iterator
+from typing import Any, TypeAlias, TypeVar
+
+import anyio
+import anyio.to_thread
+import orjson
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
+
+from educatalog.errors import EducatalogError, InvalidQuery, ServiceUnavailable, error_body
+from educatalog.server.guard import Cancelled, Guard
+
+__all__ = ["FairShare", "Slot", "StreamedAnswer", "guarded", "in_worker"]
+
+log = logging.getLogger("educatalog.server")
+
+T = TypeVar("T")
+
+Slot: TypeAlias = tuple[object, list[anyio.CapacityLimiter]]
+"""A slot of :class:`FairShare`: its owner token and the limiters it holds."""
+
+
+class FairShare:
+    """Bounded slots for queries, so that small requests (and ``/server/ping``) stay fast
+    while expensive ones run: ``queries`` at once in all, of which ``heavy`` streamed
+    answers; up to ``queue`` requests wait for a slot, any more get a 503 with
+    ``Retry-After`` (which clients honour)."""
+
+    def __init__(self, queries: int = 8, heavy: int = 2, queue: int = 32) -> None:
+        self.queries = anyio.CapacityLimiter(queries)
+        self.heavy = anyio.CapacityLimiter(heavy)
+        self.queue = queue
+        self.waiting = 0
+
+    async def acquire(self, heavy: bool) -> Slot:
+        """A slot (released by :meth:`release`); raises ServiceUnavailable when full."""
+        token = object()
+        taken: list[anyio.CapacityLimiter] = []
+        try:
+            for limiter in [self.heavy, self.queries] if heavy else [self.queries]:
+                if limiter.available_tokens < 1 and self.waiting >= self.queue:
+                    raise ServiceUnavailable(
+                        "The server is busy with other queries; try again in a moment."
+                    )
+                self.waiting += 1
+                try:
+                    await limiter.acquire_on_behalf_of(token)
+                finally:
+                    self.waiting -= 1
+                taken.append(limiter)
+        except BaseException:
+            self.release((token, taken))
+            raise
+        return token, taken
+
+    @staticmethod
+    def release(slot: Slot) -> None:
+        token, taken = slot
+        for limiter in taken:
+            limiter.release_on_behalf_of(token)
+        taken.clear()
+
+
+async def in_worker(request: Request, guard: Guard, work: Callable[..., T], *args: Any) -> T:
+    """Run ``work(*args)`` in a worker thread (see :func:`guarded`); cancel its guard when
+    the client leaves."""
+    outcome: list[T | Exception] = []
+
+    async def run() -> None:
+        try:
+            outcome.append(await anyio.to_thread.run_sync(guarded, work, *args))
+        except Exception as exc:
+            outcome.append(exc)
+        tasks.cancel_scope.cancel()
+
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(watch_disconnect, request.receive, guard)
+        tasks.start_soon(run)
+    if not outcome:  # pragma: no cover - cancelled from outside
+        raise Cancelled
+    if isinstance(outcome[0], Exception):
+        raise outcome[0]
+    return outcome[0]
+
+
+async def watch_disconnect(receive: Receive, guard: Guard) -> None:
+    """Cancel ``guard`` when the client disconnects."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+    guard.cancel()
+
+
+def guarded(read: Callable[..., T], *args: Any) -> T:
+    """Run a read; a query beyond what the database can evaluate is the client's 400."""
+    try:
+        return read(*args)
+    except RecursionError:
+        raise InvalidQuery("The query is nested too deeply to be evaluated.") from None
+    except sqlite3.OperationalError as exc:
+        if "interrupted" in str(exc):
+            raise
+        raise InvalidQuery(f"The query is too complex to be evaluated ({exc}).") from None
+
+
+class StreamedAnswer(Response):
+    """A 200 answer whose body is written piece by piece as worker threads produce it.
+
+    When the client disconnects, the guard is cancelled and production stops. An error
+    after the status was sent (the time budget ran out) ends the body with the error
+    beside the rows sent so far: ``{"data": [...], "errors": [...]}``, which clients treat
+    as an error.
+    """
+
+    def __init__(
+        self,
+        first: list[bytes],
+        pieces: Iterator[bytes],
+        guard: Guard,
+        finish: Callable[[], None],
+        headers: dict[str, str],
+    ) -> None:
+        super().__init__(media_type="application/json", headers=headers)
+        del self.headers["content-length"]
+        self.first = first
+        self.pieces = pieces
+        self.guard = guard
+        self.finish = finish
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(watch_disconnect, receive, self.guard)
+                await self._send(send)
+                tasks.cancel_scope.cancel()
+        finally:
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(self.finish)
+
+    async def _send(self, send: Send) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
+        for start in self.first:
+            await send({"type": "http.response.body", "body": start, "more_body": True})
+        while True:
+            try:
+                piece = await anyio.to_thread.run_sync(_next, self.pieces)
+            except Cancelled:
+                break
+            except EducatalogError as exc:
+                ending = b'],"errors":' + orjson.dumps(error_body(exc)["errors"]) + b"}"
+                await send({"type": "http.response.body", "body": ending, "more_body": True})
+                break
+            except Exception:
+                log.exception("internal error while streaming an answer")
+                break
+            if piece is None:
+                break
+            await send({"type": "http.response.body", "body": piece, "more_body": True})
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+def _next(pieces: Iterator[bytes]) -> bytes | None:
+    return guarded(_advance, pieces)
+
+
+def _advance(pieces: Iterator[bytes]) -> bytes | None:
+    return next(pieces, None)

@@ -1,0 +1,214 @@
+"""The reads of a request as SQL: the root page, counts, items by id, the rows of relations
+and the number of objects an answer is written as."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from educatalog.query import NESTED_LIMIT, BoundQuery
+from educatalog.schema import CATALOGUE, Collection, Field, Schema
+from educatalog.server.sql.filters import search_sql, where_sql
+from educatalog.server.sql.terms import Sql, json_value_sql, quote
+
+__all__ = [
+    "ObjectCount",
+    "by_ids_sql",
+    "children_sql",
+    "count_sql",
+    "flat_item_sql",
+    "item_sql",
+    "json_rows_sql",
+    "objects_total_sql",
+    "page_sql",
+    "sorted_by_id_only",
+    "where_and_search_sql",
+]
+
+
+def where_and_search_sql(bound: BoundQuery, sql: Sql, catalogue: Schema) -> str:
+    """The condition of a query's filter and search on its collection as ``t0``."""
+    where = where_sql(bound.filter, bound.collection, "t0", sql, catalogue)
+    if bound.search is not None:
+        where = f"{where} AND {search_sql(bound.search, bound.collection, 't0', sql)}"
+    return where
+
+
+def count_sql(
+    bound: BoundQuery,
+    catalogue: Schema = CATALOGUE,
+    special_text: frozenset[tuple[str, str]] | None = None,
+) -> tuple[str, list[Any]]:
+    """``SELECT count(*)`` of the rows matching filter and search (``filter_count``)."""
+    sql = Sql(special_text)
+    where = where_and_search_sql(bound, sql, catalogue)
+    return f"SELECT count(*) FROM {quote(bound.collection.name)} AS t0 WHERE {where}", sql.params
+
+
+def sorted_by_id_only(bound: BoundQuery) -> bool:
+    """True when the query's order is the primary key's (the default)."""
+    return not bound.random and all(key.path == ("id",) for key in bound.sort)
+
+
+def page_sql(
+    bound: BoundQuery,
+    columns: list[str],
+    catalogue: Schema = CATALOGUE,
+    special_text: frozenset[tuple[str, str]] | None = None,
+    *,
+    scan_in_id_order: bool = False,
+    select: str | None = None,
+) -> tuple[str, list[Any]]:
+    """The root ``SELECT`` of a list query: filter, search, sort, limit and offset.
+
+    ``select`` replaces the list of ``columns`` of the root table ``t0`` by an expression.
+
+    ``scan_in_id_order`` forbids indexes on the root table (lookups by id still work), so
+    that a page in id order is read by walking the table in that order and stops after
+    ``limit`` matches, where SQLite's planner would collect and sort every match.
+    """
+    sql = Sql(special_text)
+    where = where_and_search_sql(bound, sql, catalogue)
+    joins: dict[tuple[str, ...], str] = {}
+    join_sql: list[str] = []
+    order: list[str] = []
+    for key in bound.sort:
+        alias, coll = "t0", bound.collection
+        for depth, part in enumerate(key.path[:-1], start=1):
+            prefix = key.path[:depth]
+            fld = coll.field(part)
+            target = catalogue.expansion_target(fld)
+            if prefix not in joins:
+                joins[prefix] = f"s{len(joins) + 1}"
+                join_sql.append(
+                    f"LEFT JOIN {quote(target.name)} AS {joins[prefix]} "
+                    f"ON {joins[prefix]}.id = {alias}.{quote(part)}"
+                )
+            alias, coll = joins[prefix], target
+        direction = "DESC NULLS FIRST" if key.descending else "ASC NULLS LAST"
+        order.append(f"{alias}.{quote(key.path[-1])} {direction}")
+    if bound.random:
+        order.append("random()")
+    if not any(key.path == ("id",) for key in bound.sort):
+        order.append("t0.id ASC")
+    if select is None:
+        select = ", ".join(f"t0.{quote(c)}" for c in columns)
+    source = f"{quote(bound.collection.name)} AS t0" + (" NOT INDEXED" if scan_in_id_order else "")
+    limit = sql.param(-1 if bound.limit is None else bound.limit)
+    text = (
+        f"SELECT {select} FROM {source} {' '.join(join_sql)} WHERE {where} "
+        f"ORDER BY {', '.join(order)} LIMIT {limit} OFFSET {sql.param(bound.offset)}"
+    )
+    return text, sql.params
+
+
+def json_rows_sql(page: str, item: str, *, as_array: bool) -> str:
+    """The rows of ``page`` (aliased ``t0``) as JSON objects built by SQLite from ``item``:
+    one JSON array (``as_array``), or one JSON text a row (a streamed answer's pieces)."""
+    if as_array:
+        return f"SELECT json_group_array(json({item})) FROM ({page}) AS t0"
+    return f"SELECT CAST(json({item}) AS BLOB) FROM ({page}) AS t0"
+
+
+def flat_item_sql(
+    coll: Collection,
+    columns: list[str],
+    lists: list[tuple[Field, str, int]],
+) -> str:
+    """The ``json_object`` of a row of ``coll`` as ``t0``: its ``columns``, then each list
+    relation ``(field, target collection, cap per parent)`` as its ids, in id order."""
+    pairs = [
+        f"'{name}', {json_value_sql(coll.field(name), f't0.{quote(name)}')}" for name in columns
+    ]
+    for n, (fld, target, limit) in enumerate(lists, start=1):
+        assert fld.relation is not None
+        fk = quote(fld.relation.foreign_key or "")
+        ids = (
+            f"(SELECT json_group_array(l{n}.id) FROM (SELECT id FROM {quote(target)} "
+            f"WHERE {fk} = t0.id ORDER BY id LIMIT {int(limit)}) AS l{n})"
+        )
+        pairs.append(f"'{fld.name}', json({ids})")
+    return f"json_object({', '.join(pairs)})"
+
+
+def item_sql(coll: Collection, columns: list[str]) -> str:
+    """One item by its id (the parameter)."""
+    select = ", ".join(f"t0.{quote(c)}" for c in columns)
+    return f"SELECT {select} FROM {quote(coll.name)} AS t0 WHERE t0.id = ?"
+
+
+def by_ids_sql(coll: Collection, columns: list[str]) -> str:
+    """The items whose ids are in the parameter (a JSON array): many-to-one targets."""
+    select = ", ".join(f"t.{quote(c)}" for c in columns)
+    return (
+        f"SELECT {select} FROM {quote(coll.name)} AS t "
+        "WHERE t.id IN (SELECT value FROM json_each(?))"
+    )
+
+
+def children_sql(coll: Collection, columns: list[str], foreign_key: str, capped: bool) -> str:
+    """The rows of ``coll`` whose ``foreign_key`` is in the first parameter (a JSON array of
+    parent ids), ordered by parent and id; ``capped``: at most the second parameter a
+    parent (a window function numbers each parent's rows)."""
+    fk = quote(foreign_key)
+    select = ", ".join(f"t.{quote(c)}" for c in columns)
+    source = (
+        f"SELECT {select} FROM {quote(coll.name)} AS t "
+        f"WHERE t.{fk} IN (SELECT value FROM json_each(?))"
+    )
+    if capped:
+        names = ", ".join(quote(c) for c in columns)
+        source = (
+            f"SELECT {names} FROM (SELECT {select}, ROW_NUMBER() OVER "
+            f"(PARTITION BY t.{fk} ORDER BY t.id) AS _n FROM {quote(coll.name)} AS t "
+            f"WHERE t.{fk} IN (SELECT value FROM json_each(?))) WHERE _n <= ?"
+        )
+    return f"{source} ORDER BY {fk}, id"
+
+
+def objects_total_sql(page: str) -> str:
+    """The sum of the column ``n`` over the rows of ``page``."""
+    return f"SELECT total(n) FROM ({page})"
+
+
+class ObjectCount:
+    """SQL for the number of JSON objects a row is written as, with the relations of a
+    field tree expanded (each nested object counted every time it is written)."""
+
+    def __init__(self, catalogue: Schema) -> None:
+        self.catalogue = catalogue
+        self.aliases = 0
+
+    def size(self, coll: Collection, alias: str, tree: Any, deep: Any) -> str:
+        """The count for the row of ``coll`` aliased ``alias``, with the selection ``tree``
+        (a :data:`~educatalog.query.FieldTree`) and its ``deep``."""
+        parts = ["1"]
+        for name, sub in tree.items():
+            fld = coll.field(name)
+            if fld.relation is None or sub is None:
+                continue
+            target = self.catalogue.expansion_target(fld)
+            sub_deep = deep.get(name, {})
+            self.aliases += 1
+            a = f"o{self.aliases}"
+            inner = self.size(target, a, sub, sub_deep)
+            table = quote(target.name)
+            if fld.relation.kind == "m2o":
+                parts.append(
+                    f"coalesce((SELECT {inner} FROM {table} AS {a} "
+                    f"WHERE {a}.id = {alias}.{quote(name)}), 0)"
+                )
+                continue
+            limit = sub_deep.get("_limit", NESTED_LIMIT)
+            if limit == 0:
+                continue
+            fk = quote(fld.relation.foreign_key or "")
+            where = f"{a}.{fk} = {alias}.id"
+            if limit > 0:
+                b = f"{a}b"
+                where += (
+                    f" AND {a}.id <= coalesce((SELECT {b}.id FROM {table} AS {b} WHERE "
+                    f"{b}.{fk} = {alias}.id ORDER BY {b}.id LIMIT 1 OFFSET {limit - 1}), "
+                    "9223372036854775807)"
+                )
+            parts.append(f"coalesce((SELECT total({inner}) FROM {table} AS {a} WHERE {where}), 0)")
+        return "(" + " + ".join(parts) + ")"

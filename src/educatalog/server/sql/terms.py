@@ -1,0 +1,79 @@
+"""The terms every SQL text of the server is made of: quoted identifiers, values in their
+JSON representation, and :class:`Sql`, a text being built with its parameters in order."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from educatalog.schema import Field, FieldType
+
+__all__ = ["SPECIAL_LOWERING", "Sql", "json_value_sql", "quote"]
+
+SPECIAL_LOWERING = ("\u212a", "\u0130")
+"""The only characters whose lower case holds ASCII letters: KELVIN SIGN -> "k" and
+LATIN CAPITAL LETTER I WITH DOT ABOVE -> "i̇". Columns holding them cannot use SQLite's
+ASCII-only case folding as a shortcut (see :func:`~educatalog.server.sql.filters.contains_ci`)."""
+
+# Beyond this many values, IN lists travel as one JSON array parameter.
+_JSON_IN_THRESHOLD = 64
+
+
+def quote(identifier: str) -> str:
+    """Quote an SQL identifier. Identifiers only ever come from the catalogue."""
+    return '"' + identifier.replace('"', '""') + '"'
+
+
+def json_value_sql(f: Field, column: str) -> str:
+    """SQL giving a column's value in its JSON representation, as ``store`` converts it in
+    Python: booleans as ``true``/``false``, decimals as text with the field's scale."""
+    if f.type is FieldType.BOOLEAN:
+        return (
+            f"CASE WHEN {column} IS NULL THEN NULL "
+            f"WHEN {column} THEN json('true') ELSE json('false') END"
+        )
+    if f.type is FieldType.DECIMAL:
+        return (
+            f"CASE WHEN {column} IS NULL THEN NULL ELSE printf('%.{f.scale or 2}f', {column}) END"
+        )
+    return column
+
+
+@dataclass
+class Sql:
+    """An SQL text being built, with its parameters in order.
+
+    ``special_text`` names the text columns that hold characters whose lower case is ASCII
+    (:data:`SPECIAL_LOWERING`); None means unknown, and every column is treated so.
+    """
+
+    special_text: frozenset[tuple[str, str]] | None = None
+    params: list[Any] = field(default_factory=list)
+    aliases: int = 0
+
+    def is_special(self, collection: str, name: str) -> bool:
+        return self.special_text is None or (collection, name) in self.special_text
+
+    def param(self, value: Any) -> str:
+        self.params.append(value)
+        return "?"
+
+    def alias(self) -> str:
+        self.aliases += 1
+        return f"t{self.aliases}"
+
+    def child(self) -> Sql:
+        """A part built apart: its parameters join this one's only if it is :meth:`adopt`-ed
+        (alias names stay unique either way)."""
+        return Sql(self.special_text, aliases=self.aliases)
+
+    def adopt(self, part: Sql) -> None:
+        self.params.extend(part.params)
+        self.aliases = max(self.aliases, part.aliases)
+
+    def in_list(self, values: tuple[Any, ...]) -> str:
+        if len(values) > _JSON_IN_THRESHOLD:
+            return f"(SELECT value FROM json_each({self.param(orjson.dumps(values).decode())}))"
+        return "(" + ", ".join(self.param(v) for v in values) + ")"
