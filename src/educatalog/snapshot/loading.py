@@ -208,8 +208,11 @@ def database(
 
     The snapshot is verified first. The database is kept in ``directory`` (default: the
     ``snapshots`` folder of the cache, see :func:`educatalog.server.embedded.cache_dir`),
-    named by the manifest's checksum, so a snapshot is converted only once.
+    named by the manifest's checksum, so a snapshot is converted only once; before every
+    use it is checked against the checksum kept beside it (:func:`educatalog.cache.cached`),
+    and built again from the snapshot when damaged.
     """
+    from educatalog.cache import cached
     from educatalog.server.embedded import cache_dir
     from educatalog.server.store import build_database
 
@@ -217,9 +220,9 @@ def database(
     manifest = verify(folder)
     where = Path(directory) if directory is not None else cache_dir() / "snapshots"
     key = f"{manifest['manifest_sha256'][:20]}-{_code_fingerprint()}"
-    target = where / f"snapshot-{key}.sqlite"
-    if not target.is_file():
-        catalogue = load(folder, verify=False)  # verified above
+
+    def build(target: Path) -> None:
+        catalogue = load(folder)  # verified again: the bytes read are those checked
         source = manifest["source"]
         info = {
             "demo": bool(source.get("demo")),
@@ -233,7 +236,8 @@ def database(
             },
         }
         build_database(target, database_rows(catalogue), info=info)
-    return target
+
+    return cached(where / f"snapshot-{key}.sqlite", build)
 
 
 def _code_fingerprint() -> str:
