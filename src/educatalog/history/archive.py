@@ -113,7 +113,8 @@ class Archive:
         known = [s["date"] for s in self.manifest["snapshots"]]
         if stamp not in known:
             raise ArchiveError(
-                f"The archive has no snapshot of {stamp}; its dates: {', '.join(known) or 'none'}."
+                f"The archive has no snapshot of {stamp}; its dates ({self._checker.manifest_file}"
+                f"): {', '.join(known) or 'none'}."
             )
         return stamp
 

@@ -23,6 +23,7 @@ import pyarrow.parquet as pq
 
 from educatalog import files
 from educatalog.errors import ArchiveError
+from educatalog.history.format import ARCHIVE_MANIFEST
 
 __all__ = ["Checker"]
 
@@ -41,20 +42,21 @@ class Checker:
         self.folder = folder
         self.manifest = manifest
         self.verify = verify
+        self.manifest_file = folder / ARCHIVE_MANIFEST
         self._hashed: dict[str, _Stamp] = {}
 
     def _info(self, file: Path) -> tuple[str, Mapping[str, Any]]:
         relative = file.relative_to(self.folder).as_posix()
         info = self.manifest["files"].get(relative)
         if not isinstance(info, Mapping):
-            raise ArchiveError(f"{file} is not listed in the archive's manifest.")
+            raise ArchiveError(f"{file} is not listed in {self.manifest_file}.")
         return relative, info
 
     def _size(self, file: Path, found: int, info: Mapping[str, Any]) -> None:
         if found != info["bytes"]:
             how = "truncated" if found < info["bytes"] else "appended to"
             raise ArchiveError(
-                f"{file} is {found:,} bytes long; the archive's manifest records "
+                f"{file} is {found:,} bytes long; {self.manifest_file} records "
                 f"{info['bytes']:,} (the file was {how} or replaced since it was written)."
             )
 
@@ -62,7 +64,7 @@ class Checker:
         if found != info["sha256"]:
             raise ArchiveError(
                 f"{file} is damaged: its content differs from what was written (SHA-256 "
-                f"{found[:16]}..., the archive's manifest records {info['sha256'][:16]}...; "
+                f"{found[:16]}..., {self.manifest_file} records {info['sha256'][:16]}...; "
                 "changed in place or replaced by another file of the same size)."
             )
 
@@ -73,7 +75,7 @@ class Checker:
         try:
             stat = file.stat()
         except FileNotFoundError:
-            raise ArchiveError(f"{file} is missing from the archive.") from None
+            raise ArchiveError(f"{file} is missing ({self.manifest_file} lists it).") from None
         self._size(file, stat.st_size, info)
         if not (self.verify or force) or (not force and self._hashed.get(relative) == _stamp(stat)):
             return
@@ -94,7 +96,7 @@ class Checker:
         try:
             data = file.read_bytes()
         except FileNotFoundError:
-            raise ArchiveError(f"{file} is missing from the archive.") from None
+            raise ArchiveError(f"{file} is missing ({self.manifest_file} lists it).") from None
         except OSError as exc:
             raise ArchiveError(f"{file} cannot be read: {exc}") from exc
         self._size(file, len(data), info)

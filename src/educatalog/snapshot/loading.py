@@ -128,21 +128,26 @@ def _source(manifest: Mapping[str, Any]) -> Source:
 
 def _read_bytes(folder: Path, entry: Mapping[str, Any], *, verify: bool) -> pa.Buffer:
     file = folder / entry["file"]
+    manifest = folder / MANIFEST
     try:
         data = file.read_bytes()
     except FileNotFoundError:
-        raise SnapshotError(f"{file} is missing from the snapshot.") from None
+        raise SnapshotError(f"{file} is missing ({manifest} lists it).") from None
     except OSError as exc:
         raise SnapshotError(f"{file} cannot be read: {exc}") from exc
     if verify:
         expected = entry.get("bytes")
         if isinstance(expected, int) and len(data) != expected:
             raise SnapshotError(
-                f"{file} is {len(data):,} bytes long; the manifest says {expected:,} "
-                f"(truncated or replaced)."
+                f"{file} is {len(data):,} bytes long; {manifest} says {expected:,} "
+                f"(truncated, appended to or replaced)."
             )
-        if hashlib.sha256(data).hexdigest() != entry.get("sha256"):
-            raise SnapshotError(f"{file} is corrupted: its checksum does not match the manifest.")
+        found = hashlib.sha256(data).hexdigest()
+        if found != entry.get("sha256"):
+            raise SnapshotError(
+                f"{file} is corrupted: its SHA-256 ({found[:16]}...) is not the one {manifest} "
+                f"records ({str(entry.get('sha256'))[:16]}...; changed or replaced)."
+            )
     return pa.py_buffer(data)
 
 
