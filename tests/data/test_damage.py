@@ -203,3 +203,17 @@ def test_a_file_changed_after_the_archive_was_opened_is_noticed(made: dict, tmp_
     pd.testing.assert_frame_equal(arc.flows("courses"), truth["flows"])
     with pytest.raises(Exception, match="syntax error"):
         arc.sql("SELEC 1")  # a mistake in the query stays DuckDB's own error
+
+
+def test_an_archive_opened_before_an_addition_says_so(made: dict, tmp_path: Path) -> None:
+    """An archive opened before another addition superseded the files it read: the error
+    says the archive changed and to open it again (not that a file was lost)."""
+    root = made["root"]
+    copy = tmp_path / "copy"
+    shutil.copytree(root / "older", copy)
+    arc = history.open(copy)
+    arc.supply(by="state")
+    history.add(copy, root / "plain" / LAST)
+    with pytest.raises(ArchiveError, match="a snapshot was added to the archive since"):
+        arc.supply(by="state")
+    assert history.open(copy).dates == DATES

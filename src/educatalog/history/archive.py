@@ -236,7 +236,10 @@ class Archive:
         event: ``snapshot_date`` and the offers frame's columns, labels as text),
         ``offer_versions`` (the stored row versions), ``snapshots`` and, where funding
         types are archived, ``funding`` (per snapshot date: ``course_id``,
-        ``funding_level``, ``funding_type``) over ``funding_versions``."""
+        ``funding_level``, ``funding_type``) over ``funding_versions``.
+
+        Its files are checked when the views are made; query through :meth:`sql`, which
+        checks them again before each query and names a damaged file in DuckDB's errors."""
         if self._con is None:
             import duckdb
 

@@ -68,6 +68,20 @@ class Checker:
                 "changed in place or replaced by another file of the same size)."
             )
 
+    def _missing(self, file: Path) -> ArchiveError:
+        """The error for a listed file that is not there: removed by a later addition
+        (the manifest on disk is no longer the one read), or lost."""
+        try:
+            now = json.loads(self.manifest_file.read_bytes()).get("manifest_sha256")
+        except (OSError, ValueError, AttributeError):
+            now = None
+        if now is not None and now != self.manifest.get("manifest_sha256"):
+            return ArchiveError(
+                f"{file} is gone: a snapshot was added to the archive since it was opened "
+                f"({self.manifest_file} changed); open it again."
+            )
+        return ArchiveError(f"{file} is missing ({self.manifest_file} lists it).")
+
     def check(self, file: Path, *, force: bool = False) -> None:
         """Check ``file`` before an engine reads it; ``force``: hash it again (and also
         without ``verify``)."""
@@ -75,7 +89,7 @@ class Checker:
         try:
             stat = file.stat()
         except FileNotFoundError:
-            raise ArchiveError(f"{file} is missing ({self.manifest_file} lists it).") from None
+            raise self._missing(file) from None
         self._size(file, stat.st_size, info)
         if not (self.verify or force) or (not force and self._hashed.get(relative) == _stamp(stat)):
             return
@@ -96,7 +110,7 @@ class Checker:
         try:
             data = file.read_bytes()
         except FileNotFoundError:
-            raise ArchiveError(f"{file} is missing ({self.manifest_file} lists it).") from None
+            raise self._missing(file) from None
         except OSError as exc:
             raise ArchiveError(f"{file} cannot be read: {exc}") from exc
         self._size(file, len(data), info)

@@ -63,9 +63,11 @@ def add(
 
     ``date`` defaults to the day the catalogue was fetched (UTC) and must be later than
     every snapshot of the archive. Personal fields of contacts are left out unless
-    ``include_personal`` (a snapshot directory keeps what it holds). With ``verify`` the
-    new snapshot is rebuilt from the files written and compared with ``catalogue`` before
-    the archive's manifest takes it. One addition writes at a time: another waits up to
+    ``include_personal`` (a snapshot directory keeps what it holds). The archive's files
+    it rewrites are checked against the manifest first (always). With ``verify`` the new
+    snapshot is rebuilt from the files written and compared with ``catalogue`` before the
+    archive's manifest takes it. Killed at any point, the archive holds the new snapshot
+    completely or not at all. One addition writes at a time: another waits up to
     ``wait`` seconds for it, then fails with :class:`~educatalog.errors.ArchiveError`.
     """
     folder = Path(path)
