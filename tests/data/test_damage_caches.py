@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -269,3 +270,19 @@ def test_cache_problem_says_what_is_wrong(tmp_path: Path) -> None:
         built = cache.cached(tmp_path / "y.bin", lambda p: p.write_bytes(b"built"))
     assert cache.problem(built) is None
     assert os.path.exists(cache.checksum_file(built))
+
+
+def test_the_demo_as_of_a_date_is_checked_too(tmp_path: Path) -> None:
+    """The cached demo as of a date (`fetch --demo --as-of`) is kept and checked the same
+    way: a flipped bit is noticed, the database built again."""
+    from educatalog.server.demo_history import as_of_database
+
+    path = as_of_database("2024-06-01", 0, SCALE, directory=tmp_path)
+    truth = _rows(path)
+    data = bytearray(path.read_bytes())
+    data[len(data) // 3] ^= 0x10
+    path.write_bytes(bytes(data))
+    with pytest.warns(cache.CacheRebuilt, match=re.escape(str(path))):
+        again = as_of_database("2024-06-01", 0, SCALE, directory=tmp_path)
+    assert again == path
+    assert _rows(path) == truth
