@@ -47,8 +47,8 @@ def open(path: str | os.PathLike[str], *, verify: bool = True) -> Archive:
     A file is hashed once while it stays unchanged (a later read costs a ``stat``; see
     :mod:`~educatalog.history.integrity`). ``verify=False`` skips the checksums of the
     files and of the manifest, for those who know their files are intact and want to save
-    that time (about 0.1 s per 100 MB read): a file changed in place may then give wrong
-    numbers without an error.
+    that time (0.1 to 0.2 s per 100 MB read, once): a file changed in place may then give
+    wrong numbers without an error.
     """
     return Archive(path, verify=verify)
 
