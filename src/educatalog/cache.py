@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from educatalog import files
-from educatalog.errors import DataError
+from educatalog.errors import CacheRebuilt, DataError
 
 __all__ = ["CHECKSUM_SUFFIX", "CacheRebuilt", "cached", "checksum_file", "problem"]
 
@@ -30,10 +30,6 @@ CHECKSUM_SUFFIX = ".sha256"
 
 BUILD_WAIT = 3600.0
 """Seconds to wait for another process building the same file (a million events: minutes)."""
-
-
-class CacheRebuilt(UserWarning):
-    """A cached file was damaged (or had no checksum) and was built again."""
 
 
 def checksum_file(path: str | os.PathLike[str]) -> Path:
