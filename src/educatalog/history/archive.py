@@ -295,6 +295,8 @@ class Archive:
         try:
             return con.execute(query, parameters or []).fetchdf()
         except duckdb.Error as exc:
+            if isinstance(exc, _query_errors(duckdb)) and self._checker.verify:
+                raise  # a mistake in the query: its files were checked just before
             blamed = self._checker.culprit(self._read_by_duckdb, exc)
             if blamed is not None:
                 raise blamed from exc

@@ -156,6 +156,6 @@ class Checker:
                 return damaged
         text = str(error)
         for path in paths:
-            if str(path) in text or path.name in text:
+            if str(path) in text:  # the path as DuckDB was given it
                 return ArchiveError(f"{path} could not be read: {text}")
         return None
