@@ -5,14 +5,14 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 
-.PHONY: setup lint format test test-floors demo lab screenshot serve bench clean \
+.PHONY: setup lint format test test-floors demo lab dashboard screenshot serve bench clean \
 	directus directus-stop conformance-directus
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "educatalog needs Python 3.11 or newer; set PYTHON=python3.x")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,server,lab]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,server,lab,dashboard]'
 	@touch $(STAMP)
 
 setup: $(STAMP)
@@ -33,7 +33,8 @@ test: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # The lowest versions pyproject.toml allows (ci/floors.txt), installed together in their own
-# virtual environment and run through the suite (the install tests aside: they use the newest;
+# virtual environment and run through the suite (the install and browser tests aside: they use
+# the newest, and JupyterLab and Voilà, which the floors leave out;
 # and the schemathesis check of the OpenAPI document: a developers' tool whose releases that
 # accept pytest 8.0, the plugin's floor, no longer work with the newest hypothesis).
 FLOORS_VENV ?= .venv-floors
@@ -46,25 +47,35 @@ $(FLOORS_VENV)/.installed: pyproject.toml ci/floors.txt $(STAMP)
 	@touch $@
 
 test-floors: $(FLOORS_VENV)/.installed
-	$(FLOORS_VENV)/bin/python -m pytest -m "not install" --ignore=tests/server/test_schemathesis.py \
+	$(FLOORS_VENV)/bin/python -m pytest -m "not install and not browser" \
+	  --ignore=tests/server/test_schemathesis.py \
 	  $(PYTEST_ARGS)
 
 demo: setup
 	$(BIN)/educatalog report --demo --out reports/
 
-# JupyterLab on copies of the notebooks in LAB_DIR (edited copies are kept; the package's own
-# stay clean), with the demo server on LAB_PORT, stopped with Lab. As root (as in many
-# containers) Jupyter needs --allow-root. LAB_ARGS go to Jupyter (e.g. --no-browser).
+# JupyterLab on copies of the notebooks in LAB_DIR, in LAB_LANG (de or en; edited copies are
+# kept, the sources in notebooks/ stay clean), with the demo server on LAB_PORT, stopped with
+# Lab. As root (as in many containers) Jupyter needs --allow-root; kernels talk over
+# encrypted sockets (educatalog.kernels). LAB_ARGS go to Jupyter (e.g. --no-browser).
 LAB_PORT ?= 8056
 LAB_DIR ?= lab
+LAB_LANG ?= de
 LAB_ARGS ?=
 lab: setup
-	$(BIN)/educatalog notebooks --out $(LAB_DIR)
+	$(BIN)/educatalog notebooks --out $(LAB_DIR) --lang $(LAB_LANG)
 	@$(BIN)/educatalog serve --demo --port $(LAB_PORT) & server=$$!; \
 	trap 'kill $$server 2>/dev/null' EXIT INT TERM; \
 	EDUCATALOG_URL=http://127.0.0.1:$(LAB_PORT) EDUCATALOG_TOKEN=educatalog-demo-token \
 	$(BIN)/jupyter lab $$([ "$$(id -u)" = 0 ] && echo --allow-root) \
+	  $$($(BIN)/python -c 'from educatalog.kernels import server_args; print(*server_args())') \
 	  --ServerApp.root_dir=$(LAB_DIR) $(LAB_ARGS)
+
+# The explorer as a web page for people without Jupyter (Voilà), on the demo catalogue.
+DASHBOARD_PORT ?= 8866
+DASHBOARD_LANG ?= de
+dashboard: setup
+	$(BIN)/educatalog dashboard --demo --port $(DASHBOARD_PORT) --lang $(DASHBOARD_LANG)
 
 # The documented check that the report renders in a browser (needs Debian's chromium).
 screenshot: demo

@@ -147,6 +147,13 @@ def naive_update(offers: pd.DataFrame, s: Scenario) -> tuple[float, dict[str, fl
         env["high"] = pd.Period(s.months[1], "M").end_time
         conditions.append("@low <= event_start_date <= @high")
     frame = offers.query(" and ".join(conditions), local_dict=env) if conditions else offers
+    for column, values in (
+        ("state", s.states),
+        ("instruction_form_category", s.categories),
+        ("duration_class", s.durations),
+    ):
+        if values:  # a filter narrows the levels (docs/definitions.md), as the explorer's does
+            frame = frame.assign(**{column: frame[column].cat.set_categories(list(values))})
     t1 = time.perf_counter()
     keys = []
     for name in [s.by] + ([s.by2] if s.by2 != NONE else []):

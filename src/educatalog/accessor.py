@@ -59,11 +59,17 @@ class EduAccessor:
         return PlotAccessor(self._frame)
 
     def supply(
-        self, by: str | Sequence[str] = "state", *, normalize: Any = "all", dropna: bool = False
+        self, by: str | Sequence[str] = "state", *, normalize: Any = "all", **options: Any
     ) -> pd.DataFrame:
-        """Events, courses, institutions, capacity and share by ``by``
-        (:func:`educatalog.stats.supply`)."""
-        return stats.supply(self._frame, by, normalize=normalize, dropna=dropna)
+        """Events, courses, institutions, capacity and share by ``by``; ``dropna``,
+        ``margins`` (a total row) as :func:`educatalog.stats.supply` takes them."""
+        return stats.supply(self._frame, by, normalize=normalize, **options)
+
+    def select(self, **levels: Any) -> pd.DataFrame:
+        """The offers of the given levels and start dates, the levels narrowed to those the
+        selection admits (:func:`educatalog.stats.select`):
+        ``offers.edu.select(state=["Bayern", "Sachsen"], start="2025-01-01")``."""
+        return stats.select(self._frame, **levels)
 
     def crosstab(self, rows: str, columns: str, **options: Any) -> pd.DataFrame:
         """One measure as a wide table (:func:`educatalog.stats.crosstab`)."""
@@ -77,11 +83,11 @@ class EduAccessor:
         """Places on offer by ``by`` (:func:`educatalog.stats.capacity`)."""
         return stats.capacity(self._frame, by)
 
-    def costs(
-        self, by: str | Sequence[str] | None = None, *, currency: str | None = None
-    ) -> pd.DataFrame:
-        """Cost quartiles per currency and ``by`` (:func:`educatalog.stats.costs`)."""
-        return stats.costs(self._frame, by, currency=currency)
+    def costs(self, by: str | Sequence[str] | None = None, **options: Any) -> pd.DataFrame:
+        """Cost quartiles per currency and ``by``, each course once (``per="course"``) or
+        each event once (``per="event"``); ``currency``, ``margins``
+        (:func:`educatalog.stats.costs`)."""
+        return stats.costs(self._frame, by, **options)
 
     def share(
         self,

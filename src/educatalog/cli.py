@@ -6,7 +6,8 @@ serves an existing database file; ``educatalog report --out DIR`` writes the sup
 writes a newer one beside it), ``educatalog serve --snapshot PATH`` serves a snapshot and
 ``educatalog export --snapshot PATH`` writes its tables as CSV, Excel or Parquet.
 ``educatalog fetch --archive DIR`` adds a dated snapshot to an archive (``educatalog.history``).
-``educatalog notebooks --out DIR`` copies the ready-made notebooks to where the user works.
+``educatalog notebooks --out DIR [--lang en]`` copies the ready-made notebooks to where the
+user works; ``educatalog dashboard`` serves the explorer as a web page (Voilà).
 ``python -m educatalog`` is the same command.
 """
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from educatalog._version import __version__
@@ -24,6 +25,8 @@ from educatalog.errors import EducatalogError
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+    Commands = argparse._SubParsersAction[argparse.ArgumentParser]
 
     from educatalog.fetch import Archived, Fetched
 
@@ -45,18 +48,29 @@ def _positive_float(text: str) -> float:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The command line: one subcommand a task, each with the function that runs it
+    (``set_defaults(run=...)``)."""
     parser = argparse.ArgumentParser(
         prog="educatalog",
         description="Tools for the educational catalogue service and its reference server.",
     )
     parser.add_argument("--version", action="version", version=f"educatalog {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_serve_command(commands)
+    _add_report_command(commands)
+    _add_snapshot_commands(commands)
+    _add_notebooks_command(commands)
+    _add_dashboard_command(commands)
+    return parser
 
+
+def _add_serve_command(commands: Commands) -> None:
     serve = commands.add_parser(
         "serve",
         help="serve the catalogue API (the demo catalogue or a database file)",
         description="Serve the catalogue API over the demo catalogue or a database file.",
     )
+    serve.set_defaults(run=_serve)
     source = serve.add_mutually_exclusive_group(required=True)
     source.add_argument("--demo", action="store_true", help="serve the synthetic demo catalogue")
     source.add_argument("--db", metavar="FILE", help="serve an existing database file")
@@ -91,6 +105,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="CPU seconds a query may take, plus 0.1 ms a row written (default 10)",
     )
 
+
+def _add_report_command(commands: Commands) -> None:
     report = commands.add_parser(
         "report",
         help="write the course-supply report (HTML, chart PNGs, Excel tables)",
@@ -100,6 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
         "$EDUCATALOG_URL (token in $EDUCATALOG_TOKEN), or the embedded demo catalogue when "
         "that is not set.",
     )
+    report.set_defaults(run=_report)
     where = report.add_mutually_exclusive_group()
     where.add_argument("--demo", action="store_true", help="use the embedded demo catalogue")
     where.add_argument("--url", help="base URL of the service (token in $EDUCATALOG_TOKEN)")
@@ -110,42 +127,78 @@ def build_parser() -> argparse.ArgumentParser:
     )
     report.add_argument("--start", metavar="YYYY-MM-DD", help="first start date to keep")
     report.add_argument("--end", metavar="YYYY-MM-DD", help="last start date to keep")
-    report.add_argument(
-        "--lang",
-        choices=["de", "en"],
-        default="de",
-        help="language of the report's text, labels and number formats (default: de)",
-    )
+    _add_lang(report, "the report's text, labels and number formats")
     report.add_argument(
         "--archive",
         metavar="DIR",
         help="add the catalogue over time from this archive (educatalog fetch --archive)",
     )
+    report.add_argument(
+        "--population",
+        metavar="FILE",
+        help="inhabitants per state for the per-capita rates: a CSV of state, population, "
+        "date, source (default: the shipped figures for 31.12.2024, Zensus 2022 basis)",
+    )
     report.add_argument("--scale", type=_positive_float, default=1.0, help="demo size")
     report.add_argument("--seed", type=int, default=None, help="demo random seed (default 0)")
-    _add_snapshot_commands(commands)
 
+
+def _add_notebooks_command(commands: Commands) -> None:
     notebooks = commands.add_parser(
         "notebooks",
         help="copy the ready-made notebooks to where you work",
         description="Copy the seven ready-made notebooks (01-quickstart ... 07-trends) into DIR, "
-        "to open them there with JupyterLab. A copy you have edited is kept unless --force is "
-        "given; an unedited copy of an earlier version is brought up to date.",
+        "in one language, to open them there with JupyterLab. A copy you have edited is kept "
+        "unless --force is given; an unedited copy of an earlier version is brought up to date.",
     )
+    notebooks.set_defaults(run=_notebooks)
     notebooks.add_argument(
         "--out", default="notebooks", metavar="DIR", help="folder to copy into (default: notebooks)"
     )
     notebooks.add_argument(
         "--force", action="store_true", help="replace copies you have edited, too"
     )
-    return parser
+    _add_lang(notebooks, "the notebooks' text, tables and charts")
+
+
+def _add_dashboard_command(commands: Commands) -> None:
+    dashboard = commands.add_parser(
+        "dashboard",
+        help="serve the explorer as a web page (for people without Jupyter)",
+        description="Serve the course-supply explorer as a web page with Voilà: code hidden, "
+        "one kernel for every visitor, the view of the controls kept in the page's address. "
+        "The catalogue is fetched once at the start (the service at $EDUCATALOG_URL, or "
+        "--url, or the synthetic demo catalogue with --demo or when no service is set), or "
+        "read from a snapshot (--snapshot).",
+    )
+    dashboard.set_defaults(run=_dashboard)
+    where = dashboard.add_mutually_exclusive_group()
+    where.add_argument("--demo", action="store_true", help="use the embedded demo catalogue")
+    where.add_argument("--url", help="base URL of the service (token in $EDUCATALOG_TOKEN)")
+    where.add_argument("--snapshot", metavar="PATH", help="show a snapshot (educatalog fetch)")
+    dashboard.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    dashboard.add_argument(
+        "--port", type=int, default=8866, help="port to listen on (default 8866)"
+    )
+    _add_lang(dashboard, "the page")
+    dashboard.add_argument("--scale", type=_positive_float, default=1.0, help="demo size")
+    dashboard.add_argument("--seed", type=int, default=None, help="demo random seed (default 0)")
+
+
+def _add_lang(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument(
+        "--lang",
+        choices=["de", "en"],
+        default="de",
+        help=f"language of {what} (default: de)",
+    )
 
 
 def _notebooks(args: argparse.Namespace) -> int:
     from educatalog.workspace import copy_notebooks
 
     try:
-        done = copy_notebooks(args.out, force=args.force)
+        done = copy_notebooks(args.out, force=args.force, lang=args.lang)
     except EducatalogError as exc:
         return _fail("notebooks", str(exc))
     for label, paths in (
@@ -178,6 +231,7 @@ def _report(args: argparse.Namespace) -> int:
             lang=args.lang,
             notify=_say,
             archive=args.archive,
+            population=args.population,
         )
     except EducatalogError as exc:
         return _fail("report", str(exc))
@@ -187,6 +241,27 @@ def _report(args: argparse.Namespace) -> int:
     if written is not None and written["source"]["demo"]:
         print("(built on SYNTHETIC demo data)")
     return 0
+
+
+def _dashboard(args: argparse.Namespace) -> int:
+    from educatalog.dashboard import serve
+
+    try:
+        origin = None
+        if not args.snapshot:
+            origin = resolve_origin(args.url, demo=args.demo, seed=args.seed, scale=args.scale)
+            if origin.demo:
+                print("No service URL: using the embedded SYNTHETIC demo catalogue.", flush=True)
+        return serve(
+            origin=origin,
+            snapshot_path=args.snapshot,
+            host=args.host,
+            port=args.port,
+            lang=args.lang,
+            notify=_say,
+        )
+    except EducatalogError as exc:
+        return _fail("dashboard", str(exc))
 
 
 def _server_tokens(args: argparse.Namespace) -> list[str] | None:
@@ -263,7 +338,7 @@ def _serve(args: argparse.Namespace) -> int:
 # Snapshots: `fetch`, `export` and `serve --snapshot` (see educatalog.snapshot)
 
 
-def _add_snapshot_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _add_snapshot_commands(commands: Commands) -> None:
     fetch = commands.add_parser(
         "fetch",
         help="download the whole catalogue into a snapshot (or refresh one)",
@@ -273,6 +348,7 @@ def _add_snapshot_commands(commands: argparse._SubParsersAction[argparse.Argumen
         "--update PATH downloads again from where PATH came from and writes a NEW snapshot "
         "beside it (PATH-<UTC time>, or --out), with a summary of what changed.",
     )
+    fetch.set_defaults(run=_fetch)
     fetch.add_argument("--out", metavar="PATH", help="where to write the snapshot (must not exist)")
     fetch.add_argument("--update", metavar="PATH", help="refresh the snapshot at PATH")
     fetch.add_argument(
@@ -311,6 +387,7 @@ def _add_snapshot_commands(commands: argparse._SubParsersAction[argparse.Argumen
         "table, or one Excel workbook with a sheet per table. Personal fields of contacts are "
         "left out unless --include-personal is given.",
     )
+    export.set_defaults(run=_export)
     export.add_argument("--snapshot", required=True, metavar="PATH", help="the snapshot")
     export.add_argument("--format", required=True, choices=["csv", "xlsx", "parquet"])
     export.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
@@ -474,17 +551,8 @@ def _snapshot_database(snapshot_path: str) -> tuple[Path, str] | None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = build_parser().parse_args(argv)
-    if args.command == "serve":
-        return _serve(args)
-    if args.command == "report":
-        return _report(args)
-    if args.command == "fetch":
-        return _fetch(args)
-    if args.command == "export":
-        return _export(args)
-    if args.command == "notebooks":
-        return _notebooks(args)
-    raise AssertionError(args.command)  # pragma: no cover
+    run: Callable[[argparse.Namespace], int] = args.run
+    return run(args)
 
 
 if __name__ == "__main__":

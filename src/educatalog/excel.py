@@ -34,22 +34,35 @@ def sheet_names(
     fallback: str = "Tabelle",
     suffix: str = " ({n})",
 ) -> list[str]:
-    """Sheet names for ``titles``: at most 31 characters, the characters Excel forbids
-    replaced by ``replace``, unique without regard to case (also against ``reserved``),
-    a repeated name told apart by ``suffix`` (``{n}`` is 2, 3, ...)."""
+    """Sheet names for ``titles``: at most 31 characters, cut after a whole word (a word
+    longer than that is cut), a colon as a dash, the other characters Excel forbids
+    replaced by ``replace``, unique
+    without regard to case (also against ``reserved``), a repeated name told apart by
+    ``suffix`` (``{n}`` is 2, 3, ...)."""
     taken = {r.lower() for r in reserved}
     names = []
     for title in titles:
-        cleaned = _BAD_SHEET.sub(replace, title).strip("' ")[:SHEET_NAME_LENGTH].strip()
-        base = cleaned or fallback
+        cleaned = _BAD_SHEET.sub(replace, re.sub(r"\s*:\s*", " – ", title)).strip("' ")
+        base = _whole_words(cleaned, SHEET_NAME_LENGTH) or fallback
         name, n = base, 1
         while name.lower() in taken:
             n += 1
             tail = suffix.format(n=n)
-            name = base[: SHEET_NAME_LENGTH - len(tail)].rstrip() + tail
+            name = _whole_words(base, SHEET_NAME_LENGTH - len(tail)) + tail
         taken.add(name.lower())
         names.append(name)
     return names
+
+
+def _whole_words(text: str, length: int) -> str:
+    """``text`` cut to at most ``length`` characters after a whole word, without the
+    punctuation a cut leaves at its end."""
+    if len(text) <= length:
+        return text.strip()
+    cut = text[: length + 1]
+    space = cut.rfind(" ")
+    kept = cut[:space] if space > 0 else text[:length]
+    return kept.rstrip(" ,;:-–—(/").strip()
 
 
 def text_cell(sheet: Any, value: str) -> Any:

@@ -265,7 +265,9 @@ def duration_class_ids(events: pd.DataFrame) -> pd.Series:
     classes = np.ones(len(events), dtype="int64")
     for limit in DURATION_CLASS_LIMITS:
         classes += (last >= start + limit).to_numpy(dtype=bool, na_value=False)
-    known = last.notna().to_numpy()
+    # The calendar needs the start: an end without a start tells no duration (class 0,
+    # unless a stated duration does), never class 1 "bis 3 Tage".
+    known = (last.notna() & start.notna()).to_numpy()
     days = stated.to_numpy(dtype="float64", na_value=np.nan)
     by_days = np.searchsorted(np.asarray(DURATION_CLASS_DAY_LIMITS), days, side="left") + 1
     classes = np.where(known, classes, np.where(np.isnan(days), NO_DURATION_CLASS, by_days))

@@ -35,12 +35,15 @@ class Source:
 
     ``name`` states a source in words where there is no service to name (``Source(name=
     "Eigene Erhebung 2025")``); :meth:`text` is the line under a chart or table.
+    ``dated=False`` leaves the retrieval date out of it, where it would mislead (an archive
+    of snapshots fetched on one day as the catalogue stood on earlier ones).
     """
 
     url: str | None = None
     demo: bool = False
     fetched_at: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.UTC))
     name: str | None = None
+    dated: bool = True
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "url", public_url(self.url))  # never a credential
@@ -56,23 +59,37 @@ class Source:
         )
         return f"{what}, retrieved {when}"
 
-    def text(self, lang: str = "de") -> str:
+    def text(self, lang: str = "de", *, dated: bool = True) -> str:
         """The source as a reader reads it, in ``lang``: "synthetische Demodaten
-        (educatalog), abgerufen am 23.11.2026" / "https://…, retrieved 23 Nov 2026"."""
+        (educatalog), abgerufen am 23.11.2026" / "https://…, retrieved 23 Nov 2026"; a demo
+        source with a ``name`` (the demo catalogue's seed and scale) by that name.
+        ``dated=False`` leaves the retrieval date out (where a "Stand" line gives it)."""
         from educatalog import texts
 
         when = texts.date(self.fetched_at, lang)
+        dated = dated and self.dated
         if self.demo:
-            return texts.text("source.demo", lang, date=when)
+            if self.name:
+                key = "source.demo_named" if dated else "source.named"
+                return texts.text(key, lang, name=self.name, date=when)
+            return texts.text("source.demo" if dated else "source.demo_undated", lang, date=when)
         if self.name:
             return self.name
         url = self.url or texts.text("source.unknown_url", lang)
-        return texts.text("source.url", lang, url=url, date=when)
+        return texts.text(
+            "source.url" if dated else "source.named", lang, url=url, name=url, date=when
+        )
 
     def to_attrs(self) -> dict[str, Any]:
-        attrs = {"url": self.url, "demo": self.demo, "fetched_at": self.fetched_at.isoformat()}
+        attrs: dict[str, Any] = {
+            "url": self.url,
+            "demo": self.demo,
+            "fetched_at": self.fetched_at.isoformat(),
+        }
         if self.name:
             attrs["name"] = self.name
+        if not self.dated:
+            attrs["dated"] = False
         return attrs
 
     @classmethod
@@ -84,7 +101,11 @@ class Source:
         fetched = raw.get("fetched_at")
         when = dt.datetime.fromisoformat(fetched) if fetched else dt.datetime.now(dt.UTC)
         return cls(
-            url=raw.get("url"), demo=bool(raw.get("demo")), fetched_at=when, name=raw.get("name")
+            url=raw.get("url"),
+            demo=bool(raw.get("demo")),
+            fetched_at=when,
+            name=raw.get("name"),
+            dated=raw.get("dated", True) is not False,
         )
 
 

@@ -28,14 +28,15 @@ from typing import Any
 
 import nbformat
 
-from educatalog import manifests
+from educatalog import manifests, texts
 from educatalog._version import __version__
 from educatalog.client import Client
 from educatalog.connection import Origin, configured_client, started
 from educatalog.errors import EducatalogError, ReportError, UsageError
 from educatalog.files import atomic_text
+from educatalog.kernels import private_kernel
 from educatalog.urls import public_url
-from educatalog.workspace import NOTEBOOKS, inside_package, output_folder
+from educatalog.workspace import NOTEBOOKS, cell_lang, inside_package, localize, output_folder
 
 __all__ = [
     "NOTEBOOKS",
@@ -75,6 +76,8 @@ def execute_notebook(
 ) -> nbformat.NotebookNode:
     """Run a notebook top to bottom in a fresh ``python3`` kernel and return it executed.
 
+    A shipped notebook runs in the language of the ``lang`` parameter (German by default:
+    :func:`educatalog.workspace.localize`).
     ``parameters`` become a cell after the one tagged ``parameters``; ``env`` is added to
     the kernel's environment. The kernel runs in ``cwd``: by default the notebook's folder,
     or the current directory for a notebook inside the package (never written into). A
@@ -86,23 +89,26 @@ def execute_notebook(
 
     path = Path(path)
     nb: nbformat.NotebookNode = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]
+    if any(cell_lang(cell) for cell in nb.cells):  # a shipped notebook: in the reader's language
+        nb = localize(nb, (parameters or {}).get("lang", texts.DEFAULT_LANG))
     if parameters:
         _inject(nb, parameters, path)
     if cwd is not None:
         folder = Path(cwd)
     else:
         folder = Path.cwd() if inside_package(path.parent) else path.parent
-    client = NotebookClient(
-        nb,
-        timeout=timeout,
-        startup_timeout=180,  # not nbclient's 60 s: a busy 2-core machine has needed more
-        kernel_name="python3",
-        resources={"metadata": {"path": str(folder)}},
-    )
     environment = {**os.environ, "MPLBACKEND": "module://matplotlib_inline.backend_inline"}
     environment.update(env or {})
     try:
-        client.execute(env=environment)
+        with private_kernel("python3") as kernel:
+            client = NotebookClient(
+                nb,
+                km=kernel,
+                timeout=timeout,
+                startup_timeout=180,  # not nbclient's 60 s: a busy 2-core machine needed more
+                resources={"metadata": {"path": str(folder)}},
+            )
+            client.execute(env=environment)
     except CellExecutionError as exc:
         raise ReportError(f"The notebook {path.name} failed: {_first_line(exc)}") from None
     except CellTimeoutError:
@@ -257,13 +263,22 @@ def write_report(
     timeout: int = 600,
     lang: str = "de",
     archive: str | os.PathLike[str] | None = None,
+    population: str | os.PathLike[str] | None = None,
+    catalogue: Mapping[str, Any] | None = None,
 ) -> Path:
     """Execute the report notebook against the service at ``url`` and write the report
     into ``out`` in ``lang`` (``"de"``, the default, or ``"en"``); returns the path of
     ``report.html``. With ``archive`` (a folder of :mod:`educatalog.history`, as
     ``educatalog fetch --archive`` writes it) the report adds "the catalogue over time":
-    supply by state on every snapshot date, courses entered and exited, how long courses
-    stay listed; the manifest names the archive and its snapshot dates.
+    which archive and dates it shows and whether its newest snapshot is the report's
+    catalogue, supply by state on every snapshot date, courses entered and exited, how
+    long courses stay listed; the manifest names the archive and its snapshot dates.
+    ``population`` is a CSV of state, population, date, source
+    (:func:`educatalog.population.read_population`) for the per-capita rates instead of the
+    shipped figures (31.12.2024, Zensus 2022 basis); it is read before the notebook runs.
+    ``catalogue`` is what the service says of itself (``/server/info``'s ``educatalog``
+    part): for the synthetic demo its seed and scale, which the manifest records in place
+    of a passing loopback address.
 
     The manifest is written first and again if the run fails, listing what this run wrote
     (marked ``"complete": false``), so that the next run may write over a half-written
@@ -272,6 +287,67 @@ def write_report(
     from educatalog import texts
 
     lang = texts.check_lang(lang)
+    folder = _report_folder(out, start, end)
+    parameters: dict[str, Any] = {
+        "states": list(states) if states else None,
+        "start": start,
+        "end": end,
+        "out_dir": str(folder),
+        "lang": lang,
+        "archive": None,
+        "population": None,
+    }
+    figures = _population(population, parameters)
+    over_time = _archive(archive, parameters)
+    source = _source_record(url, demo, catalogue)
+
+    def manifest(charts: Sequence[Path], *, complete: bool) -> None:
+        _write_manifest(
+            folder,
+            charts,
+            complete=complete,
+            source=source,
+            parameters=parameters,
+            archive=over_time,
+            population=figures,
+        )
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        _remove_earlier_report(folder)
+        before = _charts(folder)  # someone else's: never listed
+        manifest([], complete=False)
+    except OSError as exc:
+        raise ReportError(f"Cannot write the report into {folder}: {exc.strerror}.") from None
+    env = {"EDUCATALOG_URL": url, **({"EDUCATALOG_TOKEN": token} if token else {})}
+    try:
+        page = _render(folder, parameters, env, timeout, lang)
+    except BaseException:
+        manifest(_new_charts(folder, before), complete=False)
+        raise
+    manifest(_new_charts(folder, before), complete=True)
+    return page
+
+
+def _render(
+    folder: Path, parameters: Mapping[str, Any], env: Mapping[str, str], timeout: int, lang: str
+) -> Path:
+    """The report notebook executed with ``parameters``, written as ``report.ipynb`` and
+    rendered as ``report.html`` in ``folder``."""
+    from educatalog import texts
+
+    nb = execute_notebook(
+        notebook_path(REPORT_NOTEBOOK), parameters=parameters, env=env, cwd=folder, timeout=timeout
+    )
+    nbformat.write(nb, folder / "report.ipynb")  # type: ignore[no-untyped-call]
+    page = folder / "report.html"
+    title = texts.text("report.title", lang)
+    page.write_text(render_html(nb, title=title, lang=lang), encoding="utf-8")
+    return page
+
+
+def _report_folder(out: str | os.PathLike[str], start: str | None, end: str | None) -> Path:
+    """The folder to write into, once the dates are checked."""
     for name, value in (("start", start), ("end", end)):
         if value is not None and not _DATE.fullmatch(value):
             raise UsageError(f"{name} must be a date as YYYY-MM-DD, got {value!r}")
@@ -286,65 +362,51 @@ def write_report(
             f"Refusing to write the report into {folder} (a home or root folder): give "
             "--out a folder of its own, such as reports/."
         )
-    parameters: dict[str, Any] = {
-        "states": list(states) if states else None,
-        "start": start,
-        "end": end,
-        "out_dir": str(folder),
-        "lang": lang,
-        "archive": None,
+    return folder
+
+
+def _population(
+    population: str | os.PathLike[str] | None, parameters: dict[str, Any]
+) -> dict[str, Any]:
+    """The population figures the rates use, read now (a bad file fails before the
+    kernel starts), as the manifest records them."""
+    from educatalog.population import STATE_POPULATION, origin, read_population
+
+    table = STATE_POPULATION
+    if population is not None:
+        table = read_population(population)
+        parameters["population"] = str(Path(population).resolve())
+    found = origin(table)
+    return {k: found[k] for k in ("source", "date", "basis", "table", "total") if k in found}
+
+
+def _archive(archive: str | os.PathLike[str] | None, parameters: dict[str, Any]) -> Any:
+    """The archive's record for the manifest (None without one); an ArchiveError names
+    what is wrong with it before the kernel starts."""
+    if archive is None:
+        return None
+    from educatalog import history
+
+    opened = history.open(archive)
+    parameters["archive"] = str(opened.path.resolve())
+    return {
+        "folder": str(opened.path.resolve()),
+        "dates": [day.isoformat() for day in opened.dates],
+        "demo": opened.demo,
     }
-    over_time: dict[str, Any] | None = None
-    if archive is not None:
-        from educatalog import history
 
-        opened = history.open(archive)  # an ArchiveError names what is wrong, before the kernel
-        parameters["archive"] = str(opened.path.resolve())
-        over_time = {
-            "folder": str(opened.path.resolve()),
-            "dates": [day.isoformat() for day in opened.dates],
-            "demo": opened.demo,
-        }
 
-    def manifest(charts: Sequence[Path], *, complete: bool) -> None:
-        _write_manifest(
-            folder,
-            charts,
-            complete=complete,
-            url=url,
-            demo=demo,
-            parameters=parameters,
-            archive=over_time,
-        )
-
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        _remove_earlier_report(folder)
-        before = _charts(folder)  # someone else's: never listed
-        manifest([], complete=False)
-    except OSError as exc:
-        raise ReportError(f"Cannot write the report into {folder}: {exc.strerror}.") from None
-    env = {"EDUCATALOG_URL": url}
-    if token:
-        env["EDUCATALOG_TOKEN"] = token
-    page = folder / "report.html"
-    try:
-        nb = execute_notebook(
-            notebook_path(REPORT_NOTEBOOK),
-            parameters=parameters,
-            env=env,
-            cwd=folder,
-            timeout=timeout,
-        )
-        nbformat.write(nb, folder / "report.ipynb")  # type: ignore[no-untyped-call]
-        page.write_text(
-            render_html(nb, title=texts.text("report.title", lang), lang=lang), encoding="utf-8"
-        )
-    except BaseException:
-        manifest(_new_charts(folder, before), complete=False)
-        raise
-    manifest(_new_charts(folder, before), complete=True)
-    return page
+def _source_record(url: str, demo: bool, catalogue: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The data source as the manifest records it: a service by its URL (no credentials),
+    the synthetic demo by its seed, scale and generator, not by the passing address of the
+    server that served it."""
+    if not demo:
+        return {"url": public_url(url), "demo": False}
+    record: dict[str, Any] = {"demo": True, "catalogue": "educatalog synthetic demo catalogue"}
+    for key in ("seed", "scale", "generator", "as_of"):
+        if catalogue and catalogue.get(key) is not None:
+            record[key] = catalogue[key]
+    return record
 
 
 def make_report(
@@ -358,12 +420,14 @@ def make_report(
     timeout: int = 600,
     notify: Callable[[str], object] = print,
     archive: str | os.PathLike[str] | None = None,
+    population: str | os.PathLike[str] | None = None,
 ) -> Path:
     """What ``educatalog report`` does: :func:`write_report` against ``origin`` (default: the
     configured service, else the demo catalogue on a private server for the run) once every
     one of ``states`` is found to be a state of the service; the manifest says whether the
-    data is the synthetic demo. ``notify`` receives a line before the notebook runs;
-    ``archive`` adds the catalogue over time (:func:`write_report`).
+    data is the synthetic demo (with its seed and scale). ``notify`` receives a line before
+    the notebook runs; ``archive`` adds the catalogue over time and ``population`` gives the
+    figures of the per-capita rates (:func:`write_report`).
 
     >>> make_report("reports/", origin=resolve_origin(demo=True), lang="en")  # doctest: +SKIP
     PosixPath('/home/me/reports/report.html')
@@ -372,6 +436,7 @@ def make_report(
         assert live.url is not None
         with configured_client(live) as client:
             demo = client.is_demo
+            info = client.server_info.get("educatalog")
             if states:
                 _check_states(client, states)
         notify("Running the report notebook...")
@@ -386,6 +451,8 @@ def make_report(
             timeout=timeout,
             lang=lang,
             archive=archive,
+            population=population,
+            catalogue=info if isinstance(info, Mapping) else None,
         )
 
 
@@ -483,10 +550,10 @@ def _write_manifest(
     charts: Sequence[Path],
     *,
     complete: bool,
-    url: str,
-    demo: bool,
+    source: Mapping[str, Any],
     parameters: Mapping[str, Any],
     archive: Mapping[str, Any] | None = None,
+    population: Mapping[str, Any] | None = None,
 ) -> None:
     """The manifest of the report in ``folder``. Until the report is complete it lists every
     file this run may have written (a checksum where the file is there, else null)."""
@@ -497,13 +564,15 @@ def _write_manifest(
             files[name] = hashlib.sha256(path.read_bytes()).hexdigest()
         elif not complete:
             files[name] = None
+    hidden = ("out_dir", "archive", "population")
     manifest = {
         "format": manifests.REPORT_FORMAT,
         "format_version": manifests.REPORT_FORMAT_VERSION,
         "generated_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "complete": complete,
-        "source": {"url": public_url(url), "demo": demo},
-        "parameters": {k: v for k, v in parameters.items() if k not in ("out_dir", "archive")},
+        "source": dict(source),
+        "parameters": {k: v for k, v in parameters.items() if k not in hidden},
+        "population": dict(population) if population else None,
         "archive": archive,
         "educatalog": __version__,
         "files": files,

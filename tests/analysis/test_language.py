@@ -211,21 +211,32 @@ def test_capacity_unknown_is_named_not_dropped_silently() -> None:
 # -- per-capita outputs name the population figures and their date ------------------------
 
 
+GERMAN_BASIS = "auf Basis des Zensus 2022 (Tabelle 12411-0010), Stand 31.12.2024"
+ENGLISH_BASIS = "based on the 2022 census (table 12411-0010), as of 31 Dec 2024"
+
+
 def test_per_capita_outputs_show_the_population_date(offers: pd.DataFrame, tmp_path: Path) -> None:
-    for fig in (
-        plots.supply_bars(offers, "state", measure="events_per_100k"),
-        plots.tile_map(offers),
-    ):
-        words = " ".join(figure_texts(fig)).replace("\n", " ")
-        assert "(Tabelle 12411-0010), Stand 31.12.2022" in words
+    """Wherever a rate appears, its population's date and census basis are named, in
+    either language: chart footers, the table's header and note, every sheet."""
+    for lang, basis in (("de", GERMAN_BASIS), ("en", ENGLISH_BASIS)):
+        for fig in (
+            plots.supply_bars(offers, "state", measure="events_per_100k", lang=lang),
+            plots.tile_map(offers, lang=lang),
+        ):
+            words = " ".join(figure_texts(fig)).replace("\n", " ")
+            assert basis in words
     table = tables.present(stats.per_capita(offers), "de", title="Je Einwohner")
-    assert "Einwohner am 31.12.2022" in table.frame.columns
-    assert any("Stand 31.12.2022" in n for n in table.notes)
+    assert "Einwohner am 31.12.2024 (Zensus 2022)" in table.frame.columns
+    assert any(GERMAN_BASIS in n for n in table.notes)
     english = tables.present(stats.per_capita(offers), "en")
-    assert "Inhabitants on 31 Dec 2022" in english.frame.columns
+    assert "Inhabitants on 31 Dec 2024 (2022 census)" in english.frame.columns
+    assert any(ENGLISH_BASIS in n for n in english.notes)
     path = tables.write_excel(tmp_path / "t.xlsx", [table], source=Source(demo=True))
-    about = dict(openpyxl.load_workbook(path).worksheets[0].iter_rows(min_row=3, values_only=True))
-    assert about["Einwohnerzahlen"].endswith("(Tabelle 12411-0010), Stand 31.12.2022")
+    book = openpyxl.load_workbook(path)
+    about = dict(book.worksheets[0].iter_rows(min_row=3, values_only=True))
+    assert about["Einwohnerzahlen"].endswith(GERMAN_BASIS)
+    sheet = [str(v) for row in book.worksheets[1].iter_rows(values_only=True) for v in row if v]
+    assert any(v.startswith("Einwohner: ") and v.endswith(GERMAN_BASIS) for v in sheet)
     # One's own figures: their own name and date.
     own = pd.Series({"Bayern": 13_000_000, "Berlin": 3_800_000}, dtype="Int64")
     own.attrs.update(source="Landesamt, eigene Fortschreibung", date="2024-06-30")
@@ -253,12 +264,13 @@ def test_tables_have_headers_in_words_and_formatted_numbers(offers: pd.DataFrame
         "Bildungsanbieter",
         "Plätze",
         "Veranstaltungen mit Platzangabe",
-        "Anteil (%)",
+        "Anteil der Veranstaltungen",
     ]
-    assert de.frame.index.name == "Bundesland"
-    assert de.frame.index[-1] == "ohne Angabe"
+    assert de.frame.index.names == ["Schlüssel", "Bundesland"]  # the official key beside
+    assert de.frame.index[0] == ("01", "Schleswig-Holstein")
+    assert de.frame.index[-1] == ("", "ohne Angabe")
     cells = de.formatted()
-    assert cells["Anteil (%)"].str.fullmatch(r"\d{1,3},\d\u00a0%").all()
+    assert cells["Anteil der Veranstaltungen"].str.fullmatch(r"\d{1,3},\d{1,2}\u00a0%").all()
     assert re.fullmatch(r"\d{1,3}(\.\d{3})*", cells["Veranstaltungen"].iloc[0])
     quality = tables.present(stats.quality(offers), "en")
     assert quality.frame.index[0] == "events without an address"
@@ -291,13 +303,13 @@ def test_excel_stands_alone(offers: pd.DataFrame, tmp_path: Path) -> None:
     assert book.sheetnames == [
         "Über diese Daten",
         "Angebot nach Bundesland",
-        "Kosten- nach Lernform-Währung",
+        "Kosten – nach Lernform-Währung",
         "Angebot nach Bundesland (2)",
     ]
     about = dict(book.worksheets[0].iter_rows(min_row=3, values_only=True))
     assert about["Titel"] == "Bericht zum Kursangebot"
-    assert about["Quelle"].startswith("synthetische Demodaten (educatalog), abgerufen am ")
-    assert about["Dienst (URL)"] == "https://kurse.example.org/api"
+    assert about["Quelle"] == "synthetische Demodaten (educatalog)"  # "Abgerufen": its date
+    assert "Dienst (URL)" not in about  # a demo is named by seed and scale, not an address
     assert re.fullmatch(r"\d\d\.\d\d\.\d{4}, \d\d:\d\d UTC", about["Abgerufen"])
     assert about["Filter"] == "Bundesländer: Bayern"
     assert about["Hinweis"].startswith("SYNTHETISCHE DEMODATEN")
@@ -305,21 +317,33 @@ def test_excel_stands_alone(offers: pd.DataFrame, tmp_path: Path) -> None:
         for row in sheet.iter_rows(values_only=True):
             assert "s3cret" not in " ".join(str(v) for v in row)
     sheet = book["Angebot nach Bundesland"]
-    assert sheet["A1"].value == "Angebot nach Bundesland"
-    assert [c.value for c in sheet[2]][:3] == ["Bundesland", "Veranstaltungen", "Kurse"]
-    assert sheet.freeze_panes == "B3"
-    assert sheet["B3"].number_format == "#,##0"
-    assert isinstance(sheet["B3"].value, int)
-    share = sheet.cell(3, 7)
-    assert sheet.cell(2, 7).value == "Anteil (%)"
-    assert share.number_format == "0.0%"
+    assert sheet["A1"].value == "Angebot nach Bundesland – SYNTHETISCHE DEMODATEN"
+    assert [c.value for c in sheet[2]][:4] == [
+        "Schlüssel",
+        "Bundesland",
+        "Veranstaltungen",
+        "Kurse",
+    ]
+    assert (sheet["A3"].value, sheet["B3"].value) == ("01", "Schleswig-Holstein")
+    assert sheet.freeze_panes == "C3"
+    assert sheet["C3"].number_format == "#,##0"
+    assert isinstance(sheet["C3"].value, int)
+    share = sheet.cell(3, 8)
+    assert sheet.cell(2, 8).value == "Anteil der Veranstaltungen"  # a number, no "(%)"
+    assert share.number_format in ("0.0%", "0.00%")
     assert 0 < share.value < 1
-    assert sheet.column_dimensions["F"].width >= len("Veranstaltungen mit Platzangabe")
-    costs_sheet = book["Kosten- nach Lernform-Währung"]
+    assert sheet.column_dimensions["G"].width >= len("Veranstaltungen mit Platzangabe")
+    # Under the table: the source, the date of the data, the filters, the demo mark.
+    lines = [r[0] for r in sheet.iter_rows(min_row=21, values_only=True) if r[0]]
+    assert lines[0].startswith("Quelle: synthetische Demodaten (educatalog)")
+    assert re.fullmatch(r"Stand: \d\d\.\d\d\.\d{4}", lines[1])
+    assert lines[2] == "Filter: Bundesländer: Bayern"
+    assert lines[3].startswith("Hinweis: SYNTHETISCHE DEMODATEN")
+    costs_sheet = book["Kosten – nach Lernform-Währung"]
     assert costs_sheet["E2"].value == "Minimum (EUR)"
     assert costs_sheet["E3"].number_format == "#,##0.00"
     assert costs_sheet.freeze_panes == "C3"
-    formula = book["Angebot nach Bundesland (2)"]["A3"]
+    formula = book["Angebot nach Bundesland (2)"]["B3"]
     assert (formula.value, formula.data_type) == ("=HYPERLINK(1)", "s")
 
 
@@ -334,5 +358,5 @@ def test_excel_in_english_has_english_words_only(offers: pd.DataFrame, tmp_path:
     words = " ".join(
         str(v) for s in book.worksheets for r in s.iter_rows(values_only=True) for v in r if v
     )
-    assert "as of 31 Dec 2022" in words
+    assert ENGLISH_BASIS in words
     assert foreign(words.replace("12411-0010", ""), "en") == []

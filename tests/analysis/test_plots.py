@@ -5,6 +5,8 @@ tests/analysis/test_language.py holds the German default and one language per ch
 
 from __future__ import annotations
 
+import html
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -163,7 +165,13 @@ def test_supply_bars_by_state(offers: pd.DataFrame, tmp_path: Path) -> None:
     assert isinstance(fig, Figure)
     ax = fig.axes[0]
     table = stats.supply(offers, "state", normalize=False)["events"]
-    expected = sorted(((label(k), int(v)) for k, v in table.items()), key=lambda kv: -kv[1])
+    # Largest first; the grey bar of the events without a state last, never among them.
+    expected = sorted(
+        ((label(k), int(v)) for k, v in table.items()),
+        key=lambda kv: (kv[0] == "not stated", -kv[1]),
+    )
+    assert expected[-1][0] == "not stated"
+    assert expected[-1][1] > min(v for _, v in expected[:-1])  # it would sort among them
     bars = ax.containers[0].patches
     assert len(bars) == len(expected) == 17  # 16 states and the events without one
     assert [b.get_width() for b in bars] == [v for _, v in expected]
@@ -196,7 +204,10 @@ def test_supply_bars_per_capita(offers: pd.DataFrame) -> None:
     assert bar_labels(ax) == [f"{v:.2f}" for v in rates]
     assert ax.get_xlabel() == "Events per 100,000 inhabitants"
     assert "Inhabitants: Federal Statistical Office (Destatis)" in footer(fig).get_text()
-    assert "(table 12411-0010), as of 31 Dec 2022" in footer(fig).get_text().replace("\n", " ")
+    assert (
+        "population update based on the 2022 census (table 12411-0010), as of 31 Dec 2024"
+        in footer(fig).get_text().replace("\n", " ")
+    )
     check_furniture(fig, offers, "Events per 100,000 inhabitants by state")
     with pytest.raises(EducatalogError, match='by="state"'):
         plots.supply_bars(offers, "instruction_form", measure="events_per_100k")
@@ -221,9 +232,10 @@ def test_supply_bars_thousands_and_missing_state() -> None:
     fig = plots.supply_bars(frame, title="Angebote je Land")
     ax = fig.axes[0]
     assert len(ax.containers[0].patches) == 17  # every state, also those without offers
-    assert bar_labels(ax) == ["1,500", "3", "2"] + ["0"] * 14
+    assert bar_labels(ax) == ["1,500", "3"] + ["0"] * 14 + ["2"]
     ticks = [t.get_text() for t in ax.get_yticklabels()]
-    assert ticks[:3] == ["Berlin", "Bremen", "not stated"]
+    assert ticks[:2] == ["Berlin", "Bremen"]
+    assert ticks[-1] == "not stated"  # last, below the states without offers
     assert ax.xaxis.get_major_formatter()(1000, 0) == "1,000"
     check_furniture(fig, frame, "Angebote je Land")  # a real source: no demo mark
 
@@ -284,7 +296,11 @@ def test_heatmap_shares(offers: pd.DataFrame) -> None:
     assert [c.replace("\n", " ") for c in columns] == [label(k) for k in table.columns]
     assert "over 3 months to 6 months" in [c.replace("\n", " ") for c in columns]
     assert all(len(line) <= 12 for c in columns for line in c.split("\n"))  # wrapped
-    assert [t.get_text() for t in ax.get_yticklabels()][-1] == "not stated"
+    # Each row names its number of events, the base of its shares.
+    events = stats.supply(offers, "state", normalize=False)["events"]
+    rows = [t.get_text() for t in ax.get_yticklabels()]
+    assert rows == [f"{label(k)} (n = {int(n):,})" for k, n in events.items()]
+    assert rows[-1].startswith("not stated (n = ")
     colorbar = fig.axes[1]
     assert colorbar.get_ylabel() == "Share of events within each state (%)"
     check_furniture(fig, offers, "Share of events by duration class within each state")
@@ -372,11 +388,21 @@ def test_cost_boxplot(offers: pd.DataFrame, tmp_path: Path) -> None:
         assert (xs.min(), xs.max()) == pytest.approx((row["q1"], row["q3"]))
         assert any(list(line.get_xdata()) == [row["median"]] * 2 for line in ax.get_lines())
     ticks = [t.get_text() for t in ax.get_yticklabels()]
-    assert ticks == [f"{label(k)} (n = {int(n):,})" for k, n in table["events"].items()]
+    # Each course once: n counts courses, and the footer says so.
+    assert ticks == [f"{label(k)} (n = {int(n):,})" for k, n in table["courses"].items()]
     assert ticks[0].startswith("In person (n = ")
+    assert "Per course: each course counts once" in footer(fig).get_text().replace("\n", " ")
     assert ax.get_xlabel() == "Cost (EUR)"
     assert ax.xaxis.get_major_formatter()(10000, 0) == "10,000"
-    check_furniture(fig, offers, "Costs by instruction form category (EUR)")
+    check_furniture(fig, offers, "Costs per course by instruction form category (EUR)")
+    per_event = plots.cost_boxplot(offers, per="event")
+    events = stats.costs(offers, "instruction_form_category", per="event")["events"]
+    assert per_event.axes[0].get_yticklabels()[0].get_text() == (
+        f"In person (n = {int(events.iloc[0]):,})"
+    )
+    assert per_event.axes[0].get_title(loc="left") == (
+        "Costs per event by instruction form category (EUR)"
+    )
     check_png(plots.save(fig, tmp_path / "costs.png", dpi=150), fig)
 
 
@@ -397,6 +423,12 @@ def luminance(color: Any) -> float:
     return 0.299 * r + 0.587 * g + 0.114 * b
 
 
+def tile_texts(ax: Any) -> dict[str, tuple[str, str]]:
+    """Each tile's name and value by ISO code (drawn in the order of TILE_GRID)."""
+    words = [t.get_text() for t in ax.texts]
+    return dict(zip(plots.TILE_GRID, zip(words[::2], words[1::2], strict=True), strict=True))
+
+
 def test_tile_map_per_capita(offers: pd.DataFrame, tmp_path: Path) -> None:
     fig = plots.tile_map(offers)
     ax = fig.axes[0]
@@ -405,9 +437,15 @@ def test_tile_map_per_capita(offers: pd.DataFrame, tmp_path: Path) -> None:
     assert len(tiles) == 16
     rates = stats.per_capita(offers)["events_per_100k"]
     by_code = {CODE_OF[str(name)]: float(v) for name, v in rates.items()}
-    texts = [t.get_text() for t in ax.texts]
-    pairs = dict(zip(texts[::2], texts[1::2], strict=True))
-    assert pairs == {code: f"{by_code[code]:.2f}" for code in plots.TILE_GRID}
+    tiles_text = tile_texts(ax)
+    assert {c: v for c, (_, v) in tiles_text.items()} == {
+        code: f"{by_code[code]:.2f}" for code in plots.TILE_GRID
+    }
+    # The states by name, in English, broken to fit their tile; no ISO codes.
+    names = {c: n.replace("-\n", "-").replace("\n", " ") for c, (n, _) in tiles_text.items()}
+    assert names["DE-NW"] == "North Rhine-Westphalia"
+    assert names["DE-BY"] == "Bavaria"
+    assert not any("DE-" in n for n in names.values())
     ordered = sorted(plots.TILE_GRID, key=by_code.__getitem__)
     shades = [luminance(tiles[code].get_facecolor()) for code in ordered]
     assert shades == sorted(shades, reverse=True)  # darker for more events per inhabitant
@@ -421,8 +459,7 @@ def test_tile_map_per_capita(offers: pd.DataFrame, tmp_path: Path) -> None:
 def test_tile_map_counts_from_state_codes() -> None:
     frame = tiny(["Berlin"] * 3 + ["Bayern"] * 1200).drop(columns="state")
     fig = plots.tile_map(frame, measure="events")
-    texts = [t.get_text() for t in fig.axes[0].texts]
-    pairs = dict(zip(texts[::2], texts[1::2], strict=True))
+    pairs = {c: v for c, (_, v) in tile_texts(fig.axes[0]).items()}
     assert pairs["DE-BE"] == "3"
     assert pairs["DE-BY"] == "1,200"
     assert pairs["DE-HB"] == "0"
@@ -565,11 +602,11 @@ def test_importing_plots_registers_no_ipython_formatter(tmp_path: Path) -> None:
         from matplotlib.figure import Figure
 
         shell = InteractiveShell.instance()
-        png = shell.display_formatter.formatters["image/png"]
+        bundle = shell.display_formatter.mimebundle_formatter
 
         def registered():
             try:
-                png.lookup_by_type(Figure)
+                bundle.lookup_by_type(Figure)
             except KeyError:
                 return False
             return True
@@ -579,9 +616,16 @@ def test_importing_plots_registers_no_ipython_formatter(tmp_path: Path) -> None:
 
         assert not registered(), "importing plots registered a formatter"
         assert plots.register_notebook_display() and registered()
-        first = png.lookup_by_type(Figure)
+        first = bundle.lookup_by_type(Figure)
         assert plots.register_notebook_display()
-        assert png.lookup_by_type(Figure) is first
+        assert bundle.lookup_by_type(Figure) is first
+        fig = plots.supply_bars(
+            __import__("pandas").DataFrame({"event_id": [1], "state": ["Berlin"]})
+        )
+        data, metadata = shell.display_formatter.format(fig)
+        assert data["image/png"][:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+        assert metadata["image/png"]["alt"] == plots.alt_text(fig)
+        assert f'alt="{plots.alt_text(fig)}"' in data["text/html"]
         """
     )
     env = {**os.environ, "IPYTHONDIR": str(tmp_path)}  # the shell's profile, not the user's
@@ -589,7 +633,7 @@ def test_importing_plots_registers_no_ipython_formatter(tmp_path: Path) -> None:
 
 
 class _Formatter:
-    """An IPython PNG formatter as far as registration needs one."""
+    """An IPython mime-bundle formatter as far as registration needs one."""
 
     def __init__(self) -> None:
         self.printers: dict[type, Callable[..., Any]] = {}
@@ -608,7 +652,7 @@ def test_a_chart_registers_the_display_once(monkeypatch: pytest.MonkeyPatch) -> 
 
     formatter = _Formatter()
     shell = types.SimpleNamespace(
-        display_formatter=types.SimpleNamespace(formatters={"image/png": formatter})
+        display_formatter=types.SimpleNamespace(mimebundle_formatter=formatter)
     )
     monkeypatch.setattr(IPython, "get_ipython", lambda: shell)
     fig = plots.supply_bars(tiny(["Berlin", "Bremen"]))
@@ -616,7 +660,11 @@ def test_a_chart_registers_the_display_once(monkeypatch: pytest.MonkeyPatch) -> 
     assert _plots.register_notebook_display()
     assert formatter.calls == 1  # idempotent
     data, metadata = formatter.printers[Figure](fig)
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    assert metadata == {"alt": _plots.alt_text(fig)}
+    assert data["image/png"][:8] == b"\x89PNG\r\n\x1a\n"
+    alt = _plots.alt_text(fig)
+    assert metadata == {"image/png": {"alt": alt}}
+    # JupyterLab puts no alt on a PNG output: the HTML image carries it
+    assert data["text/html"].startswith('<img src="data:image/png;base64,')
+    assert f'alt="{html.escape(alt)}"' in data["text/html"]
     monkeypatch.setattr(IPython, "get_ipython", lambda: None)
     assert not _plots.register_notebook_display()  # outside a shell: nothing to do

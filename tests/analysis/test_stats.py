@@ -167,47 +167,6 @@ def test_per_capita_uses_the_shipped_population(offers: pd.DataFrame) -> None:
     assert "Destatis" in STATE_POPULATION.attrs["source"]
 
 
-# Destatis 12411-0010, Bevölkerung: Bundesländer, Stichtag 31.12.2022 (Zensus 2011 basis).
-POPULATION_2022 = {
-    "DE-BW": 11_280_257,
-    "DE-BY": 13_369_393,
-    "DE-BE": 3_755_251,
-    "DE-BB": 2_573_135,
-    "DE-HB": 684_864,
-    "DE-HH": 1_892_122,
-    "DE-HE": 6_391_360,
-    "DE-MV": 1_628_378,
-    "DE-NI": 8_140_242,
-    "DE-NW": 18_139_116,
-    "DE-RP": 4_159_150,
-    "DE-SL": 992_666,
-    "DE-SN": 4_086_152,
-    "DE-ST": 2_186_643,
-    "DE-SH": 2_953_270,
-    "DE-TH": 2_126_846,
-}
-
-
-def test_population_is_that_of_its_stated_date() -> None:
-    """Every figure of the shipped table, its reference date and table, and the states
-    adding up to Germany's published total for that date (84,358,845 on 31.12.2022)."""
-    from educatalog import population
-
-    assert population.DATE.isoformat() == "2022-12-31"
-    assert population.YEAR == 2022
-    assert population.TABLE == "12411-0010"
-    assert population.TOTAL == 84_358_845
-    assert population.SOURCE == (
-        "Statistisches Bundesamt (Destatis), Fortschreibung des Bevölkerungsstandes, "
-        "Tabelle 12411-0010, Stand 31.12.2022"
-    )
-    figures = {code: int(n) for code, n in STATE_POPULATION["population"].items()}
-    assert figures == POPULATION_2022
-    assert sum(figures.values()) == population.TOTAL
-    assert STATE_POPULATION["population"].dtype == "Int64"
-    assert list(STATE_POPULATION.columns) == ["state", "population"]
-
-
 def test_capacity_equals_sql(offers: pd.DataFrame, catalogue_database: Path) -> None:
     rows = query(
         catalogue_database,
@@ -224,21 +183,30 @@ def test_capacity_equals_sql(offers: pd.DataFrame, catalogue_database: Path) -> 
         assert table.loc[name, "mean_capacity"] == pytest.approx(total / known)
 
 
-def test_costs_equal_python_quartiles(offers: pd.DataFrame) -> None:
+@pytest.mark.parametrize("per", ["course", "event"])
+def test_costs_equal_python_quartiles(offers: pd.DataFrame, per: str) -> None:
+    """Per course: each course once in each group it has events in; per event: each event
+    with its course's cost, so a course weighs as much as it has events."""
     groups: dict[tuple[Any, str], list[float]] = defaultdict(list)
-    for category, cost, currency in offers[
-        ["instruction_form_category", "cost", "cost_currency"]
+    seen: set[tuple[Any, ...]] = set()
+    for category, course, cost, currency in offers[
+        ["instruction_form_category", "course_id", "cost", "cost_currency"]
     ].itertuples(index=False):
-        if not pd.isna(cost) and not pd.isna(currency):
-            groups[(key(category), currency)].append(float(cost))
-    table = offers.edu.costs(by="instruction_form_category")
+        if pd.isna(cost) or pd.isna(currency):
+            continue
+        if per == "course" and (key(category), course) in seen:
+            continue
+        seen.add((key(category), course))
+        groups[(key(category), currency)].append(float(cost))
+    table = offers.edu.costs(by="instruction_form_category", per=per)
+    assert table.attrs["costs"] == {"per": per}
     assert table.index.names == ["instruction_form_category", "currency"]
     assert len(table) == len(groups)
     rows = {(key(cat), cur): row for (cat, cur), row in table.iterrows()}
     for group, values in groups.items():
         row = rows[group]
         q1, _, q3 = statistics.quantiles(values, n=4, method="inclusive")
-        assert row["events"] == len(values)
+        assert row["courses" if per == "course" else "events"] == len(values)
         assert row["median"] == pytest.approx(statistics.median(values))
         assert (row["q1"], row["q3"]) == pytest.approx((q1, q3))
         assert (row["min"], row["max"]) == pytest.approx((min(values), max(values)))
@@ -849,20 +817,31 @@ def test_per_capita_names_its_population_source_and_year() -> None:
     facts = gappy_facts()
     table = stats.per_capita(offers)
     inhabitants = dict(zip(STATE_POPULATION["state"], STATE_POPULATION["population"], strict=True))
-    assert [plain(k) for k in table.index] == [s["name"] for s in gappy_records()["states"]]
+    # The states in the order of their official keys: 08 BW, 09 BY, 13 MV, 14 SN.
+    assert [plain(k) for k in table.index] == [
+        "Baden-Württemberg",
+        "Bayern",
+        "Mecklenburg-Vorpommern",
+        "Sachsen",
+    ]
     for state, row in table.iterrows():
         n = sum(f["state"] == state for f in facts)
         assert row["events"] == n
         assert row["events_per_100k"] == pytest.approx(n * 100_000 / inhabitants[state])
     assert table.attrs["educatalog"]["population"] == {
         "source": population.SOURCE,
-        "year": population.YEAR,
-        "date": "2022-12-31",
-        "publisher": "Statistisches Bundesamt (Destatis)",
+        "year": 2024,
+        "date": "2024-12-31",
+        "basis": "Zensus 2022",
+        "publisher": "Statistisches Bundesamt (Destatis) und Statistische Ämter der Länder",
         "statistic": "Fortschreibung des Bevölkerungsstandes",
         "table": "12411-0010",
-        "publisher_en": "Federal Statistical Office (Destatis)",
-        "statistic_en": "population update based on the 2011 census",
+        "publisher_en": (
+            "Federal Statistical Office (Destatis) and the statistical offices of the Länder"
+        ),
+        "statistic_en": "population update",
+        "licence": "Datenlizenz Deutschland – Namensnennung – Version 2.0 (dl-de/by-2-0)",
+        "total": 83_577_140,
     }
     mine = pd.Series({"Bayern": 1000}, dtype="Int64")
     mine.attrs.update(source="my census", year=2024)
@@ -876,9 +855,12 @@ def test_per_capita_of_ones_own_population_table(tmp_path: Path) -> None:
 
     offers = gappy_catalogue().offers()
     path = tmp_path / "census.csv"
+    rows = "".join(
+        f"{code},{name},{2000 if name == 'Bayern' else 1000}\n"
+        for code, name in STATE_POPULATION["state"].items()
+    )
     path.write_text(
-        "# publisher: Landesamt\n# date: 2024-06-30\ncode,state,population\n"
-        "DE-BY,Bayern,2000\nDE-BE,Berlin,1000\n",
+        f"# publisher: Landesamt\n# date: 2024-06-30\ncode,state,population\n{rows}",
         encoding="utf-8",
     )
     mine = population.read_population(path)
@@ -889,11 +871,12 @@ def test_per_capita_of_ones_own_population_table(tmp_path: Path) -> None:
         "year": 2024,
         "date": "2024-06-30",
         "publisher": "Landesamt",
+        "total": 17_000,
     }
     assert table.loc["Bayern", "population"] == 2000
-    assert pd.isna(table.loc["Mecklenburg-Vorpommern", "population"])
+    assert table.loc["Mecklenburg-Vorpommern", "population"] == 1000
     (tmp_path / "bad.csv").write_text("name,inhabitants\nBayern,1\n", encoding="utf-8")
-    with pytest.raises(EducatalogError, match=r"lacks the column.*code, state, population"):
+    with pytest.raises(EducatalogError, match=r"lacks the column\(s\) state, population"):
         population.read_population(tmp_path / "bad.csv")
 
 

@@ -5,6 +5,7 @@ explorer speaks English here (lang="en"); one test checks the German default."""
 from __future__ import annotations
 
 import base64
+import html
 import io
 import re
 import time
@@ -80,7 +81,12 @@ def test_initial_view_counts_events_by_state(explorer: Explorer, offers: pd.Data
     assert explorer.mask.all()
     assert explorer.recomputes == 1
     assert explorer.error is None
-    assert bytes(explorer.outputs["chart"].value).startswith(b"\x89PNG")
+    assert explorer.png.startswith(b"\x89PNG")
+    image = explorer.outputs["chart"].value  # an <img> whose alt text a browser reads
+    assert image.startswith('<img src="data:image/png;base64,')
+    assert base64.b64decode(image.split("base64,")[1].split('"')[0]) == explorer.png
+    assert f'alt="{html.escape(explorer.alt_text)}"' in image
+    assert explorer.alt_text.startswith("Bar chart: Events by state.")
 
 
 def test_demo_mark_and_status(explorer: Explorer, offers: pd.DataFrame) -> None:
@@ -174,7 +180,7 @@ def test_second_dimension_gives_the_crosstab(explorer: Explorer, offers: pd.Data
     ax = explorer.figure.axes[0]
     rows = [t.get_text() for t in ax.get_yticklabels()]
     columns = [t.get_text().replace("\n", " ") for t in ax.get_xticklabels()]
-    assert rows == [en(k) for k in table.index]
+    assert [r.rsplit(" (n = ", 1)[0] for r in rows] == [en(k) for k in table.index]
     assert columns == [en(k) for k in table.columns]
     for text in ax.texts:
         x, y = text.get_position()
@@ -335,17 +341,19 @@ def test_download_link_carries_the_table(
     name, data = download(explorer)
     assert name == "educatalog-courses-by-state.csv"
     assert data.startswith("\ufeff".encode())
-    back = pd.read_csv(io.BytesIO(data), index_col=0, encoding="utf-8-sig")
-    assert back.index.name == "State"
-    assert back.columns.tolist() == ["Events", "Courses", "Share (%)"]
-    assert back.index.tolist() == [en(k) for k in explorer.table.index]
-    assert back["Events"].tolist() == explorer.table["events"].tolist()
-    assert back.loc["Bavaria", "Courses"] == (
-        offers.loc[offers["state"] == "Bayern", "course_id"].nunique()
-    )
-    np.testing.assert_allclose(
-        back["Share (%)"], explorer.table["share"].astype(float) * 100, atol=0.005
-    )
+    back = pd.read_csv(
+        io.BytesIO(data), index_col=[0, 1], encoding="utf-8-sig", dtype={"Key": str}
+    ).fillna({"Key": ""})
+    assert back.index.names == ["Key", "State"]
+    assert back.columns.tolist() == ["Events", "Courses", "Share of events (%)"]
+    # The filter narrows the levels: Bavaria and its total, never 15 states "with 0".
+    assert list(explorer.table.index) == ["Bayern"]
+    assert back.index.get_level_values("State").tolist() == ["Bavaria", "Total"]
+    assert back.index.get_level_values("Key").tolist()[0] == "09"
+    assert back["Events"].tolist() == [*explorer.table["events"], explorer.table["events"].sum()]
+    bavaria = offers.loc[offers["state"] == "Bayern", "course_id"].nunique()
+    assert back["Courses"].tolist() == [bavaria, bavaria]
+    np.testing.assert_allclose(back["Share of events (%)"], [100.0, 100.0], atol=0.005)
 
     c["by2"].value = "duration_class"
     c["format"].value = "Excel"
@@ -354,15 +362,20 @@ def test_download_link_carries_the_table(
     book = openpyxl.load_workbook(io.BytesIO(data))
     assert book.sheetnames[0] == "About these data"
     about = dict(book.worksheets[0].iter_rows(min_row=3, values_only=True))
-    assert about["Source"].startswith("synthetic demo data (educatalog), retrieved")
-    assert about["Filters"] == "Measure: Courses; Bavaria"
+    assert about["Source"].startswith("synthetic demo data (educatalog)")
+    assert about["Filters"] == "Bavaria"  # the measure is no filter
     assert about["Note"].startswith("SYNTHETIC DEMO DATA")
     sheet = book.worksheets[1]
-    assert sheet["A1"].value == "Courses by state and duration class"
-    rows = list(sheet.iter_rows(min_row=3, values_only=True))
-    assert [r[0] for r in rows] == [en(k) for k in explorer.table.index]
-    assert [list(r[1:]) for r in rows] == explorer.table.to_numpy(dtype="int64").tolist()
-    assert sheet["B3"].number_format == "#,##0"
+    assert sheet["A1"].value == "Courses by state and duration class – SYNTHETIC DEMO DATA"
+    rows = list(sheet.iter_rows(min_row=3, max_row=4, values_only=True))
+    assert [r[:2] for r in rows] == [("09", "Bavaria"), (None, "Total")]
+    wide = explorer.table.to_numpy(dtype="int64").tolist()
+    assert list(rows[0][2:-1]) == wide[0]
+    assert rows[0][-1] == bavaria  # the row's total: its courses, each once
+    assert sheet["C3"].number_format == "#,##0"
+    words = [r[0] for r in sheet.iter_rows(min_row=5, values_only=True) if r[0]]
+    assert "Measure: Courses" in words
+    assert "Filters: Bavaria" in words
 
     # The same bytes on the kernel's disk, from code.
     path = explorer.export("xlsx")
@@ -386,7 +399,8 @@ def test_german_by_default(offers: pd.DataFrame) -> None:
     assert "Tabelle herunterladen (CSV)" in explorer.outputs["download"].value
     _name, data = download(explorer)
     lines = data.decode("utf-8-sig").splitlines()
-    assert lines[0] == "Bundesland;Veranstaltungen;Anteil (%)"
+    assert lines[0] == "Schlüssel;Bundesland;Veranstaltungen;Anteil der Veranstaltungen (%)"
+    assert lines[-1].startswith(";Deutschland;")  # all 16 states: the total is Germany's
     assert re.search(r";\d+,\d+$", lines[1])
     explorer.close()
 

@@ -208,8 +208,7 @@ def _report(folder: Path, text: str, states: list[str]) -> dict[str, Any]:
         folder,
         [chart],
         complete=True,
-        url="http://127.0.0.1:8055",
-        demo=True,
+        source={"url": "http://127.0.0.1:8055", "demo": True},
         parameters={"states": states, "start": None, "end": None, "lang": "de"},
     )
     return report.verify(folder)

@@ -272,6 +272,23 @@ def test_duration_classes_are_calendar_months_and_years() -> None:
     assert duration_class_ids(events).tolist() == [3, 4, 5, 6]
 
 
+def test_an_end_without_a_start_tells_no_duration() -> None:
+    """docs/definitions.md: an event with neither a start date nor a stated duration is
+    class 0 "Keine Angabe", also when it has an end date (not class 1 "bis 3 Tage"); with a
+    stated duration its class comes from the days."""
+    t = pd.Timestamp
+    events = pd.DataFrame(
+        {
+            "event_start_date": [None, None],
+            "event_end_date": [t("2025-03-31"), t("2025-03-31")],
+            "duration_in_days": pd.array([None, 30], dtype="Int64"),
+            "duration_unit": pd.array([None, "calendar_days"]),
+        }
+    )
+    assert duration_class_ids(events).tolist() == [0, 3]
+    assert [py(d) for d in duration_days(events)] == [None, 30]
+
+
 def test_duration_fallbacks_on_hand_made_events() -> None:
     t = pd.Timestamp
     events = pd.DataFrame(

@@ -3,6 +3,7 @@ and `educatalog report` renders the report notebook into HTML, PNGs and Excel.""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import re
@@ -197,13 +198,15 @@ def test_report_speaks_one_language_with_one_number_format(
     assert foreign(workbook_text(out / "tables.xlsx").replace("12411-0010", ""), lang) == []
     if lang == "de":
         assert "Bericht zum Kursangebot" in text
-        assert "Einwohner am 31.12.2022" in text
-        assert "Quelle: synthetische Demodaten (educatalog), abgerufen am" in text
+        assert "Einwohner am 31.12.2024 (Zensus 2022)" in text
+        assert "Quelle: synthetischer Demo-Katalog von educatalog (Seed 0, Maßstab 0,3)" in text
     else:
         assert "Course supply report" in text
-        assert "Inhabitants on 31 Dec 2022" in text
+        assert "Inhabitants on 31 Dec 2024 (2022 census)" in text
         assert re.search(
-            r"Source: synthetic demo data \(educatalog\), retrieved [^.]*\. 1,\d{3} events", text
+            r"Source: educatalog's synthetic demo catalogue \(seed 0, scale 0\.3\), "
+            r"retrieved [^.]*\. 1,\d{3} events",
+            text,
         )
     assert "No description has been provided" not in page
     assert "PosixPath" not in text  # no stray value of the last line of a cell
@@ -251,11 +254,17 @@ OVER_TIME = {"de": "Das Angebot im Zeitverlauf", "en": "The catalogue over time"
 
 
 def _sheet_rows(workbook: Path, title: str) -> list[tuple[Any, ...]]:
-    """The data rows of the workbook's table titled ``title`` (its first cell)."""
+    """The data rows of the workbook's table titled ``title`` (its first cell, which may
+    carry the demo mark): from under the header row to the first empty row."""
     book = openpyxl.load_workbook(workbook)
     for sheet in book.worksheets:
-        if sheet["A1"].value == title:
-            return [row for row in sheet.iter_rows(min_row=3, values_only=True) if row[0]]
+        if str(sheet["A1"].value).startswith(title):
+            rows = []
+            for row in sheet.iter_rows(min_row=3, values_only=True):
+                if all(v is None for v in row):
+                    break
+                rows.append(row)
+            return rows
     raise AssertionError(f"no sheet titled {title!r} in {book.sheetnames}")
 
 
@@ -293,18 +302,32 @@ def test_report_shows_the_catalogue_over_time_from_an_archive(
     assert {"07-trend-by-state.png", "08-courses-entered.png"} <= set(charts)
     images = [img for img in soup.find_all("img") if img.get("alt")]
     assert len(images) == len(charts)
-    # The table holds the archive's own numbers: events by state, first and last snapshot.
+    # The table holds the archive's own numbers: events by state, first and last snapshot,
+    # the states in the order of their keys, the dates as dates, and the total.
     events = arc.supply(by="state")["events"].unstack("snapshot_date").iloc[:, [0, -1]]
     rows = _sheet_rows(out / "tables.xlsx", texts.text("report.table.trend_states", lang))
-    assert [(r[1], r[2]) for r in rows] == [
-        (int(a), int(b)) for a, b in events.fillna(0).itertuples(index=False)
-    ]
-    if lang == "de":  # the states' names as the archive has them
-        assert [r[0] for r in rows] == [texts.label(s, lang) for s in events.index]
+    expected = {
+        texts.label(s, lang): (int(a), int(b))
+        for s, (a, b) in zip(events.index, events.fillna(0).itertuples(index=False), strict=True)
+    }
+    assert {r[1]: (r[2], r[3]) for r in rows[:-1]} == expected
+    assert [r[0] for r in rows[:16]] == [f"{k:02d}" for k in range(1, 17)]
+    germany = texts.text("total.germany", lang)
+    assert rows[-1][1:] == (germany, *(int(v) for v in events.fillna(0).sum()))
+    header = openpyxl.load_workbook(out / "tables.xlsx")
+    sheet = next(
+        s
+        for s in header.worksheets
+        if str(s["A1"].value).startswith(texts.text("report.table.trend_states", lang))
+    )
+    assert isinstance(sheet["C2"].value, dt.datetime)  # an Excel date, not text
+    assert sheet["C2"].value.date() == arc.dates[0]
     flows = arc.flows("courses")
     rows = _sheet_rows(out / "tables.xlsx", texts.text("report.table.flows", lang))
-    assert [r[1] for r in rows] == flows["listed"].tolist()
-    assert [r[2] for r in rows][1:] == flows["entered"].tolist()[1:]
+    assert [r[0].date() for r in rows[:-1]] == list(arc.dates)
+    assert [r[1] for r in rows[:-1]] == flows["listed"].tolist()
+    assert [r[2] for r in rows[:-1]][1:] == flows["entered"].tolist()[1:]
+    assert rows[-1][:3] == (texts.text("total", lang), None, int(flows["entered"].sum()))
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["archive"]["dates"] == [d.isoformat() for d in arc.dates]
     assert manifest["archive"]["demo"] is True
@@ -362,27 +385,32 @@ def test_report_command_writes_html_charts_tables_and_manifest(
     assert book.sheet_names == [
         "Über diese Daten",
         "Angebot nach Bundesland",
-        "Angebot je Einwohner",
+        "Je 100.000 Einwohner",
         "Angebot nach Lernform",
+        "Lernform je Bundesland",
         "Angebot nach Dauer",
+        "Dauer je Bundesland",
         "Beginn nach Quartal",
-        "Kosten nach Lernform",
+        "Beginn nach Monat",
+        "Kosten je Kurs",
         "Datenqualität",
     ]
     sheets = {
-        n: pd.read_excel(out / "tables.xlsx", sheet_name=n, index_col=0, header=1)
-        for n in book.sheet_names[1:]
+        n: pd.read_excel(out / "tables.xlsx", sheet_name=n, header=1) for n in book.sheet_names[1:]
     }
-    by_state = sheets["Angebot nach Bundesland"]["Veranstaltungen"]
-    assert {k: int(v) for k, v in by_state.items() if v} == expected
-    durations = sheets["Angebot nach Dauer"]["Veranstaltungen"]
-    assert int(durations.sum()) == sum(expected.values())
+    by_state = sheets["Angebot nach Bundesland"].dropna(subset=["Veranstaltungen"])
+    counts = dict(zip(by_state["Bundesland"], by_state["Veranstaltungen"], strict=True))
+    assert counts == {**expected, "Insgesamt": sum(expected.values())}  # the two: no zeros
+    durations = sheets["Angebot nach Dauer"].dropna(subset=["Veranstaltungen"])
+    assert int(durations["Veranstaltungen"].iloc[:-1].sum()) == sum(expected.values())
+    assert durations["Dauer"].iloc[-1] == "Insgesamt"
     about = dict(
         openpyxl.load_workbook(out / "tables.xlsx")
         .worksheets[0]
         .iter_rows(min_row=3, values_only=True)
     )
-    assert about["Dienst (URL)"] == server
+    assert "Dienst (URL)" not in about  # the demo by its seed and scale, not its address
+    assert about["Quelle"] == "synthetischer Demo-Katalog von educatalog (Seed 0, Maßstab 0,3)"
     assert about["Filter"] == "Bundesländer: Bayern, Berlin; Beginn 01.04.2025 bis 31.03.2026"
     assert about["Hinweis"].startswith("SYNTHETISCHE DEMODATEN")
 
@@ -401,7 +429,14 @@ def test_report_command_writes_html_charts_tables_and_manifest(
     assert not re.search(r"<script[^>]*src=\"https?://", html)  # self-contained
 
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["source"] == {"url": server, "demo": True}
+    assert manifest["source"] == {
+        "demo": True,
+        "catalogue": "educatalog synthetic demo catalogue",
+        "seed": 0,
+        "scale": 0.3,
+    }
+    assert manifest["population"]["date"] == "2024-12-31"
+    assert manifest["population"]["basis"] == "Zensus 2022"
     assert manifest["parameters"] == {
         "states": STATES,
         "start": "2025-04-01",

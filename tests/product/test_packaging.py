@@ -25,7 +25,7 @@ import educatalog
 
 REPO = Path(__file__).resolve().parents[2]
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
-NOTEBOOK_NAMES = sorted(p.name for p in (REPO / "src/educatalog/notebooks").glob("*.ipynb"))
+NOTEBOOK_NAMES = sorted(p.name for p in (REPO / "notebooks").glob("*.ipynb"))
 JUNK = re.compile(
     r"__pycache__|\.py[co]$|\.ipynb_checkpoints|/charts/|\.xlsx$|notebooks/[^/]*\.csv$|/report/"
 )
@@ -42,8 +42,8 @@ def _run(command: list[str], **options: object) -> subprocess.CompletedProcess[s
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of the sources (what the sdist takes) in which running the notebooks, the
-    report, the explorer and JupyterLab has left outputs inside the package, and with the
-    top-level `notebooks` link the repository once had."""
+    report, the explorer and JupyterLab has left outputs beside the notebooks' source
+    (the top-level `notebooks/`)."""
     root = tmp_path_factory.mktemp("tree")
     ignore = shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints")
     for name in PYPROJECT["tool"]["hatch"]["build"]["targets"]["sdist"]["only-include"]:
@@ -52,7 +52,7 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
             shutil.copytree(source, root / name, ignore=ignore)
         else:
             shutil.copy2(source, root / name)
-    notebooks = root / "src/educatalog/notebooks"
+    notebooks = root / "notebooks"
     for junk in (
         "charts/supply-by-state.png",
         "report/charts/supply-by-state.png",
@@ -65,7 +65,6 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
         (notebooks / junk).write_bytes(b"an output")
     (root / "src/educatalog/__pycache__").mkdir()
     (root / "src/educatalog/__pycache__/cli.cpython-311.pyc").write_bytes(b"cache")
-    (root / "notebooks").symlink_to("src/educatalog/notebooks")
     return root
 
 
@@ -85,12 +84,11 @@ def dist(tree: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Pa
 def test_sdist_holds_sources_notebooks_and_no_outputs(dist: tuple[Path, Path]) -> None:
     with tarfile.open(dist[0]) as archive:
         names = [n.split("/", 1)[1] for n in archive.getnames() if "/" in n]
-    notebooks = sorted(n.rsplit("/", 1)[1] for n in names if "/notebooks/" in n)
+    notebooks = sorted(n.rsplit("/", 1)[1] for n in names if "notebooks/" in n)
     assert notebooks == NOTEBOOK_NAMES
     assert len(NOTEBOOK_NAMES) == 7
-    assert [n for n in names if n.startswith("src/educatalog/notebooks/")] == [
-        f"src/educatalog/notebooks/{n}" for n in NOTEBOOK_NAMES
-    ]
+    # one source: the top-level folder, no second copy in the package
+    assert [n for n in names if "notebooks/" in n] == [f"notebooks/{n}" for n in NOTEBOOK_NAMES]
     assert not [n for n in names if JUNK.search(n)]
     for required in ("LICENSE", "CHANGELOG.md", "README.md", "pyproject.toml", "ci/floors.txt"):
         assert required in names
@@ -108,8 +106,10 @@ def test_wheel_holds_exactly_the_package_and_its_notebooks(dist: tuple[Path, Pat
     data = {
         str(p.relative_to(source))
         for folder in ("educatalog/data", "educatalog/server/data")
-        for p in (source / folder).iterdir()
-    }  # the package's own data files (population figures; the demo's reference lists)
+        for p in (source / folder).rglob("*")
+        if p.is_file()
+    }  # the package's own data files (population figures; the demo's reference lists; the
+    # dashboard's page template)
     assert len(data) >= 5
     expected = modules | data | {"educatalog/py.typed"}
     expected |= {f"educatalog/notebooks/{n}" for n in NOTEBOOK_NAMES}
@@ -165,7 +165,8 @@ def test_floors_constraints_and_conda_environments_agree_with_pyproject() -> Non
         assert floors.pop("python") == Version("3.11")
         return floors
 
-    users = {CONDA_NAMES.get(n, n): v for n, v in {**runtime, **_floors(extras["lab"])}.items()}
+    wanted = {**runtime, **_floors(extras["lab"]), **_floors(extras["dashboard"])}
+    users = {CONDA_NAMES.get(n, n): v for n, v in wanted.items()}
     assert conda("environment.yml") == users
     developers = {**users, **{CONDA_NAMES.get(n, n): v for n, v in _floors(extras["dev"]).items()}}
     assert conda("environment-dev.yml") == developers

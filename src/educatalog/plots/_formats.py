@@ -17,7 +17,14 @@ if TYPE_CHECKING:  # matplotlib.typing's names are for type checkers (newer than
     from matplotlib.typing import ColorType
 
 from educatalog import texts
-from educatalog.plots._setup import MISSING_COLOR, PALETTE, SEQUENTIAL_CMAP, STYLE, TEXT_COLOR
+from educatalog.plots._setup import (
+    LINE_PALETTE,
+    MISSING_COLOR,
+    PALETTE,
+    SEQUENTIAL_CMAP,
+    STYLE,
+    TEXT_COLOR,
+)
 
 
 def label(key: Any, lang: str = texts.DEFAULT_LANG) -> str:
@@ -94,9 +101,12 @@ def ink(color: ColorType) -> str:
     return "white" if 0.299 * r + 0.587 * g + 0.114 * b < 0.58 else TEXT_COLOR
 
 
-def group_colors(keys: Sequence[Any], offers: pd.DataFrame, dimension: str) -> list[ColorType]:
-    """Qualitative colours; a sequential scale for ordered categories (duration classes);
-    grey for missing values and "Keine Angabe"."""
+def group_colors(
+    keys: Sequence[Any], offers: pd.DataFrame, dimension: str, *, lines: bool = False
+) -> list[ColorType]:
+    """Qualitative colours (for ``lines``, those that stand out from white:
+    :data:`~educatalog.plots.LINE_PALETTE`); a sequential scale for ordered categories
+    (duration classes); grey for missing values and "Keine Angabe"."""
     dtype = getattr(offers.get(dimension), "dtype", None)
     ordered = isinstance(dtype, pd.CategoricalDtype) and bool(dtype.ordered)
     plain = [i for i, key in enumerate(keys) if not texts.is_missing(key)]
@@ -106,8 +116,8 @@ def group_colors(keys: Sequence[Any], offers: pd.DataFrame, dimension: str) -> l
         for i, step in zip(plain, np.linspace(0.3, 0.95, max(len(plain), 1)), strict=False):
             colors[i] = cmap(step)
     else:
-        palette: list[ColorType] = list(PALETTE)
-        if len(plain) > len(PALETTE):
+        palette: list[ColorType] = list(LINE_PALETTE if lines else PALETTE)
+        if len(plain) > len(palette):
             tab20 = mpl.colormaps["tab20"]
             palette = [tab20(i) for i in range(tab20.N)]
         for n, i in enumerate(plain):

@@ -41,6 +41,20 @@ PALETTE: tuple[str, ...] = (
 )
 """Colours of unordered groups (Okabe–Ito, safe for colour-blind readers)."""
 
+LINE_PALETTE: tuple[str, ...] = (
+    "#0072B2",
+    "#D55E00",
+    "#009E73",
+    "#000000",
+    "#CC79A7",
+    "#996600",
+    "#882255",
+    "#7570B3",
+)
+"""Colours of lines: Okabe–Ito without its light orange, sky blue and yellow, which stand
+out too little from white, and three dark colours instead; every one has a contrast of at
+least 3:1 against white (WCAG 2.1, 1.4.11)."""
+
 BAR_COLOR = "#2F6B9A"
 MISSING_COLOR = "#A6A6A6"
 TEXT_COLOR = "#333333"

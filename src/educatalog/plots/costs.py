@@ -27,20 +27,23 @@ def cost_boxplot(
     by: str = "instruction_form_category",
     *,
     currency: str = "EUR",
+    per: str = "course",
     ax: Axes | None = None,
     title: str | None = None,
     lang: str = texts.DEFAULT_LANG,
     source: Source | str | None = None,
 ) -> Figure:
-    """Boxplots of the events' costs per value of ``by``, in one ``currency``
-    (:func:`educatalog.stats.costs`): box from the first to the third quartile, the median
-    as a line, the mean as a diamond, whiskers from the minimum to the maximum. The tick
-    labels give the number of events with a cost (``n``); groups without one are left out.
+    """Boxplots of the costs per value of ``by``, in one ``currency``
+    (:func:`educatalog.stats.costs`), each course once (``per="course"``, the default) or
+    each event once with its course's cost (``per="event"``): box from the first to the
+    third quartile, the median as a line, the mean as a diamond, whiskers from the minimum
+    to the maximum. The tick labels give the number of courses (events) with a cost
+    (``n``), a note says which; groups without one are left out.
     """
     what = "cost_boxplot()"
     lang = begin(lang, by=by)
     require(offers, ["event_id", "cost", "cost_currency", *columns_of(offers, [by])], what)
-    table = stats.costs(offers, by, currency=currency)
+    table = stats.costs(offers, by, currency=currency, per=per)
     if table.empty:
         known = stats.costs(offers)["events"]
         given = ", ".join(f"{cur} ({int(n):,} events)" for cur, n in known.items())
@@ -56,7 +59,7 @@ def cost_boxplot(
     boxes: list[dict[str, Any]] = [
         {
             "label": texts.text(
-                "n", lang, label=label(key, lang), n=texts.number(row["events"], lang)
+                "n", lang, label=label(key, lang), n=texts.number(row[f"{per}s"], lang)
             ),
             "med": float(row["median"]),
             "q1": float(row["q1"]),
@@ -92,10 +95,13 @@ def cost_boxplot(
     ax.set_xlim(left=0 if table["min"].min() >= 0 else None)
     value_axis(ax.xaxis, rate=True, lang=lang)
     ax.set_xlabel(texts.text("axis.cost", lang, currency=currency))
-    notes = [texts.text("note.box", lang)]
+    notes = [texts.text("note.box", lang), texts.text(f"note.costs_per_{per}", lang)]
     if title is None:
         title = texts.text(
-            "title.costs", lang, dimension=texts.dimension(by, lang), currency=currency
+            f"title.costs_per_{per}",
+            lang,
+            dimension=texts.dimension(by, lang),
+            currency=currency,
         )
     medians = "; ".join(
         f"{label(key, lang)}: {texts.number(row['median'], lang, 0)} {currency}"

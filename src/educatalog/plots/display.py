@@ -8,6 +8,8 @@ IPython how to display a figure; without it a chart shows as ``<Figure ...>`` te
 
 from __future__ import annotations
 
+import base64
+import html
 import sys
 from typing import Any
 
@@ -17,12 +19,14 @@ __all__ = ["register_notebook_display"]
 
 
 def register_notebook_display() -> bool:
-    """Have the running IPython shell show figures as PNG images whose ``alt`` metadata is
-    the chart's text alternative (which the report puts on the image).
+    """Have the running IPython shell show figures as an image with the chart's text
+    alternative: ``text/html`` (an ``<img>`` whose ``alt`` a browser reads, as JupyterLab,
+    which puts no ``alt`` on a plain PNG output) and ``image/png`` with the text as its
+    ``alt`` metadata (which the report puts on the image), rendered once.
 
-    Does nothing outside IPython and where a PNG formatter for figures is registered
-    already (so a second call, or pyplot's inline backend, is left as it is). Returns
-    whether figures display as PNG in the shell now.
+    Does nothing outside IPython and where figures display so already (a second call).
+    Takes precedence over pyplot's inline backend, which shows a PNG without a text
+    alternative. Returns whether figures display so in the shell now.
     """
     if "IPython" not in sys.modules:
         return False
@@ -31,22 +35,30 @@ def register_notebook_display() -> bool:
     shell = get_ipython()
     if shell is None:
         return False
-    formatter = shell.display_formatter.formatters["image/png"]
+    formatter = shell.display_formatter.mimebundle_formatter
     try:
         formatter.lookup_by_type(Figure)
     except KeyError:
-        formatter.for_type(Figure, _png)
+        formatter.for_type(Figure, _bundle)
     return True
 
 
-def _png(figure: Figure) -> bytes | tuple[bytes, dict[str, str]]:
-    """The figure as PNG for IPython, with its text alternative as the output's ``alt``
-    metadata."""
+def _bundle(figure: Figure, include: Any = None, exclude: Any = None) -> Any:
+    """The figure for IPython: PNG with its text alternative as ``alt`` metadata, and the
+    same image as HTML with an ``alt`` attribute."""
     from IPython.core.pylabtools import print_figure
 
     from educatalog.plots._setup import alt_text
 
     # IPython leaves print_figure unannotated: bytes for "png"
     data: Any = print_figure(figure, "png", bbox_inches="tight")  # type: ignore[no-untyped-call]
-    alt = alt_text(figure)
-    return (bytes(data), {"alt": alt}) if alt else bytes(data)
+    png = bytes(data)
+    alt = alt_text(figure) or ""
+    encoded = base64.b64encode(png).decode("ascii")
+    image = (
+        f'<img src="data:image/png;base64,{encoded}" alt="{html.escape(alt)}" '
+        'style="max-width:100%;height:auto">'
+    )
+    bundle = {"image/png": png, "text/html": image, "text/plain": repr(figure)}
+    metadata = {"image/png": {"alt": alt}} if alt else {}
+    return bundle, metadata

@@ -144,7 +144,8 @@ def heatmap(
 
     ``normalize`` as in :func:`~educatalog.stats.crosstab`: ``"index"`` shares within each
     row, ``"columns"`` within each column, ``"all"`` of the total (cells in percent), or
-    False/None for counts. Empty cells show "–"; cells of unknown capacity stay blank.
+    False/None for counts. Each row's label gives its number of events (``n``), the base
+    of its shares. Empty cells show "–"; cells of unknown capacity stay blank.
     """
     what = "heatmap()"
     lang = begin(lang, rows=rows, columns=columns)
@@ -176,7 +177,46 @@ def heatmap(
         edgecolors="white",
         linewidth=0.8,
     )
-    size = 8.5 if n_cols <= 8 else 7.5
+    _cell_texts(ax, data, share, vmax, lang)
+    row_labels = _row_labels(offers, rows, table.index, lang)
+    column_labels = [label(k, lang) for k in table.columns]
+    ax.set_xlim(0, n_cols)
+    ax.set_yticks(np.arange(n_rows) + 0.5, row_labels)
+    ax.set_ylim(n_rows, 0)
+    _column_labels(ax, column_labels, col_width)
+    ax.tick_params(length=0)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    ax.set_xlabel(texts.capitalized(texts.dimension(columns, lang)))
+    ax.set_ylabel(texts.capitalized(texts.dimension(rows, lang)))
+    names = {"rows": texts.dimension(rows, lang), "columns": texts.dimension(columns, lang)}
+    # The colour bar's label in lines that fit its height (a heatmap of two rows is short).
+    room = max(16, int(fig.get_figheight() * 0.6 * 72 / (10 * 0.6)))
+    finish_colorbar(
+        fig.colorbar(mesh, ax=ax, pad=0.02, fraction=0.05, aspect=25),
+        textwrap.fill(_unit(mode, measure, names, lang), room),
+        percent_formatter(lang) if share else tick_formatter(rate=False, lang=lang),
+        None if share else ticker.MaxNLocator(nbins=6, integer=True),
+    )
+    title = title or _title(mode, measure, names, lang)
+    labels = ([label(k, lang) for k in table.index], column_labels)
+    alt = _heatmap_alt(data, share, title, names, labels, lang)
+    return finish(fig, ax, offers, title, lang=lang, source=source, alt=alt)
+
+
+def _row_labels(offers: pd.DataFrame, rows: str, keys: pd.Index, lang: str) -> list[str]:
+    """Each row's label with its number of events: "Bayern (n = 801)"."""
+    events = stats.supply(offers, rows, normalize=False)["events"]
+    n_of = {key_of(key): int(n) for key, n in events.items()}
+    return [
+        texts.text("n", lang, label=label(k, lang), n=texts.number(n_of.get(key_of(k), 0), lang))
+        for k in keys
+    ]
+
+
+def _cell_texts(ax: Axes, data: np.ndarray, share: bool, vmax: float, lang: str) -> None:
+    """Each cell's value written into it ("–" for 0, "<1 %" for a small share)."""
+    size = 8.5 if data.shape[1] <= 8 else 7.5
     for (i, j), value in np.ndenumerate(data):
         if math.isnan(value):
             continue
@@ -190,42 +230,31 @@ def heatmap(
             color="white" if vmax and value / vmax > 0.55 else TEXT_COLOR,
             in_layout=False,  # inside the axes; keeps the layout fast
         )
-    row_labels = [label(k, lang) for k in table.index]
-    column_labels = [label(k, lang) for k in table.columns]
-    ax.set_xlim(0, n_cols)
-    ax.set_yticks(np.arange(n_rows) + 0.5, row_labels)
-    ax.set_ylim(n_rows, 0)
-    _column_labels(ax, column_labels, col_width)
-    ax.tick_params(length=0)
-    for spine in ax.spines.values():
-        spine.set_visible(False)
-    ax.set_xlabel(texts.capitalized(texts.dimension(columns, lang)))
-    ax.set_ylabel(texts.capitalized(texts.dimension(rows, lang)))
-    names = {"rows": texts.dimension(rows, lang), "columns": texts.dimension(columns, lang)}
-    finish_colorbar(
-        fig.colorbar(mesh, ax=ax, pad=0.02, fraction=0.05, aspect=25),
-        _unit(mode, measure, names, lang),
-        percent_formatter(lang) if share else tick_formatter(rate=False, lang=lang),
-        None if share else ticker.MaxNLocator(nbins=6, integer=True),
+
+
+def _heatmap_alt(
+    data: np.ndarray,
+    share: bool,
+    title: str,
+    names: dict[str, str],
+    labels: tuple[list[str], list[str]],
+    lang: str,
+) -> str:
+    if not np.isfinite(data).any():
+        return title
+    i, j = np.unravel_index(np.nanargmax(data), data.shape)
+    top_value = share_text(data[i, j], lang) if share else count_text(data[i, j], lang)
+    return texts.text(
+        "alt.heatmap",
+        lang,
+        title=title,
+        rows=data.shape[0],
+        row_name=names["rows"],
+        columns=data.shape[1],
+        column_name=names["columns"],
+        top_value=top_value,
+        top=f"{labels[0][i]} / {labels[1][j]}",
     )
-    if title is None:
-        title = _title(mode, measure, names, lang)
-    alt = title
-    if np.isfinite(data).any():
-        i, j = np.unravel_index(np.nanargmax(data), data.shape)
-        top_value = share_text(data[i, j], lang) if share else count_text(data[i, j], lang)
-        alt = texts.text(
-            "alt.heatmap",
-            lang,
-            title=title,
-            rows=n_rows,
-            row_name=names["rows"],
-            columns=n_cols,
-            column_name=names["columns"],
-            top_value=top_value,
-            top=f"{row_labels[i]} / {column_labels[j]}",
-        )
-    return finish(fig, ax, offers, title, lang=lang, source=source, alt=alt)
 
 
 def _mode(normalize: bool | str | None) -> Normalization:

@@ -3,6 +3,7 @@ the 16 states (:func:`tile_map`)."""
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 import matplotlib as mpl
@@ -86,8 +87,8 @@ def supply_bars(
     institutions, capacity) or ``"events_per_100k"`` (only with ``by="state"``, from
     :func:`educatalog.stats.per_capita`, with ``population=`` your own figures; the
     footer names the figures and their reference date). ``top`` keeps the largest ``top``
-    groups. Offers without a value of ``by`` form a bar of their own, labelled
-    "ohne Angabe" / "not stated". Groups whose capacity nobody states have no bar; a note
+    groups. Offers without a value of ``by`` form a grey bar of their own, always the last,
+    labelled "ohne Angabe" / "not stated". Groups whose capacity nobody states have no bar; a note
     names them. ``lang`` is ``"de"`` or ``"en"``; ``source`` states the data's source
     where the frame does not know it.
     """
@@ -121,7 +122,9 @@ def supply_bars(
     values = values.dropna()
     missing = missing_mask(values.index)
     values = values[~(missing & (values.to_numpy(dtype=float) == 0))]  # an empty "no value"
-    values = values.iloc[np.argsort(-values.to_numpy(dtype=float), kind="stable")]
+    # Largest first; the grey bar of offers without a value always last, not among them.
+    order = np.lexsort((-values.to_numpy(dtype=float), missing_mask(values.index)))
+    values = values.iloc[order]
     shown = values.iloc[:top] if top is not None else values
     if shown.empty:
         raise UsageError(f"{what}: the frame has no offers to count by {by}.")
@@ -168,13 +171,16 @@ def tile_map(
     population: Any = None,
 ) -> Figure:
     """The 16 German states as a grid of equal tiles (:data:`TILE_GRID`), each coloured by
-    ``measure`` and labelled with its ISO code and value; ``"events_per_100k"``
+    ``measure`` and labelled with its name and value; ``"events_per_100k"``
     (:func:`educatalog.stats.per_capita`) or one of :data:`educatalog.stats.MEASURES`.
 
     States are matched by name through :data:`educatalog.population.STATE_POPULATION` or
-    by the frame's ``state_code``; a frame with ``state_code`` only works as well.
-    ``population=`` takes your own figures (:func:`educatalog.stats.per_capita`); the
-    footer names the figures used and their reference date.
+    by the frame's ``state_code``; a frame with ``state_code`` only works as well. A state
+    that a selection left out (:func:`educatalog.stats.select`: no level of the frame's
+    ``state``) is hatched and "nicht ausgewählt" / "not selected", never coloured as a
+    state without offers. ``population=`` takes your own figures
+    (:func:`educatalog.stats.per_capita`); the footer names the figures used, their census
+    basis and reference date.
     """
     what = "tile_map()"
     lang = begin(lang)
@@ -182,6 +188,44 @@ def tile_map(
     frame = _with_state(offers, what)
     require(frame, ["event_id", MEASURE_COLUMNS[measure]], what)
     code_of = _state_codes(frame)
+    values, notes = _tile_values(frame, measure, code_of, population, lang)
+    selected = _selected_codes(frame, code_of)
+    fig, ax = new_axes(ax, (6.4, 7.4))
+    norm = Normalize(vmin=0, vmax=max(values.values(), default=0.0) or 1.0)
+    text = rate_text if measure == PER_100K else count_text
+    for code in TILE_GRID:
+        _tile(ax, code, values.get(code), code in selected, norm, text, lang)
+    if len(selected) < len(TILE_GRID):
+        notes.append(texts.text("note.not_selected", lang))
+    ax.set_xlim(-0.55, 3.55)
+    ax.set_ylim(-4.55, 0.55)
+    ax.set_aspect("equal")
+    ax.set_axis_off()
+    colorbar = fig.colorbar(
+        ScalarMappable(norm=norm, cmap=mpl.colormaps[SEQUENTIAL_CMAP]),
+        ax=ax,
+        orientation="horizontal",
+        location="bottom",
+        shrink=0.75,
+        aspect=30,
+        pad=0.02,
+    )
+    finish_colorbar(
+        colorbar,
+        texts.text(f"axis.{measure}", lang),
+        tick_formatter(rate=measure == PER_100K, lang=lang),
+    )
+    title = title or _title(measure, "state", lang)
+    alt = _tile_alt(values, code_of, title, text, lang)
+    if len(selected) < len(TILE_GRID):
+        alt += " " + texts.text("alt.not_selected", lang, n=len(TILE_GRID) - len(selected))
+    return finish(fig, ax, offers, title, notes, lang=lang, source=source, alt=alt)
+
+
+def _tile_values(
+    frame: pd.DataFrame, measure: str, code_of: dict[str, str], population: Any, lang: str
+) -> tuple[dict[str, float], list[str]]:
+    """The value of each state's tile by ISO code, and the notes under the map."""
     notes: list[str] = []
     if measure == PER_100K:
         rates = stats.per_capita(frame, population=population)
@@ -198,76 +242,95 @@ def tile_map(
     stateless = int(events[missing_mask(events.index)].sum())
     if stateless:
         notes.insert(0, texts.text("note.without_state", lang, events=texts.count(stateless, lang)))
+    return values, notes
 
-    fig, ax = new_axes(ax, (6.4, 7.4))
-    norm = Normalize(vmin=0, vmax=max(values.values(), default=0.0) or 1.0)
+
+def _selected_codes(frame: pd.DataFrame, code_of: dict[str, str]) -> set[str]:
+    """The states the frame admits: the levels of its ``state`` (all where it has none)."""
+    states = frame["state"]
+    if not isinstance(states.dtype, pd.CategoricalDtype):
+        return set(TILE_GRID)
+    return {code_of.get(str(name), "") for name in states.cat.categories} & set(TILE_GRID)
+
+
+def _tile(
+    ax: Axes,
+    code: str,
+    value: float | None,
+    selected: bool,
+    norm: Normalize,
+    text: Any,
+    lang: str,
+) -> None:
+    """One state's tile: its colour (hatched grey when not selected), name and value."""
+    row, column = TILE_GRID[code]
     cmap = mpl.colormaps[SEQUENTIAL_CMAP]
-    text = rate_text if measure == PER_100K else count_text
-    for code, (row, column) in TILE_GRID.items():
-        value = values.get(code)
-        face = cmap(norm(value)) if value is not None else to_rgba("#E6E6E6")
-        ax.add_patch(
-            Rectangle(
-                (column - 0.47, -row - 0.47),
-                0.94,
-                0.94,
-                facecolor=face,
-                edgecolor="white",
-                linewidth=1.5,
-                gid=f"tile-{code}",
-            )
+    if not selected:
+        face, shown = to_rgba("#F4F4F4"), texts.text("not_selected", lang)
+    elif value is None:
+        face, shown = to_rgba("#E6E6E6"), "–"
+    else:
+        face, shown = cmap(norm(value)), text(value, lang)
+    ax.add_patch(
+        Rectangle(
+            (column - 0.47, -row - 0.47),
+            0.94,
+            0.94,
+            facecolor=face,
+            edgecolor="#BDBDBD" if not selected else "white",
+            hatch="///" if not selected else None,
+            linewidth=1.5 if selected else 0.8,
+            gid=f"tile-{code}",
         )
-        color = ink(face)
-        for y, words, size, weight in (
-            (-row + 0.13, code, 10.5, "bold"),
-            (-row - 0.17, text(value, lang) if value is not None else "–", 9.5, "normal"),
-        ):
-            ax.text(
-                column,
-                y,
-                words,
-                ha="center",
-                va="center",
-                fontsize=size,
-                fontweight=weight,
-                color=color,
-                in_layout=False,
-            )
-    ax.set_xlim(-0.55, 3.55)
-    ax.set_ylim(-4.55, 0.55)
-    ax.set_aspect("equal")
-    ax.set_axis_off()
-    colorbar = fig.colorbar(
-        ScalarMappable(norm=norm, cmap=cmap),
-        ax=ax,
-        orientation="horizontal",
-        location="bottom",
-        shrink=0.75,
-        aspect=30,
-        pad=0.02,
     )
-    finish_colorbar(
-        colorbar,
-        texts.text(f"axis.{measure}", lang),
-        tick_formatter(rate=measure == PER_100K, lang=lang),
-    )
-    if title is None:
-        title = _title(measure, "state", lang)
-    alt = texts.text("alt.chart", lang, title=title)
-    if values:
-        name_of = {code: name for name, code in code_of.items()}
-        high = max(values, key=lambda c: values[c])
-        low = min(values, key=lambda c: values[c])
-        alt = texts.text(
-            "alt.tiles",
-            lang,
-            title=title,
-            top=label(name_of.get(high, high), lang),
-            top_value=text(values[high], lang),
-            low=label(name_of.get(low, low), lang),
-            low_value=text(values[low], lang),
+    color = ink(face) if selected else "#595959"
+    name = _tile_name(population.STATES["state"].get(code, code), lang)
+    for y, words, size, weight in (
+        (-row + 0.12, name, 7.6, "bold"),
+        (-row - 0.24, shown, 9.5 if selected else 7.5, "normal"),
+    ):
+        ax.text(
+            column,
+            y,
+            words,
+            ha="center",
+            va="center",
+            fontsize=size,
+            fontweight=weight,
+            color=color,
+            linespacing=1.05,
+            in_layout=False,
+            bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.2} if not selected else None,
         )
-    return finish(fig, ax, offers, title, notes, lang=lang, source=source, alt=alt)
+
+
+def _tile_name(name: str, lang: str) -> str:
+    """A state's name in ``lang`` broken into lines that fit a tile (after a hyphen or at a
+    space)."""
+    words = texts.label(name, lang).replace("-", "-\n").split("\n")
+    lines: list[str] = []
+    for part in words:
+        lines.extend(textwrap.wrap(part, 13, break_long_words=False) or [part])
+    return "\n".join(lines)
+
+
+def _tile_alt(
+    values: dict[str, float], code_of: dict[str, str], title: str, text: Any, lang: str
+) -> str:
+    if not values:
+        return texts.text("alt.chart", lang, title=title)
+    name_of = {code: name for name, code in code_of.items()}
+    high = max(values, key=lambda c: values[c])
+    low = min(values, key=lambda c: values[c])
+    return texts.text(
+        "alt.tiles",
+        lang,
+        title=title,
+        top=label(name_of.get(high, high), lang),
+        top_value=text(values[high], lang),
+        low=label(name_of.get(low, low), lang),
+        low_value=text(values[low], lang),
+    )
 
 
 def _title(measure: str, by: str, lang: str) -> str:

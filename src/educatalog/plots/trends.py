@@ -71,7 +71,7 @@ def starts_over_time(
     x: list[Any] = list(full) if isinstance(full, pd.RangeIndex) else list(full.to_timestamp())
 
     fig, ax = new_axes(ax, (9.0, 4.6))
-    colors = group_colors(list(series), offers, by) if by else [BAR_COLOR]
+    colors = group_colors(list(series), offers, by, lines=True) if by else [BAR_COLOR]
     marker = "o" if len(full) <= 60 else None
     peak = 0.0
     for (key, values), color in zip(series.items(), colors, strict=True):
@@ -135,41 +135,16 @@ def trend(
 
     ``table`` is a trend table of :mod:`educatalog.history`: indexed by ``snapshot_date``
     and at most one dimension (``arc.supply(by="state")``), or by the date alone
-    (``arc.flows()``). ``top`` keeps the groups largest on the newest date. ``lang`` is
-    ``"de"`` or ``"en"``; ``source`` states the data's source where the table does not
+    (``arc.flows()``). ``top`` keeps the groups largest on the newest date. Lines take
+    colours that stand out from white (:data:`~educatalog.plots.LINE_PALETTE`). ``lang``
+    is ``"de"`` or ``"en"``; ``source`` states the data's source where the table does not
     know it.
 
     >>> plots.trend(history.open("archive/").supply(by="state"), top=6)  # doctest: +SKIP
     """
     lang = begin(lang)
     check_choice(kind, ("line", "area"), "kind must be line or area, got {value!r}.")
-    if not isinstance(table, pd.DataFrame) or "snapshot_date" not in table.index.names:
-        message = (
-            "trend() draws a table indexed by snapshot_date, such as "
-            "history.open(DIR).supply(by=...) or .flows()."
-        )
-        raise UsageError(message) if isinstance(table, pd.DataFrame) else WrongType(message)
-    if measure not in table.columns:
-        raise UsageError(
-            f"The table has no measure {measure!r}; its columns: {', '.join(map(str, table))}."
-        )
-    values = table[measure].astype("Float64")
-    dimension = None
-    if isinstance(table.index, pd.MultiIndex):
-        if table.index.nlevels != 2:
-            raise UsageError("trend() draws a table of one dimension over time.")
-        dimension = str(table.index.names[1])
-        wide = values.unstack(dimension)
-        wide = wide.reindex(columns=table.index.get_level_values(1).unique())
-    else:
-        wide = values.to_frame(measure)
-    if dimension:  # a group missing on a date has no offers then
-        wide = wide.astype("float64").fillna(0.0)
-        wide = wide.loc[:, wide.abs().sum() > 0]
-    else:  # a measure not defined on a date (entries on the first snapshot) is left out
-        wide = wide.astype("float64").dropna()
-    if top is not None and dimension:
-        wide = wide[wide.iloc[-1].sort_values(ascending=False).index[:top]]
+    wide, dimension = _trend_wide(table, measure, top)
     x = pd.to_datetime(wide.index).to_pydatetime()
     fig, ax = new_axes(ax, (9.0, 4.6))
     keys = list(wide.columns)
@@ -178,7 +153,7 @@ def trend(
     labels = [name]
     if dimension:
         frame = pd.DataFrame({dimension: table.index.get_level_values(1)})
-        colors = group_colors(keys, frame, dimension)
+        colors = group_colors(keys, frame, dimension, lines=True)
         labels = [label(k, lang) for k in keys]
     if kind == "area":
         ax.stackplot(x, wide.to_numpy().T, labels=labels, colors=colors, alpha=0.9, linewidth=0)
@@ -189,7 +164,7 @@ def trend(
                 x, wide[key], marker=marker, markersize=3, linewidth=1.8, color=color, label=words
             )
     ax.set_ylim(bottom=0)
-    _date_axis(ax, lang)
+    _date_axis(ax, lang, list(x))
     value_axis(ax.yaxis, rate=measure == "share", lang=lang)
     ax.set_xlabel(texts.text("axis.snapshot_date", lang))
     axis_key = f"axis.{measure}"
@@ -201,27 +176,70 @@ def trend(
             title = texts.text("title.trend_by", lang, measure=name, dimension=dimension_name)
     if title is None:
         title = texts.text("title.trend", lang, measure=name)
-    notes = []
-    alt = None
-    if len(x):
-        first, last = texts.date(x[0].date(), lang), texts.date(x[-1].date(), lang)
-        notes.append(texts.text("note.snapshots", lang, n=len(x), first=first, last=last))
-        ends = wide.iloc[-1]
-
-        def shown(value: float) -> str:
-            return texts.percent(value, lang) if measure == "share" else count_text(value, lang)
-
-        alt = texts.text(
-            "alt.trend" if kind == "line" else "alt.trend_area",
-            lang,
-            title=title,
-            first=first,
-            last=last,
-            lines=", ".join(
-                f"{words} {shown(ends[key])}" for key, words in zip(keys, labels, strict=True)
-            ),
-        )
+    notes, alt = _trend_words(wide, x, labels, measure, kind, title, lang)
     return finish(fig, ax, table, title, notes, lang=lang, source=source, alt=alt)
+
+
+def _trend_wide(
+    table: pd.DataFrame, measure: str, top: int | None
+) -> tuple[pd.DataFrame, str | None]:
+    """The measure with one column per group (or one column) and one row per date."""
+    if not isinstance(table, pd.DataFrame) or "snapshot_date" not in table.index.names:
+        message = (
+            "trend() draws a table indexed by snapshot_date, such as "
+            "history.open(DIR).supply(by=...) or .flows()."
+        )
+        raise UsageError(message) if isinstance(table, pd.DataFrame) else WrongType(message)
+    if measure not in table.columns:
+        raise UsageError(
+            f"The table has no measure {measure!r}; its columns: {', '.join(map(str, table))}."
+        )
+    values = table[measure].astype("Float64")
+    if not isinstance(table.index, pd.MultiIndex):
+        # A measure not defined on a date (entries on the first snapshot) is left out.
+        return values.to_frame(measure).astype("float64").dropna(), None
+    if table.index.nlevels != 2:
+        raise UsageError("trend() draws a table of one dimension over time.")
+    dimension = str(table.index.names[1])
+    wide = values.unstack(dimension)
+    wide = wide.reindex(columns=table.index.get_level_values(1).unique())
+    wide = wide.astype("float64").fillna(0.0)  # a group missing on a date has no offers then
+    wide = wide.loc[:, wide.abs().sum() > 0]
+    if top is not None:
+        wide = wide[wide.iloc[-1].sort_values(ascending=False).index[:top]]
+    return wide, dimension
+
+
+def _trend_words(
+    wide: pd.DataFrame,
+    x: Any,
+    labels: Sequence[str],
+    measure: str,
+    kind: str,
+    title: str,
+    lang: str,
+) -> tuple[list[str], str | None]:
+    """The note of the snapshot dates and the text alternative of a trend chart."""
+    if not len(x):
+        return [], None
+    first, last = texts.date(x[0].date(), lang), texts.date(x[-1].date(), lang)
+    notes = [texts.text("note.snapshots", lang, n=len(x), first=first, last=last)]
+    ends = wide.iloc[-1]
+
+    def shown(value: float) -> str:
+        return texts.percent(value, lang) if measure == "share" else count_text(value, lang)
+
+    alt = texts.text(
+        "alt.trend" if kind == "line" else "alt.trend_area",
+        lang,
+        title=title,
+        first=first,
+        last=last,
+        lines=", ".join(
+            f"{words} {shown(ends[key])}" for key, words in zip(wide.columns, labels, strict=True)
+        ),
+    )
+    return notes, alt
 
 
 def _periods(periods: pd.Index, freq: str) -> pd.RangeIndex | pd.PeriodIndex:
@@ -238,9 +256,10 @@ def _reindex(values: pd.Series, full: pd.Index) -> npt.NDArray[np.float64]:
     return np.asarray([by_key.get(p, 0.0) for p in full], dtype=float)
 
 
-def _date_axis(ax: Axes, lang: str) -> None:
+def _date_axis(ax: Axes, lang: str, days: Sequence[Any] = ()) -> None:
     """Snapshot dates on the x axis, in the language's format: a month's first day by its
-    month ("Jan. 2025" / "Jan 2025"), other days as dates; few enough not to overlap."""
+    month ("Jan. 2025" / "Jan 2025"), other days as dates; few enough not to overlap (up to
+    seven snapshots: a tick on each date, none between them)."""
     # matplotlib.dates leaves AutoDateLocator and num2date unannotated
     locator = mdates.AutoDateLocator(minticks=3, maxticks=7)  # type: ignore[no-untyped-call]
     ax.xaxis.set_major_locator(locator)
@@ -252,6 +271,8 @@ def _date_axis(ax: Axes, lang: str) -> None:
         return texts.date(day, lang)
 
     ax.xaxis.set_major_formatter(ticker.FuncFormatter(date_tick))
+    if 1 < len(days) <= 7:  # few snapshots: a tick on each date, none between them
+        ax.set_xticks(mdates.date2num(list(days)))  # type: ignore[no-untyped-call]
 
 
 def _time_axis(ax: Axes, freq: str, full: pd.Index, x: list[Any], lang: str) -> None:
@@ -264,9 +285,8 @@ def _time_axis(ax: Axes, freq: str, full: pd.Index, x: list[Any], lang: str) -> 
         step = 1 if len(x) <= 16 else 4
         chosen = [i for i, p in enumerate(full) if step == 1 or p.quarter == 1]
         labels = [
-            f"Q{full[i].quarter}\n{full[i].year}"
-            if full[i].quarter == 1 or i == chosen[0]
-            else f"Q{full[i].quarter}"
+            texts.text("tick.quarter", lang, quarter=full[i].quarter)
+            + (f"\n{full[i].year}" if full[i].quarter == 1 or i == chosen[0] else "")
             for i in chosen
         ]
         ax.set_xticks([x[i] for i in chosen], labels)

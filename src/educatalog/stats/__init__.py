@@ -8,6 +8,8 @@
 >>> costs(offers, by="instruction_form_category")   # median and quartiles per currency
 >>> share(offers, "education_voucher", by="state")  # a flag's share, unknowns explicit
 >>> quality(offers)                                 # what is missing or impossible
+>>> chosen = select(offers, state=["Bayern", "Sachsen"], start="2025-01-01")
+>>> supply(chosen, by="state", margins=True)        # the two states and their total
 
 Every measure, dimension and rule is defined in ``docs/definitions.md`` ("How the numbers
 are defined", :data:`DEFINITIONS`). In short: every function counts *distinct* events, so it
@@ -15,7 +17,10 @@ gives the same numbers on the frame of ``offers(funding=True)``, which repeats a
 per funding type. Dimensions are columns of the frame, plus ``year``, ``quarter`` and
 ``month`` of ``event_start_date``. A table lists every level of an ordered dimension: every
 state or class of the reference list (labels are categoricals) and every year, quarter or
-month from the first to the last start, with 0 where there are no offers; a measure nobody
+month from the first to the last start, with 0 where there are no offers; :func:`select`
+narrows the levels to those a filter admits (never 14 states "with 0" that it left out);
+states come in the order of their official keys (01 Schleswig-Holstein … 16 Thüringen);
+``margins=True`` adds a total row ("All"), as pandas does; a measure nobody
 stated (capacity where no event states a maximum) is missing (NA), never 0. Rows with a
 missing value form a group of their own (``dropna=False``, the default), so that the counts
 add up to the total.
@@ -27,17 +32,29 @@ The package's modules: :mod:`~educatalog.stats.dimensions` (what a frame is grou
 
 from __future__ import annotations
 
-# The private names imported "as" themselves are used as stats.<name> by educatalog.history
-# and educatalog.accessor; Normalize and Unknown are the argument types of the functions.
-from educatalog.stats.costs import costs
+# The private names imported "as" themselves are used as stats.<name> by educatalog.history,
+# educatalog.accessor, educatalog.publication (_with_margins) and the explorer (_narrow:
+# its filters narrow the levels); Normalize
+# and Unknown are the argument types of the functions.
+from educatalog.stats.costs import COST_UNITS, costs
 from educatalog.stats.dimensions import _HINTS as _HINTS
-from educatalog.stats.dimensions import DEFINITIONS, DERIVED_DIMENSIONS, dimension, dimensions
+from educatalog.stats.dimensions import (
+    DEFINITIONS,
+    DERIVED_DIMENSIONS,
+    MARGINS,
+    STATE_DIMENSIONS,
+    dimension,
+    dimensions,
+)
 from educatalog.stats.dimensions import _choice as _choice
 from educatalog.stats.dimensions import _keys as _keys
 from educatalog.stats.dimensions import _levelled as _levelled
 from educatalog.stats.dimensions import _restore_levels as _restore_levels
 from educatalog.stats.dimensions import _suggest as _suggest
+from educatalog.stats.dimensions import _with_margins as _with_margins
 from educatalog.stats.quality import quality
+from educatalog.stats.selection import _narrow as _narrow
+from educatalog.stats.selection import select
 from educatalog.stats.supply import _NORMALIZE_CHOICES as _NORMALIZE_CHOICES
 from educatalog.stats.supply import (
     MEASURES,
@@ -52,9 +69,12 @@ from educatalog.stats.supply import Normalize as Normalize
 from educatalog.stats.supply import Unknown as Unknown
 
 __all__ = [
+    "COST_UNITS",
     "DEFINITIONS",
     "DERIVED_DIMENSIONS",
+    "MARGINS",
     "MEASURES",
+    "STATE_DIMENSIONS",
     "UNKNOWN_CHOICES",
     "capacity",
     "costs",
@@ -63,6 +83,7 @@ __all__ = [
     "dimensions",
     "per_capita",
     "quality",
+    "select",
     "share",
     "supply",
 ]

@@ -11,13 +11,14 @@ import pandas as pd
 
 from educatalog.columns import require_columns
 from educatalog.errors import MissingColumns, UsageError, WrongType
+from educatalog.population import STATE_KEYS
 from educatalog.provenance import SOURCE_ATTR, source_of
 from educatalog.schema import _did_you_mean
 
 if TYPE_CHECKING:
     from pandas.core.groupby.generic import DataFrameGroupBy
 
-__all__ = ["DEFINITIONS", "DERIVED_DIMENSIONS", "dimension", "dimensions"]
+__all__ = ["DEFINITIONS", "DERIVED_DIMENSIONS", "MARGINS", "dimension", "dimensions"]
 
 DEFINITIONS = "docs/definitions.md"
 """The page that defines every measure, dimension and rule ("How the numbers are defined")."""
@@ -28,6 +29,15 @@ DERIVED_DIMENSIONS: dict[str, Callable[[pd.Series], pd.Series]] = {
     "month": lambda start: start.dt.to_period("M"),
 }
 """Dimensions computed from ``event_start_date``."""
+
+MARGINS = "All"
+"""The label of the total row (and column) that ``margins=True`` adds, as in pandas; tables
+for readers (:func:`educatalog.tables.present`) call it "Insgesamt" / "Total", or
+"Deutschland" / "Germany" for all 16 states."""
+
+STATE_DIMENSIONS = ("state", "state_code")
+"""Dimensions of the states, listed in the order of their official keys (01 Schleswig-Holstein
+… 16 Thüringen)."""
 
 _HINTS: dict[str, str] = {
     "funding_type": "build the frame with catalogue.offers(funding=True)",
@@ -109,6 +119,9 @@ def _distinct_events(
     """The key columns and what the measures need, one row per event and key value; time
     dimensions as ordered categoricals over every period from the first to the last."""
     columns: dict[str, pd.Series] = {key: _levelled(dimension(offers, key)) for key in keys}
+    for key in keys:
+        if key in STATE_DIMENSIONS:  # also names known by their code only
+            columns[key] = _in_key_order(columns[key], offers)
     for name in ("event_id", "course_id", "institution", "max_participants", *extra):
         if name in offers and name not in columns:
             columns[name] = offers[name]
@@ -121,7 +134,10 @@ def _distinct_events(
 def _levelled(values: pd.Series) -> pd.Series:
     """A dimension with an order but no list of levels (periods, years) as an ordered
     categorical of every level from its smallest to its largest value, so that a table
-    lists the months (quarters, years) without offers too, with 0."""
+    lists the months (quarters, years) without offers too, with 0; the states (a
+    categorical ``state`` or ``state_code``) in the order of their official keys."""
+    if values.name in STATE_DIMENSIONS:
+        return _in_key_order(values, pd.DataFrame())
     if isinstance(values.dtype, pd.PeriodDtype):
         known = values.dropna()
         levels: pd.Index = (
@@ -140,6 +156,50 @@ def _levelled(values: pd.Series) -> pd.Series:
         index=values.index,
         name=values.name,
     )
+
+
+def _in_key_order(values: pd.Series, offers: pd.DataFrame) -> pd.Series:
+    """A categorical of states with its categories in the order of the states' official
+    keys (names matched by their ISO code where the frame has ``state_code``); categories
+    that are no known state keep their order after them."""
+    if not isinstance(values.dtype, pd.CategoricalDtype):
+        return values
+    keys = dict(STATE_KEYS)
+    if "state" in offers and "state_code" in offers:
+        pairs = offers[["state", "state_code"]].dropna().drop_duplicates()
+        for name, code in pairs.astype(str).itertuples(index=False):
+            if code in STATE_KEYS:
+                keys.setdefault(name, STATE_KEYS[code])
+    categories = list(values.cat.categories)
+    ordered = sorted(categories, key=lambda c: keys.get(str(c), "99"))
+    if ordered == categories:
+        return values
+    return values.cat.reorder_categories(ordered)
+
+
+def _with_margins(table: pd.DataFrame, total: dict[str, Any], name: str = MARGINS) -> pd.DataFrame:
+    """``table`` with a total row labelled ``name`` (in every level of its index) holding
+    ``total`` (missing where a column has none), each column in its own dtype."""
+    label: Any = name if table.index.nlevels == 1 else (name,) * table.index.nlevels
+    keys = [*table.index, label]
+    index: pd.Index = (
+        pd.MultiIndex.from_tuples(keys, names=table.index.names)
+        if isinstance(table.index, pd.MultiIndex)
+        else pd.Index(keys, name=table.index.name, dtype=object)
+    )
+    row = pd.DataFrame(
+        {c: pd.array([total.get(str(c), pd.NA)], dtype=_dtype(table[c])) for c in table.columns},
+        index=[0],
+    )
+    out = pd.concat([table.reset_index(drop=True), row], ignore_index=True).set_axis(index)
+    out.attrs = dict(table.attrs)
+    out.attrs["margins"] = name
+    return out
+
+
+def _dtype(column: pd.Series) -> Any:
+    """A column's dtype, for ``pd.array`` (whose stubs know few dtypes by name)."""
+    return column.dtype
 
 
 def _restore_levels(

@@ -4,6 +4,7 @@ Definitions: ``docs/definitions.md``."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -16,6 +17,7 @@ from educatalog.errors import MissingColumns, UsageError
 from educatalog.population import STATE_POPULATION
 from educatalog.provenance import SOURCE_ATTR
 from educatalog.stats.dimensions import (
+    MARGINS,
     _choice,
     _distinct_events,
     _finish,
@@ -23,11 +25,9 @@ from educatalog.stats.dimensions import (
     _nunique,
     _restore_levels,
     _suggest,
+    _with_margins,
     dimensions,
 )
-
-if TYPE_CHECKING:
-    pass
 
 if TYPE_CHECKING:
     from pandas.core.groupby.generic import DataFrameGroupBy
@@ -64,6 +64,8 @@ def supply(
     *,
     normalize: Normalize = "all",
     dropna: bool = False,
+    margins: bool = False,
+    margins_name: str = MARGINS,
 ) -> pd.DataFrame:
     """Offers by one or more dimensions: ``events``, ``courses``, ``institutions``,
     ``capacity`` with ``events_with_capacity`` (the events it covers), and ``share`` (of
@@ -74,7 +76,10 @@ def supply(
     stated maxima; it is missing (NA) where a group has events but none states a maximum.
     ``normalize`` says what ``share`` is a share of: ``"all"`` (or True) the total,
     ``"index"`` each value of the first dimension, ``"columns"`` each value of the second;
-    False leaves the column out. Definitions: ``docs/definitions.md``.
+    False leaves the column out. ``margins=True`` adds a total row ``margins_name``
+    ("All"), as pandas does: the distinct events, courses and institutions of every row
+    listed (a course in two states counts once), the places, and a share of 1. Definitions:
+    ``docs/definitions.md``.
 
     >>> supply(offers, by=["state", "instruction_time"], normalize="index")  # doctest: +SKIP
     """
@@ -97,7 +102,28 @@ def supply(
     )
     if normalize is not False:
         table["share"] = _share(table["events"], data, keys, normalize, dropna)
-    return _finish(_restore_levels(table, data, keys), offers)
+    table = _restore_levels(table, data, keys)
+    if margins:
+        rows = data.dropna(subset=keys) if dropna else data
+        table = _with_margins(table, _totals(rows, share=normalize is not False), margins_name)
+    return _finish(table, offers)
+
+
+def _totals(rows: pd.DataFrame, *, share: bool = False) -> dict[str, Any]:
+    """The measures of :func:`supply` over ``rows`` (one row per event and group): each
+    event, course and institution once."""
+    events = rows.drop_duplicates("event_id")
+    stated = events["max_participants"].dropna() if "max_participants" in events else pd.Series()
+    total: dict[str, Any] = {
+        "events": len(events),
+        "courses": events["course_id"].nunique() if "course_id" in events else pd.NA,
+        "institutions": events["institution"].nunique() if "institution" in events else pd.NA,
+        "capacity": int(stated.sum()) if len(stated) or not len(events) else pd.NA,
+        "events_with_capacity": len(stated) if "max_participants" in events else pd.NA,
+    }
+    if share:
+        total["share"] = 1.0 if len(events) else pd.NA
+    return total
 
 
 def crosstab(
@@ -108,13 +134,18 @@ def crosstab(
     measure: str = "events",
     normalize: Normalize = False,
     dropna: bool = False,
+    margins: bool = False,
+    margins_name: str = MARGINS,
 ) -> pd.DataFrame:
     """A wide table of one measure: ``rows`` down, ``columns`` across, as in a report.
 
     Counts are 0 where a pair has no offers; ``capacity`` is missing where the pair's
     events state no maximum. ``normalize`` turns values into shares, as
     :func:`pandas.crosstab` does: of the total (``"all"``), of each row (``"index"``) or of
-    each column (``"columns"``). Definitions: ``docs/definitions.md``.
+    each column (``"columns"``); the base is the row's (column's, table's) distinct
+    measure, so a course with events in two columns counts once in its row's base.
+    ``margins=True`` adds a total row and column ``margins_name`` ("All"), as in pandas.
+    Definitions: ``docs/definitions.md``.
     """
     _choice(measure, MEASURES, "measure")
     if normalize is not False and normalize is not True:
@@ -127,58 +158,113 @@ def crosstab(
         index=long.index.get_level_values(0).unique(),
         columns=long.index.get_level_values(1).unique(),
     )
+    by_row = supply(offers, rows, normalize=False, dropna=dropna, margins=True)[measure]
+    by_column = supply(offers, columns, normalize=False, dropna=dropna, margins=True)[measure]
+    if margins:
+        wide = _wide_margins(wide, by_row, by_column, margins_name)
     if normalize is not False:
-        wide = wide.astype("Float64")
-        if normalize in (True, "all"):
-            wide = wide / wide.sum().sum()
-        elif normalize == "index":
-            wide = wide.div(wide.sum(axis=1), axis=0)
-        else:
-            wide = wide.div(wide.sum(axis=0), axis=1)
-    return _finish(wide, offers)
+        wide = _normalized(wide, by_row, by_column, normalize)
+    out = _finish(wide, offers)
+    if margins:
+        out.attrs["margins"] = margins_name
+    if normalize is not False:
+        out.attrs["normalize"] = "all" if normalize is True else normalize
+    return out
+
+
+def _wide_margins(
+    wide: pd.DataFrame, by_row: pd.Series, by_column: pd.Series, name: str
+) -> pd.DataFrame:
+    """``wide`` with a total column (each row's measure) and a total row (each column's)."""
+    if len(by_row) != len(wide) + 1 or len(by_column) != wide.shape[1] + 1:
+        raise AssertionError("the margins do not match the table")  # pragma: no cover
+    n = wide.shape[1]
+    out = wide.set_axis([f"c{i}" for i in range(n)], axis=1)
+    out[f"c{n}"] = pd.Series(by_row.iloc[:-1].to_numpy(), dtype=by_row.dtype).array
+    total = {f"c{i}": v for i, v in enumerate([*by_column.iloc[:-1], by_row.iloc[-1]])}
+    out = _with_margins(out, total, name)
+    out.columns = pd.Index([*wide.columns, name], dtype=object, name=wide.columns.name)
+    return out
+
+
+def _normalized(
+    wide: pd.DataFrame, by_row: pd.Series, by_column: pd.Series, normalize: Normalize
+) -> pd.DataFrame:
+    """Shares of the total, of each row or of each column (their distinct measure)."""
+    values = wide.astype("Float64")
+    grand = float(by_row.iloc[-1]) if not pd.isna(by_row.iloc[-1]) else np.nan
+    if normalize in (True, "all"):
+        return values / (grand or np.nan)
+    if normalize == "index":
+        base = np.append(by_row.iloc[:-1].to_numpy(dtype=float, na_value=np.nan), grand)
+        return values.div(np.where(base == 0, np.nan, base)[: len(values)], axis=0)
+    base = np.append(by_column.iloc[:-1].to_numpy(dtype=float, na_value=np.nan), grand)
+    return values.div(np.where(base == 0, np.nan, base)[: values.shape[1]], axis=1)
 
 
 def per_capita(
     offers: pd.DataFrame,
     *,
     per: int = 100_000,
-    population: Mapping[str, int] | pd.Series | pd.DataFrame | None = None,
+    population: Population | None = None,
+    margins: bool = False,
+    margins_name: str = MARGINS,
 ) -> pd.DataFrame:
     """Offers per ``per`` inhabitants by state: ``events``, ``courses``, ``institutions``,
     ``population`` and ``events_per_<per>`` (e.g. ``events_per_100k``).
 
-    ``population`` is by default the shipped table (:mod:`educatalog.population`,
-    Destatis 12411-0010 on 31.12.2022), matched on the ISO code where the frame has
+    ``population`` is by default the shipped table (:mod:`educatalog.population`: the
+    Fortschreibung des Bevölkerungsstandes of Destatis, table 12411-0010, on 31.12.2024 on
+    the basis of the Zensus 2022), matched on the ISO code where the frame has
     ``state_code`` (so a differently spelled state name still finds its population), else
-    on the name. Your own figures: a mapping or Series of state name -> inhabitants, or a
-    table like :func:`educatalog.population.read_population` gives (index ``code``,
-    columns ``state`` and ``population``). A state with no or zero population gets no
-    rate. The table names the figures' origin in ``attrs["educatalog"]["population"]``
-    (``source``, ``year``, ``date`` ...; of your own table or Series, its ``attrs``
-    ``source``, ``year`` and ``date``). Definitions: ``docs/definitions.md``.
+    on the name. Another table: :func:`educatalog.population.table` (an earlier date or
+    basis), the path of a CSV file (:func:`educatalog.population.read_population`), such a
+    table of your own (index ``code``, columns ``state`` and ``population``), or a mapping
+    or Series of state name -> inhabitants. A state with no or zero population gets no rate.
+    ``margins=True`` adds a total row ``margins_name`` ("All"): the events of the states
+    listed (each event, course and institution once) over their summed population, which
+    for all 16 states is the national rate. The table names the figures' origin in
+    ``attrs["educatalog"]["population"]`` (``source``, ``date``, ``basis`` ...; of your own
+    Series, its ``attrs`` ``source``, ``year`` and ``date``). Definitions:
+    ``docs/definitions.md``.
     """
     if isinstance(per, bool) or not isinstance(per, int) or per <= 0:
         raise UsageError(f"per must be a positive number of inhabitants, got {per}")
-    table = supply(offers, "state", normalize=False, dropna=True)
-    by_code: pd.Series | None = None
+    table = supply(offers, "state", normalize=False, dropna=True, margins=margins)
+    states = table.index[:-1] if margins else table.index
+    pop, origin = _population_by_name(offers, population)
+    inhabitants = pd.Series(
+        [pop.get(str(s), pd.NA) for s in states], index=states, dtype="Int64"
+    ).mask(lambda values: values <= 0)
+    if margins:
+        known = inhabitants.notna().all() or not len(inhabitants)
+        total = int(inhabitants.sum()) if known and len(inhabitants) else pd.NA
+        inhabitants = pd.Series([*inhabitants, total], index=table.index, dtype="Int64")
+    out = table[["events", "courses", "institutions"]].copy()
+    out["population"] = inhabitants.to_numpy()
+    out[f"events_per_{_short(per)}"] = (table["events"] * per / out["population"]).astype("Float64")
+    out = _finish(out, offers)
+    out.attrs[SOURCE_ATTR] = {**out.attrs.get(SOURCE_ATTR, {}), "population": origin}
+    stateless = offers.loc[offers["state"].isna().to_numpy(), "event_id"].nunique()
+    out.attrs["without_state"] = int(stateless)
+    if margins:
+        out.attrs["margins"] = margins_name
+    return out
+
+
+Population = Mapping[str, int] | pd.Series | pd.DataFrame | str | os.PathLike[str]
+"""What ``per_capita(population=...)`` takes."""
+
+
+def _population_by_name(
+    offers: pd.DataFrame, population: Population | None
+) -> tuple[pd.Series, dict[str, Any]]:
+    """Inhabitants by the frame's state names, and the figures' origin."""
     if population is None:
         population = STATE_POPULATION
-    if isinstance(population, pd.DataFrame):
-        if not {"state", "population"} <= set(population.columns):
-            raise MissingColumns(
-                "per_capita(population=...) needs a table with the columns state and "
-                f"population (and the ISO code as index or column code); got the columns "
-                f"{', '.join(map(str, population.columns))}."
-            )
-        codes = population.get("code", population.index)
-        pop = pd.Series(
-            population["population"].to_numpy(), index=population["state"].astype(str)
-        ).astype("Int64")
-        by_code = pd.Series(population["population"].to_numpy(), index=codes.astype(str))
-        origin = _population.origin(population)
-        if population is not STATE_POPULATION and origin.get("source") is None:
-            origin["source"] = "given by the caller (population=...)"
-    else:
+    elif isinstance(population, str | os.PathLike):
+        population = _population.read_population(population)
+    if not isinstance(population, pd.DataFrame):
         attrs = population.attrs if isinstance(population, pd.Series) else {}
         origin = {
             "source": attrs.get("source", "given by the caller (population=...)"),
@@ -186,22 +272,27 @@ def per_capita(
         }
         if attrs.get("date") is not None:
             origin["date"] = str(attrs["date"])[:10]
-        pop = pd.Series(population, dtype="Int64")
-    if by_code is not None and "state_code" in offers:
+        return pd.Series(population, dtype="Int64"), origin
+    if not {"state", "population"} <= set(population.columns):
+        raise MissingColumns(
+            "per_capita(population=...) needs a table with the columns state and "
+            f"population (and the ISO code as index or column code); got the columns "
+            f"{', '.join(map(str, population.columns))}."
+        )
+    codes = population.get("code", population.index)
+    pop = pd.Series(
+        population["population"].to_numpy(), index=population["state"].astype(str)
+    ).astype("Int64")
+    by_code = pd.Series(population["population"].to_numpy(), index=codes.astype(str))
+    origin = _population.origin(population)
+    if population is not STATE_POPULATION and origin.get("source") is None:
+        origin["source"] = "given by the caller (population=...)"
+    if "state_code" in offers:
         pairs = offers[["state", "state_code"]].dropna().drop_duplicates()
         for name, code in pairs.astype(str).itertuples(index=False):
             if code in by_code.index:
                 pop[name] = by_code[code]
-    inhabitants = pd.Series(
-        [pop.get(str(s), pd.NA) for s in table.index], index=table.index, dtype="Int64"
-    )
-    inhabitants = inhabitants.mask(inhabitants <= 0)
-    out = table[["events", "courses", "institutions"]].copy()
-    out["population"] = inhabitants
-    out[f"events_per_{_short(per)}"] = (table["events"] * per / inhabitants).astype("Float64")
-    out = _finish(out, offers)
-    out.attrs[SOURCE_ATTR] = {**out.attrs.get(SOURCE_ATTR, {}), "population": origin}
-    return out
+    return pop, origin
 
 
 def capacity(offers: pd.DataFrame, by: str | Sequence[str] = "state") -> pd.DataFrame:

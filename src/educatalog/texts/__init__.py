@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -35,6 +36,7 @@ __all__ = [
     "DEFAULT_LANG",
     "LANGS",
     "LOCALES",
+    "census_basis",
     "check_lang",
     "date",
     "datetime",
@@ -42,8 +44,11 @@ __all__ = [
     "missing",
     "number",
     "percent",
+    "population_header",
     "population_text",
     "text",
+    "total_label",
+    "visible_decimals",
 ]
 
 Lang = Literal["de", "en"]
@@ -126,13 +131,14 @@ def label(value: Any, lang: str = DEFAULT_LANG) -> str:
 
 
 def period(value: pd.Period, lang: str = DEFAULT_LANG) -> str:
-    """A month ("Jan. 2025" / "Jan 2025"), a quarter ("Q1 2025") or a year."""
+    """A month ("Jan. 2025" / "Jan 2025"), a quarter ("1. Quartal 2025" / "Q1 2025") or a
+    year."""
     lang = check_lang(lang)
     freq = value.freqstr[0]
     if freq == "M":
         return format_date(value.to_timestamp().date(), "MMM y", locale=LOCALES[lang])
     if freq == "Q":
-        return f"Q{value.quarter} {value.year}"
+        return text("period.quarter", lang, quarter=value.quarter, year=value.year)
     if freq in ("Y", "A"):
         return str(value.year)
     return str(value)
@@ -151,13 +157,26 @@ def number(value: Any, lang: str = DEFAULT_LANG, decimals: int = 0) -> str:
 
 
 def percent(value: Any, lang: str = DEFAULT_LANG, decimals: int = 1) -> str:
-    """A share (0.104) as a percentage in the language's format: "10,4 %" / "10.4%"."""
+    """A share (0.104) as a percentage in the language's format: "10,4 %" / "10.4%". A share
+    that is not 0 (not 1) never shows as 0 % (100 %): it gets the decimals it needs
+    ("0,02 %" for 1 of 5,503, "99,98 %" for the other 5,502)."""
     lang = check_lang(lang)
     if is_missing(value):
         return "–"
+    decimals = visible_decimals(float(value) * 100, decimals)
     base = "#,##0" + ("." + "0" * decimals if decimals > 0 else "")
     pattern = base + ("\u00a0%" if lang == "de" else "%")
     return format_percent(float(value), format=pattern, locale=LOCALES[lang])
+
+
+def visible_decimals(value: float, decimals: int, most: int = 4) -> int:
+    """``decimals``, or more (up to ``most``) where a percentage ``value`` that is not 0
+    (not 100) would round to 0 (to 100)."""
+    if value in (0, 100) or not math.isfinite(value):
+        return decimals
+    while decimals < most and round(abs(value), decimals) in (0, 100):
+        decimals += 1
+    return decimals
 
 
 def rate(value: Any, lang: str = DEFAULT_LANG) -> str:
@@ -210,13 +229,15 @@ def capitalized(words: str) -> str:
 
 
 def population_text(origin: Mapping[str, Any], lang: str = DEFAULT_LANG) -> str:
-    """The population figures named in words, with their reference date: "Statistisches
-    Bundesamt (Destatis), Fortschreibung des Bevölkerungsstandes (Tabelle 12411-0010), Stand
-    31.12.2022". ``origin`` is what :func:`educatalog.stats.per_capita` notes in the
-    ``attrs["educatalog"]["population"]`` of its table."""
+    """The population figures named in words, with their census basis and reference date:
+    "Statistisches Bundesamt (Destatis) …, Fortschreibung des Bevölkerungsstandes auf Basis
+    des Zensus 2022 (Tabelle 12411-0010), Stand 31.12.2024". ``origin`` is what
+    :func:`educatalog.stats.per_capita` notes in the ``attrs["educatalog"]["population"]``
+    of its table."""
     when = origin.get("date")
+    english = lang == "en"
+    basis = census_basis(origin.get("basis"), lang)
     if origin.get("table") and origin.get("publisher") and when:
-        english = lang == "en"
         return text(
             "population.source",
             lang,
@@ -224,17 +245,51 @@ def population_text(origin: Mapping[str, Any], lang: str = DEFAULT_LANG) -> str:
             statistic=origin.get(
                 "statistic_en" if english else "statistic", origin.get("statistic", "")
             ),
+            basis=text("population.on_basis", lang, basis=basis) if basis else "",
             table=origin["table"],
             date=date(when, lang),
         )
-    name = origin.get("source") or text("population.caller", lang)
+    name = origin.get("source_name") or origin.get("source") or text("population.caller", lang)
     if str(name).startswith("given by the caller"):
         name = text("population.caller", lang)
+    if basis:
+        name = f"{name}{text('population.on_basis', lang, basis=basis)}"
     if when:
         return text("population.own", lang, source=name, date=date(when, lang))
     if origin.get("year"):
         return text("population.own", lang, source=name, date=str(origin["year"]))
     return text("population.own_nodate", lang, source=name)
+
+
+def census_basis(basis: Any, lang: str = DEFAULT_LANG) -> str:
+    """The census a population figure is updated from, in words: "Zensus 2022" /
+    "2022 census" (other names as they are; "" for none)."""
+    if not basis:
+        return ""
+    found = re.fullmatch(r"Zensus (\d{4})", str(basis).strip())
+    if found and check_lang(lang) == "en":
+        return f"{found.group(1)} census"
+    return str(basis)
+
+
+def population_header(origin: Mapping[str, Any] | None, lang: str = DEFAULT_LANG) -> str:
+    """The header of a population column: "Einwohner am 31.12.2024 (Zensus 2022)" /
+    "Inhabitants on 31 Dec 2024 (2022 census)"; without a date "Einwohner"."""
+    origin = origin or {}
+    when = origin.get("date")
+    header = (
+        text("column.population", lang, date=date(when, lang))
+        if when
+        else text("column.population_nodate", lang)
+    )
+    basis = census_basis(origin.get("basis"), lang)
+    return f"{header} ({basis})" if basis else header
+
+
+def total_label(national: bool, lang: str = DEFAULT_LANG) -> str:
+    """The label of a total row: "Deutschland" / "Germany" where it covers all 16 states,
+    else "Insgesamt" / "Total"."""
+    return text("total.germany" if national else "total", lang)
 
 
 def translate_labels(values: Mapping[Any, Any], lang: str) -> dict[Any, str]:

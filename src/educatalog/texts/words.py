@@ -26,6 +26,23 @@ EN_LABELS: dict[str, str] = {
     "Digital": "Online",
     "Kombiniert": "Blended",
     "Fernunterricht": "Distance learning",
+    # instruction forms (KURSNET)
+    "Präsenzveranstaltung": "Classroom course",
+    "Seminar": "Seminar",
+    "Workshop": "Workshop",
+    "Praxistraining": "Practical training",
+    "Sonstige Präsenzveranstaltung": "Other in-person format",
+    "Virtuelles Klassenzimmer": "Virtual classroom",
+    "Online-Seminar": "Online seminar",
+    "Online-Coaching": "Online coaching",
+    "Selbstlernmodul": "Self-study module",
+    "Sonstige digitale Lernformen": "Other online formats",
+    "Blended Learning": "Blended learning",
+    "Combined Learning": "Combined learning",
+    "Hybrid Learning": "Hybrid learning",
+    "Sonstige kombinierte Lernformen": "Other blended formats",
+    "Fernlehrgang": "Correspondence course",
+    "Sonstiger Fernunterricht": "Other distance learning",
     # instruction times
     "Vollzeit": "Full time",
     "Teilzeit": "Part time",
@@ -53,6 +70,11 @@ TEXTS: dict[str, tuple[str, str]] = {
     "yes": ("ja", "yes"),
     "no": ("nein", "no"),
     "total": ("Insgesamt", "Total"),
+    "total.germany": ("Deutschland", "Germany"),
+    "period.quarter": ("{quarter}. Quartal {year}", "Q{quarter} {year}"),
+    "tick.quarter": ("{quarter}. Q.", "Q{quarter}"),
+    "not_selected": ("nicht ausgewählt", "not selected"),
+    "dimension.key": ("Schlüssel", "Key"),
     # dimensions (in titles and axis labels)
     "dimension.state": ("Bundesland", "state"),
     "dimension.snapshot_date": ("Stichtag", "snapshot date"),
@@ -148,6 +170,14 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Events by {freq} and {dimension}",
     ),
     "title.costs": ("Kosten nach {dimension} ({currency})", "Costs by {dimension} ({currency})"),
+    "title.costs_per_course": (
+        "Kosten je Kurs nach {dimension} ({currency})",
+        "Costs per course by {dimension} ({currency})",
+    ),
+    "title.costs_per_event": (
+        "Kosten je Veranstaltung nach {dimension} ({currency})",
+        "Costs per event by {dimension} ({currency})",
+    ),
     "title.measure_by_2d": (
         "{measure} nach {rows} und {columns}",
         "{measure} by {rows} and {columns}",
@@ -159,6 +189,16 @@ TEXTS: dict[str, tuple[str, str]] = {
         "synthetische Demodaten (educatalog), abgerufen am {date}",
         "synthetic demo data (educatalog), retrieved {date}",
     ),
+    "source.demo_undated": (
+        "synthetische Demodaten (educatalog)",
+        "synthetic demo data (educatalog)",
+    ),
+    "source.demo_named": ("{name}, abgerufen am {date}", "{name}, retrieved {date}"),
+    "source.demo_catalogue": (
+        "synthetischer Demo-Katalog von educatalog (Seed {seed}, Maßstab {scale}{as_of})",
+        "educatalog's synthetic demo catalogue (seed {seed}, scale {scale}{as_of})",
+    ),
+    "source.demo_as_of": (", Stand des Katalogs {date}", ", the catalogue as of {date}"),
     "source.url": ("{url}, abgerufen am {date}", "{url}, retrieved {date}"),
     "source.named": ("{name}", "{name}"),
     "source.unknown": (
@@ -169,9 +209,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "demo_mark": ("SYNTHETISCHE DEMODATEN", "SYNTHETIC DEMO DATA"),
     "population": ("Einwohner: {source}", "Inhabitants: {source}"),
     "population.source": (
-        "{publisher}, {statistic} (Tabelle {table}), Stand {date}",
-        "{publisher}, {statistic} (table {table}), as of {date}",
+        "{publisher}, {statistic}{basis} (Tabelle {table}), Stand {date}",
+        "{publisher}, {statistic}{basis} (table {table}), as of {date}",
     ),
+    "population.on_basis": (" auf Basis des {basis}", " based on the {basis}"),
     "population.own": ("{source}, Stand {date}", "{source}, as of {date}"),
     "population.own_nodate": ("{source} (ohne Stichtag)", "{source} (no reference date)"),
     "population.caller": ("vom Nutzer angegeben", "given by the user"),
@@ -183,9 +224,29 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Nicht dargestellt: {events} ohne Bundesland.",
         "Not shown: {events} without a state.",
     ),
+    "note.not_selected": (
+        "Schraffiert: nicht ausgewählte Bundesländer (nicht Teil der Auswahl, nicht 0).",
+        "Hatched: states not selected (not part of the selection, not 0).",
+    ),
     "note.capacity_unknown": (
         "Ohne Balken: {groups} – keine Veranstaltung nennt eine Höchstteilnehmerzahl.",
         "No bar: {groups} – no event states a maximum number of participants.",
+    ),
+    "note.rates_without_state": (
+        "Nicht in den Raten: {events} ohne Bundesland.",
+        "Not in the rates: {events} without a state.",
+    ),
+    "note.costs_per_course": (
+        "Je Kurs: Jeder Kurs zählt einmal mit seinen Kosten (der Summe seiner Preisangaben), "
+        "auch wenn er mehrere Veranstaltungen hat; n = Kurse.",
+        "Per course: each course counts once with its cost (the sum of its prices), however "
+        "many events it has; n = courses.",
+    ),
+    "note.costs_per_event": (
+        "Je Veranstaltung: Jede Veranstaltung zählt einmal mit den Kosten ihres Kurses; ein "
+        "Kurs mit zehn Veranstaltungen zählt zehnfach; n = Veranstaltungen.",
+        "Per event: each event counts once with its course's cost; a course with ten events "
+        "counts ten times; n = events.",
     ),
     "note.box": (
         "Kasten: erstes bis drittes Quartil; Linie: Median; Raute: Mittelwert; "
@@ -241,6 +302,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Tile map of the 16 German states: {title}. Highest: {top} ({top_value}); "
         "lowest: {low} ({low_value}).",
     ),
+    "alt.not_selected": (
+        "{n} Bundesländer nicht ausgewählt (schraffiert).",
+        "{n} states not selected (hatched).",
+    ),
     "alt.demo": ("Synthetische Demodaten.", "Synthetic demo data."),
     "alt.chart": ("Diagramm: {title}.", "Chart: {title}."),
     # table columns (headers with their unit)
@@ -251,13 +316,15 @@ TEXTS: dict[str, tuple[str, str]] = {
     "column.capacity": ("Plätze", "Places"),
     "column.events_with_capacity": ("Veranstaltungen mit Platzangabe", "Events stating places"),
     "column.mean_capacity": ("Plätze je Veranstaltung (Mittel)", "Places per event (mean)"),
-    "column.share": ("Anteil (%)", "Share (%)"),
-    "column.share_no": ("Anteil nein (%)", "Share no (%)"),
-    "column.share_unknown": ("Anteil ohne Angabe (%)", "Share not stated (%)"),
+    "column.share": ("Anteil", "Share"),
+    "column.share_of_events": ("Anteil der Veranstaltungen", "Share of events"),
+    "column.share_no": ("Anteil nein", "Share no"),
+    "column.share_unknown": ("Anteil ohne Angabe", "Share not stated"),
     "column.yes": ("ja", "yes"),
     "column.no": ("nein", "no"),
     "column.unknown": ("ohne Angabe", "not stated"),
     "column.population": ("Einwohner am {date}", "Inhabitants on {date}"),
+    "column.key": ("Schlüssel", "Key"),
     "column.population_nodate": ("Einwohner", "Inhabitants"),
     "column.events_per_100k": (
         "Veranstaltungen je 100.000 Einwohner",
@@ -341,6 +408,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "excel.source": ("Quelle", "Source"),
     "excel.service": ("Dienst (URL)", "Service (URL)"),
     "excel.retrieved": ("Abgerufen", "Retrieved"),
+    "excel.stand": ("Stand", "As of"),
     "excel.filters": ("Filter", "Filters"),
     "excel.none": ("keine (alle Veranstaltungen)", "none (all events)"),
     "excel.note": ("Hinweis", "Note"),
@@ -373,25 +441,68 @@ TEXTS: dict[str, tuple[str, str]] = {
         "shown as “not stated”.",
     ),
     "report.per_capita": ("Je 100.000 Einwohner", "Per 100,000 inhabitants"),
+    "report.per_capita.text": (
+        "Veranstaltungen je 100.000 Einwohner des Bundeslandes ihrer Adresse; die Zeile "
+        "„{total}“ gilt für {states}.",
+        "Events per 100,000 inhabitants of the state of their address; the row “{total}” "
+        "is that of {states}.",
+    ),
+    "report.per_capita.all": ("alle 16 Länder zusammen", "all 16 states together"),
+    "report.per_capita.chosen": (
+        "die ausgewählten Länder zusammen",
+        "the selected states together",
+    ),
     "report.forms": ("Lernformen", "Instruction forms"),
     "report.durations": ("Dauer", "Durations"),
     "report.starts": ("Beginn im Zeitverlauf", "Starts over time"),
     "report.starts.table": ("Veranstaltungen nach Startquartal", "Events by start quarter"),
     "report.costs": ("Kosten", "Costs"),
     "report.costs.text": (
-        "Kosten der Angebote mit Preisangabe, je Kurs, in Euro.",
-        "Costs of priced offers, per course, in euro.",
+        "Kosten der Kurse mit Preisangabe, in Euro, je Kurs (nicht je Veranstaltung).",
+        "Costs of the priced courses, in euro, per course (not per event).",
     ),
     "report.quality": ("Datenqualität", "Data quality"),
     "report.trends": ("Das Angebot im Zeitverlauf", "The catalogue over time"),
     "report.trends.text": (
-        "Aus dem Archiv von Stichtagen ({source}): {span} Jeder Stichtag zählt das Angebot, "
-        "wie es an diesem Tag im Katalog stand; neu gelistete und nicht mehr gelistete Kurse "
-        "vergleichen zwei aufeinanderfolgende Stichtage.",
-        "From the archive of snapshots ({source}): {span} Each snapshot counts the offers "
-        "as the catalogue listed them on that day; entered and exited courses compare two "
-        "consecutive snapshots.",
+        "Dieser Abschnitt zeigt das Archiv „{folder}“: {span} Quelle: {source}. Jeder "
+        "Stichtag zählt das Angebot, wie es an diesem Tag im Katalog stand; neu gelistete "
+        "und nicht mehr gelistete Kurse vergleichen zwei aufeinanderfolgende Stichtage.",
+        "This section shows the archive “{folder}”: {span} Source: {source}. Each snapshot "
+        "counts the offers as the catalogue listed them on that day; entered and exited "
+        "courses compare two consecutive snapshots.",
     ),
+    "report.trends.one_date": ("ein Stichtag, {date}.", "one snapshot, {date}."),
+    "report.trends.source": ("Archiv „{folder}“: {source}", "archive “{folder}”: {source}"),
+    "report.trends.same": (
+        "Am letzten Stichtag ({date}) stimmt das Archiv mit dem Katalog dieses Berichts "
+        "überein: {events} nach Bundesland wie oben.",
+        "On its last snapshot ({date}) the archive agrees with the catalogue of this report: "
+        "{events}, by state as above.",
+    ),
+    "report.trends.other": (
+        "**Das Archiv zeigt einen anderen Katalog oder Stand als der übrige Bericht**: am "
+        "letzten Stichtag ({date}) {theirs}, der Katalog dieses Berichts ({source}) "
+        "{ours}. Die Zahlen dieses Abschnitts sind mit denen oben nicht gleichzusetzen.",
+        "**The archive shows another catalogue, or another day of it, than the rest of this "
+        "report**: on its last snapshot ({date}) {theirs}, the catalogue of this report "
+        "({source}) {ours}. The numbers of this section cannot be set against those above.",
+    ),
+    "report.trends.unfiltered": (
+        "Die Filter des Berichts ({filters}) gelten in diesem Abschnitt nicht: Er zeigt das "
+        "ganze Archiv.",
+        "The report's filters ({filters}) do not apply to this section: it shows the whole "
+        "archive.",
+    ),
+    "report.trends.unfiltered_note": (
+        "Das ganze Archiv: Die Filter des Berichts gelten für diese Tabelle nicht.",
+        "The whole archive: the report's filters do not apply to this table.",
+    ),
+    "report.trends.too_few": (
+        "Ein einziger Stichtag zeigt keine Entwicklung: Zu- und Abgänge und ein "
+        "Zeitverlauf brauchen mindestens zwei Stichtage.",
+        "A single snapshot shows no change: entries, exits and a trend need two snapshots or more.",
+    ),
+    "report.chart_table": ("Tabelle zum Diagramm: {title}", "The chart's table: {title}"),
     "report.chart.entered": ("Neu gelistete Kurse je Stichtag", "Courses entered per snapshot"),
     "report.lifetimes.all": ("alle Kurse", "all courses"),
     "report.lifetimes.complete": (
@@ -399,16 +510,49 @@ TEXTS: dict[str, tuple[str, str]] = {
         "entered and exited within the archive",
     ),
     "report.table.states": ("Angebot nach Bundesland", "Offers by state"),
-    "report.table.per_capita": ("Angebot je Einwohner", "Offers per inhabitant"),
+    "report.table.per_capita": (
+        "Veranstaltungen je 100.000 Einwohner nach Bundesland",
+        "Events per 100,000 inhabitants by state",
+    ),
     "report.table.forms": ("Angebot nach Lernform", "Offers by instruction form"),
     "report.table.durations": ("Angebot nach Dauer", "Offers by duration"),
     "report.table.starts": ("Beginn nach Quartal", "Starts by quarter"),
-    "report.table.costs": ("Kosten nach Lernform", "Costs by instruction form"),
+    "report.table.costs": ("Kosten je Kurs nach Lernform", "Costs per course by instruction form"),
     "report.table.quality": ("Datenqualität", "Data quality"),
     "report.table.trend_states": (
         "Veranstaltungen nach Bundesland am ersten und letzten Stichtag",
         "Events by state on the first and the last snapshot",
     ),
+    "report.table.trend_all": (
+        "Veranstaltungen nach Bundesland an jedem Stichtag",
+        "Events by state on every snapshot",
+    ),
+    "report.table.forms_by_state": (
+        "Anteil der Lernformen an den Veranstaltungen je Bundesland",
+        "Instruction forms' share of the events within each state",
+    ),
+    "report.table.durations_by_state": (
+        "Anteil der Dauerklassen an den Veranstaltungen je Bundesland",
+        "Duration classes' share of the events within each state",
+    ),
+    "report.table.starts_by_month": (
+        "Beginnende Veranstaltungen je Monat",
+        "Events starting per month",
+    ),
+    "report.sheet.states": ("Angebot nach Bundesland", "Offers by state"),
+    "report.sheet.per_capita": ("Je 100.000 Einwohner", "Per 100,000 inhabitants"),
+    "report.sheet.forms": ("Angebot nach Lernform", "Offers by instruction form"),
+    "report.sheet.forms_by_state": ("Lernform je Bundesland", "Forms within each state"),
+    "report.sheet.durations": ("Angebot nach Dauer", "Offers by duration"),
+    "report.sheet.durations_by_state": ("Dauer je Bundesland", "Durations within each state"),
+    "report.sheet.starts": ("Beginn nach Quartal", "Starts by quarter"),
+    "report.sheet.starts_by_month": ("Beginn nach Monat", "Starts by month"),
+    "report.sheet.costs": ("Kosten je Kurs", "Costs per course"),
+    "report.sheet.quality": ("Datenqualität", "Data quality"),
+    "report.sheet.trend_states": ("Archiv erster und letzter Tag", "Archive first and last day"),
+    "report.sheet.trend_all": ("Archiv alle Stichtage", "Archive every snapshot"),
+    "report.sheet.flows": ("Archiv Kurse je Stichtag", "Archive courses per snapshot"),
+    "report.sheet.lifetimes": ("Archiv Verweildauer", "Archive time listed"),
     "report.table.flows": (
         "Kurse je Stichtag: gelistet, neu, entfernt",
         "Courses per snapshot: listed, entered, exited",

@@ -124,7 +124,8 @@ def _make_controls(
             options=list(zip(measures, stats.MEASURES, strict=True)),
             value="events",
             description=_ui("measure", lang),
-            style={"button_width": "104px", **wide},
+            style={"button_width": "auto", **wide},
+            layout=w.Layout(width="auto"),
         ),
     }
     for name, (column, _description) in _FILTERS.items():
@@ -138,7 +139,8 @@ def _make_controls(
                 value=(),
                 rows=min(8, max(3, len(labels))),
                 description=_ui(name, lang),
-                layout=w.Layout(width="290px"),
+                style=wide,
+                layout=w.Layout(width="auto", min_width="250px"),
                 tooltip=_ui("all", lang, name=texts.capitalized(texts.dimension(column, lang))),
             )
     if months is not None:
@@ -160,7 +162,7 @@ def _make_controls(
         controls["voucher"] = w.Checkbox(
             value=False, description=_ui("voucher", lang), indent=False
         )
-    controls["reset"] = w.Button(description=_ui("reset", lang), icon="filter")
+    controls["reset"] = w.Button(description=_ui("reset", lang), layout=w.Layout(width="auto"))
     controls["format"] = w.ToggleButtons(
         options=list(FORMATS), value="CSV", style={"button_width": "70px"}
     )
@@ -168,22 +170,30 @@ def _make_controls(
 
 
 def _layout(
-    controls: Mapping[str, w.Widget], outputs: Mapping[str, w.Widget], lang: str
+    controls: Mapping[str, w.Widget],
+    outputs: Mapping[str, w.Widget],
+    lang: str,
+    *,
+    heading: bool = True,
 ) -> w.Widget:
     """The dashboard: heading, controls, status, chart beside table, download link."""
     c = controls
     dims = w.HBox([c["by"], c["by2"]])
     filters = [c[name] for name in _FILTERS if name in c]
     extra = [c[name] for name in ("start", "voucher", "reset") if name in c]
+    top = [w.HTML(f"<b>{_ui('heading', lang)}</b>")] if heading else []
     return w.VBox(
         [
-            w.HTML(f"<b>{_ui('heading', lang)}</b>"),
+            *top,
             dims,
             c["measure"],
             w.HBox(filters),
             w.HBox(extra, layout=w.Layout(align_items="center")),
             outputs["status"],
-            w.HBox([outputs["chart"], outputs["table"]], layout=w.Layout(align_items="flex-start")),
+            w.HBox(
+                [outputs["chart"], outputs["table"]],
+                layout=w.Layout(align_items="flex-start", width="100%"),
+            ),
             w.HBox([c["format"], outputs["download"]], layout=w.Layout(align_items="center")),
         ]
     )

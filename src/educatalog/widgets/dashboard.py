@@ -35,7 +35,9 @@ from educatalog.widgets.controls import (
     _start_months,
 )
 from educatalog.widgets.display import (
+    MISSING_LABEL,
     _empty_figure,
+    _image_html,
     _png,
     _status_html,
     _title,
@@ -47,8 +49,10 @@ from educatalog.widgets.export import (
     _download_link,
     _file_suffix,
     _new_path,
+    _presented,
     _xlsx_bytes,
 )
+from educatalog.widgets.url_state import State, apply_state, from_query, state_of
 from educatalog.workspace import output_folder
 
 __all__ = ["Explorer", "explorer"]
@@ -68,6 +72,7 @@ def explorer(
     export_dir: str | Path | None = None,
     dpi: int = 100,
     lang: str = texts.DEFAULT_LANG,
+    heading: bool = True,
 ) -> Explorer:
     """The course-supply dashboard over ``offers`` (:meth:`educatalog.Catalogue.offers`).
 
@@ -75,9 +80,12 @@ def explorer(
     dashboard recomputes (0: at once); ``export_dir`` the directory :meth:`Explorer.export`
     writes to (default: the current directory; never a folder inside the package, where a
     notebook opened from the package itself would run); ``dpi`` the resolution of the chart;
-    ``lang`` the language of everything shown, ``"de"`` (default) or ``"en"``.
+    ``lang`` the language of everything shown, ``"de"`` (default) or ``"en"``; ``heading``
+    whether the dashboard shows its heading (a page with its own title leaves it out).
     """
-    return Explorer(offers, debounce=debounce, export_dir=export_dir, dpi=dpi, lang=lang)
+    return Explorer(
+        offers, debounce=debounce, export_dir=export_dir, dpi=dpi, lang=lang, heading=heading
+    )
 
 
 class Explorer:
@@ -102,6 +110,11 @@ class Explorer:
     """How long the last update took (filter, table, chart and its PNG)."""
     error: str | None
     """Why the last update failed, or None."""
+    png: bytes
+    """The chart shown, as PNG."""
+    alt_text: str
+    """What the chart shows, in words: the ``alt`` text of its image
+    (:func:`educatalog.plots.alt_text`)."""
     timings: dict[str, float]
     """Seconds of the last update's steps: ``filter``, ``table``, ``chart`` (drawing) and
     ``png`` (rendering it)."""
@@ -114,6 +127,7 @@ class Explorer:
         export_dir: str | Path | None = None,
         dpi: int = 100,
         lang: str = texts.DEFAULT_LANG,
+        heading: bool = True,
     ) -> None:
         self.lang = texts.check_lang(lang)
         require_columns(offers, ["event_id"], "explorer()")
@@ -141,10 +155,13 @@ class Explorer:
         self._total_events = self._n if self._unique else _distinct_events(offers["event_id"])
         self._matched = self._total_events
         self._totals: dict[str, Any] | None = None
+        self._full = pd.DataFrame()  # the table with its totals (margins)
         self.mask = np.ones(self._n, dtype=np.bool_)
         self.table = pd.DataFrame()
         self.figure = _empty_figure(self.lang)
         self.figure_title: str | None = None
+        self.png = b""
+        self.alt_text = ""
 
         self._dimensions = _find_dimensions(offers, self.lang)
         self._filters = {
@@ -161,8 +178,10 @@ class Explorer:
         self.controls = _make_controls(
             self._dimensions, self._filters, self._months, self._voucher is not None, self.lang
         )
-        self._chart = w.Image(format="png", layout=w.Layout(max_width="58%", height="auto"))
-        self._table_html = w.HTML(layout=w.Layout(flex="1 1 auto", overflow="auto"))
+        # The chart as an <img> in HTML, not an ipywidgets Image: a browser reads its alt
+        # text, and an Image with a tooltip fails to render (ipywidgets 8.1).
+        self._chart = w.HTML(layout=w.Layout(flex="1 1 60%", min_width="360px"))
+        self._table_html = w.HTML(layout=w.Layout(flex="0 1 auto", overflow="auto"))
         self._status = w.HTML()
         self._download = w.HTML()
         self.outputs: dict[str, w.Widget] = {
@@ -171,10 +190,16 @@ class Explorer:
             "status": self._status,
             "download": self._download,
         }
-        """The output widgets by name: ``chart`` (an Image of the PNG), ``table`` and
+        """The output widgets by name: ``chart`` (HTML: the PNG in an ``<img>`` with its
+        alt text), ``table`` and
         ``status`` (HTML), ``download`` (HTML: the link that downloads the table in the
         chosen format)."""
-        self.widget = _layout(self.controls, self.outputs, self.lang)
+        self.widget = _layout(self.controls, self.outputs, self.lang, heading=heading)
+        # Stable names for style sheets and browser tests: educatalog-explorer, and
+        # educatalog-<name> on every control and output (educatalog-states, -chart, ...).
+        self.widget.add_class("educatalog-explorer")
+        for name, part in (*self.controls.items(), *self.outputs.items()):
+            part.add_class(f"educatalog-{name}")
         for name, control in self.controls.items():
             if name not in ("format", "reset"):
                 control.observe(self._on_change, names="value")
@@ -256,7 +281,7 @@ class Explorer:
 
     def reset(self) -> None:
         """Clear every filter (all states, forms, durations, the whole time, every offer)."""
-        with self._holding():
+        with self.holding():
             for name in ("states", "categories", "durations"):
                 if name in self.controls:
                     self.controls[name].value = ()
@@ -265,6 +290,19 @@ class Explorer:
                 slider.index = (0, len(slider.options) - 1)
             if "voucher" in self.controls:
                 self.controls["voucher"].value = False
+
+    @property
+    def state(self) -> State:
+        """The view the controls show, without their defaults: ``{"by": "duration_class",
+        "states": ["Bayern"], ...}`` (:mod:`educatalog.widgets.url_state`)."""
+        return state_of(self)
+
+    def set_state(self, state: Mapping[str, Any] | str) -> list[str]:
+        """Show the view ``state`` (a mapping like :attr:`state`, or a URL query string):
+        controls it leaves out go back to their defaults, and the dashboard updates once.
+        Returns what it could not use (an unknown state, a month outside the data), in
+        words; the rest is applied."""
+        return apply_state(self, from_query(state) if isinstance(state, str) else state)
 
     def export(self, format: str | None = None, directory: str | Path | None = None) -> Path:
         """Write the current table to a new file in ``directory`` (default: ``export_dir``)
@@ -291,18 +329,16 @@ class Explorer:
         table = self._presented()
         if suffix == "csv":
             return _csv_bytes(table)
-        filters = [
-            f"{texts.text('excel.measure', self.lang)}: {self._measure_name()}",
-            *self._filter_notes(),
-        ]
-        return _xlsx_bytes(table, self.source, filters)
+        return _xlsx_bytes(table, self.source, self._filter_notes())
 
     def _suffix(self, format: str | None) -> str:
         return _file_suffix(format, self.controls["format"].value)
 
     def _presented(self) -> tables.Table:
+        """The table with its totals for readers, the measure named under it."""
         title = self.figure_title or self._file_stem()
-        return tables.present(self.table, self.lang, title=title, source=self.source)
+        measure = f"{texts.text('excel.measure', self.lang)}: {self._measure_name()}"
+        return _presented(self._full, self.lang, title, self.source, measure)
 
     def _measure_name(self) -> str:
         return texts.text(f"measure.{self.controls['measure'].value}", self.lang)
@@ -377,8 +413,13 @@ class Explorer:
             timer.cancel()
 
     @contextmanager
-    def _holding(self) -> Iterator[None]:
-        """Change several controls, then update once."""
+    def holding(self) -> Iterator[None]:
+        """Change several controls in the block, then update once (debounced as usual).
+
+        >>> with explorer.holding():  # doctest: +SKIP
+        ...     explorer.controls["by"].value = "duration_class"
+        ...     explorer.controls["states"].value = ("Bayern",)
+        """
         self._held += 1
         try:
             yield
@@ -401,20 +442,23 @@ class Explorer:
             int(self.mask.sum()) if self._unique else _distinct_events(frame["event_id"])
         )
         t1 = clock()
+        # With its totals (stats' margins): shown below the table, and in the export.
         if len(dims) == 1:
-            table = stats.supply(frame, dims[0], normalize="all")
-            columns = ["events", *([measure] if measure != "events" else []), "share"]
-            table = table[columns]
+            full = stats.supply(frame, dims[0], normalize="all", margins=True)
+            full = full[["events", *([measure] if measure != "events" else []), "share"]]
+            self.table = full.iloc[:-1]
+            self._totals = {str(k): v for k, v in full.iloc[-1].items()}
         else:
-            table = stats.crosstab(frame, dims[0], dims[1], measure=measure)
-        self.table = table
-        self._totals = self._total_row(frame, measure) if len(dims) == 1 else None
+            full = stats.crosstab(frame, dims[0], dims[1], measure=measure, margins=True)
+            self.table, self._totals = full.iloc[:-1, :-1], None
+        self._full = full
         t2 = clock()
         self.figure = self._draw(frame, dims, measure)
         self.figure_title = _title(self.figure)
         t3 = clock()
-        self._chart.value = _png(self.figure, self.dpi)
-        self._chart.tooltip = plots.alt_text(self.figure) or self.figure_title or ""
+        self.png = _png(self.figure, self.dpi)
+        self.alt_text = plots.alt_text(self.figure) or self.figure_title or ""
+        self._chart.value = _image_html(self.png, self.alt_text)
         t4 = clock()
         self._table_html.value = table_html(
             self.table, self._totals, lang=self.lang, title=self.figure_title
@@ -483,23 +527,15 @@ class Explorer:
             values = self._column(name)
             data[name] = values if rows is None else values.take(rows)
         frame = pd.DataFrame(data, copy=False)
+        for name, (column, _description) in _FILTERS.items():
+            chosen = self.controls[name].value if name in self.controls else ()
+            if chosen and column in frame:  # a filter narrows the levels: no zero rows
+                values = [None if v == MISSING_LABEL else v for v in chosen]
+                frame[column] = stats._narrow(frame[column], values)
         frame.attrs = {
             k: (dict(v) if isinstance(v, dict) else v) for k, v in self._offers.attrs.items()
         }
         return frame
-
-    def _total_row(self, frame: pd.DataFrame, measure: str) -> dict[str, Any]:
-        column = _MEASURE_COLUMNS[measure]
-        totals: dict[str, Any] = {"events": self._matched, "share": 1.0 if self._matched else pd.NA}
-        if measure in ("courses", "institutions") and column in frame:
-            totals[measure] = int(frame[column].nunique())
-        elif measure == "capacity" and column in frame:
-            # Each event once, also on a frame that repeats events (offers(funding=True)).
-            events = frame.drop_duplicates("event_id") if "event_id" in frame else frame
-            stated = events[column].dropna()
-            # No event states a maximum: the capacity is unknown, not 0.
-            totals[measure] = int(stated.sum()) if len(stated) else pd.NA
-        return totals
 
     def _draw(self, frame: pd.DataFrame, dims: Sequence[str], measure: str) -> Figure:
         """Bars by one dimension; lines of starts over time; by two dimensions a heatmap

@@ -4,6 +4,7 @@ and English."""
 
 from __future__ import annotations
 
+import base64
 import html
 import io
 from collections.abc import Mapping
@@ -50,6 +51,24 @@ _UI: dict[str, tuple[str, str]] = {
     "demo": ("synthetische Demodaten", "synthetic demo data"),
     "failed": ("Export fehlgeschlagen: {error}", "Export failed: {error}"),
     "measures": ("Veranstaltungen|Kurse|Anbieter|Plätze", "Events|Courses|Institutions|Places"),
+    "link.key": (
+        "Link: „{part}“ gibt es nicht (es gibt: {keys}); ignoriert.",
+        'Link: there is no "{part}" (there are: {keys}); ignored.',
+    ),
+    "link.value": (
+        "Link: {part}={value} gibt es nicht (es gibt: {allowed}); ignoriert.",
+        "Link: there is no {part}={value} (there are: {allowed}); ignored.",
+    ),
+    "link.month": (
+        "Link: {part}={value} ist kein Monat (JJJJ-MM); ignoriert.",
+        "Link: {part}={value} is not a month (YYYY-MM); ignored.",
+    ),
+    "link.range": (
+        "Link: {part}={value} liegt außerhalb der Daten ({first} bis {last}); "
+        "der nächste Monat gilt.",
+        "Link: {part}={value} lies outside the data ({first} to {last}); "
+        "the nearest month is used.",
+    ),
 }
 
 
@@ -83,7 +102,9 @@ def table_html(
         total = html.escape(texts.text("total", lang))
         foot = f'<tfoot><tr><th scope="row">{total}</th>{cells}</tr></tfoot>'
         page = page.replace("</tbody></table>", f"</tbody>{foot}</table>", 1)
-    return f"<div style='max-height:560px;overflow:auto'>{page}</div>"
+    # Row labels on one line: the table takes the width its labels need, the chart the rest.
+    keep = "<style>.educatalog-table tbody th{white-space:nowrap}</style>"
+    return f"{keep}<div style='max-height:560px;overflow:auto'>{page}</div>"
 
 
 def _ui(key: str, lang: str, **fields: Any) -> str:
@@ -109,6 +130,16 @@ def _status_html(text: str, source: Source | None, lang: str = texts.DEFAULT_LAN
         mark = html.escape(_ui("demo", lang))
         origin = f"<span style='color:#B00020;font-weight:bold'>{mark}</span> · {origin}"
     return f"<div style='font-size:12px'>{text}<br>{origin}</div>"
+
+
+def _image_html(png: bytes, alt: str) -> str:
+    """The chart as an ``<img>`` that carries the PNG in a ``data:`` URI and what it shows
+    in its ``alt`` text, scaled to the width it is given."""
+    encoded = base64.b64encode(png).decode("ascii")
+    return (
+        f'<img src="data:image/png;base64,{encoded}" alt="{html.escape(alt)}" '
+        'style="max-width:100%;height:auto;display:block">'
+    )
 
 
 def _png(fig: Figure, dpi: int) -> bytes:

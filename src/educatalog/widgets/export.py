@@ -11,6 +11,8 @@ import io
 from collections.abc import Sequence
 from pathlib import Path
 
+import pandas as pd
+
 from educatalog import tables
 from educatalog.errors import UsageError
 from educatalog.provenance import Source
@@ -36,13 +38,24 @@ def _file_suffix(format: str | None, chosen: str) -> str:
     return suffix
 
 
+def _presented(
+    table: pd.DataFrame, lang: str, title: str, source: Source | None, measure: str
+) -> tables.Table:
+    """The explorer's table with its totals (``margins``) for readers: "Insgesamt" (for all
+    16 states "Deutschland"), headers in words, the measure named in a note."""
+    presented = tables.present(table, lang, title=title, source=source)
+    presented.notes.append(measure)
+    return presented
+
+
 def _csv_bytes(table: tables.Table) -> bytes:
     """UTF-8 with BOM; in German with ``;`` between fields and a decimal comma, as German
-    Excel reads it; shares in percent."""
+    Excel reads it; shares in percent, their header marked "(%)"."""
     frame = table.frame.copy()
     for column, kind in table.kinds.items():
-        if kind == "share":
+        if kind == "share":  # a number in percent: the header says so
             frame[column] = (frame[column].astype("Float64") * 100).round(2)
+            frame = frame.rename(columns={column: f"{column.rstrip()} (%)"})
     german = table.lang == "de"
     text = frame.to_csv(sep=";" if german else ",", decimal="," if german else ".")
     return ("\ufeff" + text).encode("utf-8")

@@ -17,7 +17,7 @@ from educatalog.server import reference_data as ref
 DEMO_TOKEN: str = "educatalog-demo-token"
 """The fixed bearer token of the demo server."""
 
-GENERATOR_VERSION: int = 2
+GENERATOR_VERSION: int = 3
 """Bumped whenever the rows generated for a given ``(seed, scale)`` change."""
 
 DEFAULT_SEED: int = 0

@@ -1,4 +1,12 @@
-"""Institutions with their addresses and contacts."""
+"""Institutions with their addresses and contacts.
+
+The people and institutions are synthetic, and so are their contacts: every e-mail address
+and web address is on a domain under ``.example``, reserved for examples by RFC 2606, and
+every telephone, mobile and fax number lies in a range the Bundesnetzagentur keeps free of
+subscribers for media productions ("Drama Numbers", Amtsblatt 7/2021, Mitteilung 148/2021:
+(0)30 23125, (0)69 90009, (0)40 66969, (0)221 4710 and (0)89 99998, each followed by 000 to
+999), so that nobody is written to or called by mistake.
+"""
 
 from __future__ import annotations
 
@@ -23,6 +31,32 @@ from educatalog.server.demo.distributions import (
     _slug,
 )
 from educatalog.server.demo.rows import _Institution
+
+_RESERVED_TLD = ".example"
+"""The top-level domain of every synthetic institution (RFC 2606: reserved for examples)."""
+
+DRAMA_NUMBERS: tuple[tuple[str, str], ...] = (
+    ("30", "23125"),
+    ("69", "90009"),
+    ("40", "66969"),
+    ("221", "4710"),
+    ("89", "99998"),
+)
+"""(area code, block) of the telephone ranges kept free for media productions: the block
+followed by 000 to 999 is never a subscriber's number (Bundesnetzagentur, Amtsblatt 7/2021,
+Mitteilung 148/2021)."""
+
+
+def _fictional(area: str, extension: str) -> str:
+    """A number of the drama ranges, ``+49.30.23125042``: the range of ``area`` where it
+    is one of them, else one chosen by it; ``extension`` is three digits."""
+    ranges = dict(DRAMA_NUMBERS)
+    code = area if area in ranges else DRAMA_NUMBERS[int(area) % len(DRAMA_NUMBERS)][0]
+    return f"+49.{code}.{ranges[code]}{extension}"
+
+
+def _fax(inst: _Institution) -> str:
+    return _fictional(inst.area, f"{inst.phone_base[-2:]}9")
 
 
 class _InstitutionRows(_CourseRows):
@@ -126,13 +160,13 @@ class _InstitutionRows(_CourseRows):
     def _domain(kind: str, name: str, city: str) -> str:
         city_slug = _slug(city)
         if kind == "vhs":
-            return f"vhs-{city_slug}.de"
+            return f"vhs-{city_slug}{_RESERVED_TLD}"
         if name.startswith("IHK"):
-            return f"ihk-bz-{city_slug}.de"
+            return f"ihk-bz-{city_slug}{_RESERVED_TLD}"
         if "Handwerkskammer" in name:
-            return f"hwk-bz-{city_slug}.de"
+            return f"hwk-bz-{city_slug}{_RESERVED_TLD}"
         words = [w for w in _slug(name).split("-") if w not in ("gmbh", "e", "v", "und", "fuer")]
-        return "-".join(words[:3]) + ".de"
+        return "-".join(words[:3]) + _RESERVED_TLD
 
     @staticmethod
     def _phone_base(rng: random.Random, area: str) -> str:
@@ -141,7 +175,8 @@ class _InstitutionRows(_CourseRows):
 
     @staticmethod
     def _mobile(rng: random.Random) -> str:
-        return f"+49.{rng.choice(ref.MOBILE_PREFIXES)}.{rng.randint(1_000_000, 99_999_999)}"
+        prefix, number = rng.choice(ref.MOBILE_PREFIXES), rng.randint(1_000_000, 99_999_999)
+        return _fictional(prefix, f"{number % 1000:03d}")
 
     def address(
         self, rng: random.Random, inst: _Institution, loc: ref.Location, k: int, missing_state: bool
@@ -162,9 +197,9 @@ class _InstitutionRows(_CourseRows):
                 "city": loc.city,
                 "country": "DE" if rnd() < 0.985 else None,
                 "state": None if missing_state else loc.state,
-                "phone": f"+49.{area}.{base}0" if rnd() < 0.85 else None,
+                "phone": _fictional(area, f"{base[-2:]}0") if rnd() < 0.85 else None,
                 "mobile": self._mobile(rng) if rnd() < 0.12 else None,
-                "fax": f"+49.{area}.{base}99" if rnd() < 0.45 else None,
+                "fax": _fictional(area, f"{base[-2:]}9") if rnd() < 0.45 else None,
                 "email": (f"info@{inst.domain}" if k == 0 else f"{city_slug}@{inst.domain}")
                 if rnd() < 0.85
                 else None,
@@ -181,7 +216,7 @@ class _InstitutionRows(_CourseRows):
         """Append one contact row (a person, or now and then a desk); returns its id."""
         rnd = rng.random
         cid = self._next_id("contacts")
-        phone = f"+49.{inst.area}.{inst.phone_base}{10 + int(rnd() * 89)}"
+        phone = _fictional(inst.area, f"{inst.phone_base[-1]}{10 + int(rnd() * 89)}")
         row: dict[str, Any]
         if k > 0 and rnd() < 0.08:
             last, local = rng.choice(ref.CONTACT_POINTS)
@@ -193,7 +228,7 @@ class _InstitutionRows(_CourseRows):
                 "last_name": last,
                 "phone": phone,
                 "mobile": None,
-                "fax": f"+49.{inst.area}.{inst.phone_base}99" if rnd() < 0.4 else None,
+                "fax": _fax(inst) if rnd() < 0.4 else None,
                 "email": f"{local}@{inst.domain}",
                 "url": inst.url,
                 "contact_remarks": None,
@@ -231,7 +266,7 @@ class _InstitutionRows(_CourseRows):
                 "last_name": last,
                 "phone": phone if rnd() < 0.9 else None,
                 "mobile": self._mobile(rng) if rnd() < 0.35 else None,
-                "fax": f"+49.{inst.area}.{inst.phone_base}99" if rnd() < 0.25 else None,
+                "fax": _fax(inst) if rnd() < 0.25 else None,
                 "email": f"{email_local}@{inst.domain}" if rnd() < 0.93 else None,
                 "url": inst.url if rnd() < 0.25 else None,
                 "contact_remarks": rng.choice(ref.CONTACT_REMARKS) if rnd() < 0.12 else None,

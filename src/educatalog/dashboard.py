@@ -1,0 +1,201 @@
+"""``educatalog dashboard``: the explorer as a web page, for people without Jupyter.
+
+>>> serve(origin=resolve_origin(demo=True), port=8866, lang="de")  # doctest: +SKIP
+
+:func:`serve` fetches the catalogue once (the configured service, the synthetic demo
+catalogue, or a snapshot given as it is) into a snapshot in a temporary folder, and lets
+Voilà serve a one-cell notebook that shows :func:`page`: code hidden, one kernel for every
+visitor, on 127.0.0.1 unless told otherwise. Every visitor's kernel reads the same snapshot,
+so all visitors see the same numbers, the service is asked once, and the page names when
+the data was fetched; restart the dashboard to show newer data.
+
+The page is :class:`educatalog.widgets.Explorer` with a heading, a banner when the data is
+the synthetic demo catalogue, and the view in the page's address: every change of a control
+writes the view into the address bar (:mod:`educatalog.widgets.url_sync`), and opening such
+an address restores the view (Voilà gives the visitor's kernel the query string).
+"""
+
+from __future__ import annotations
+
+import html
+import importlib.util
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import nbformat
+from babel.numbers import format_decimal
+
+from educatalog import snapshot, texts
+from educatalog.connection import Origin
+from educatalog.errors import UsageError
+from educatalog.fetch import fetch_snapshot
+from educatalog.kernels import server_args
+from educatalog.workspace import PACKAGE
+
+__all__ = ["DEFAULT_PORT", "page", "serve"]
+
+DEFAULT_PORT = 8866
+"""Where the dashboard listens unless told otherwise (Voilà's own default)."""
+
+ENV_SNAPSHOT = "EDUCATALOG_DASHBOARD_SNAPSHOT"
+"""The snapshot every visitor's kernel reads (set by :func:`serve`)."""
+
+ENV_LANG = "EDUCATALOG_DASHBOARD_LANG"
+"""The language of the page (set by :func:`serve`)."""
+
+_WORDS: dict[str, tuple[str, str]] = {
+    "title": ("Kursangebot erkunden", "Explore the course supply"),
+    "file": ("Kursangebot erkunden", "Explore the course supply"),
+    "intro": (
+        "Wählen Sie, was gezählt wird und wonach, und filtern Sie die Veranstaltungen; "
+        "Diagramm und Tabelle folgen. Die Adresse dieser Seite hält die Auswahl fest: "
+        "Kopieren Sie sie, um diese Ansicht zu teilen.",
+        "Choose what to count and by what, and filter the events; the chart and the table "
+        "follow. The address of this page keeps your choices: copy it to share this view.",
+    ),
+    "demo": (
+        "Synthetische Demodaten: Dieser Katalog ist erfunden ({origin}). Er zeigt, wie das "
+        "Werkzeug arbeitet, nicht das echte Kursangebot.",
+        "Synthetic demo data: this catalogue is made up ({origin}). It shows how the tool "
+        "works, not the real course supply.",
+    ),
+    "origin": (
+        "educatalog-Demo, Seed {seed}, Maßstab {scale}",
+        "educatalog demo, seed {seed}, scale {scale}",
+    ),
+}
+
+
+def _word(key: str, lang: str, **fields: Any) -> str:
+    template = _WORDS[key][texts.LANGS.index(texts.check_lang(lang))]
+    return template.format(**fields) if fields else template
+
+
+def page(
+    snapshot_path: str | os.PathLike[str] | None = None,
+    *,
+    lang: str | None = None,
+    query: str | None = None,
+) -> Any:
+    """The dashboard page as a widget (what a visitor's kernel shows): the heading, the
+    demo banner, the explorer over the snapshot's offers showing the view ``query`` (a
+    URL query string; default: the page's, ``$QUERY_STRING``), and the widget that keeps
+    the page's address in step with the view."""
+    import ipywidgets as w
+
+    from educatalog.widgets import Explorer
+    from educatalog.widgets.url_sync import follow
+
+    path = snapshot_path or os.environ.get(ENV_SNAPSHOT)
+    if not path:
+        raise UsageError(f"page() needs a snapshot: give its path or set ${ENV_SNAPSHOT}.")
+    lang = texts.check_lang(lang or os.environ.get(ENV_LANG, texts.DEFAULT_LANG))
+    query = os.environ.get("QUERY_STRING", "") if query is None else query
+    catalogue = snapshot.load(path)
+    explorer = Explorer(catalogue.offers(), lang=lang, heading=False)
+    problems = explorer.set_state(query) if query else []
+    explorer.flush()
+    head = [f"<h1 style='margin:0.2em 0'>{html.escape(_word('title', lang))}</h1>"]
+    if catalogue.source.demo:
+        manifest = snapshot.read_manifest(path)
+        origin = manifest.get("origin") or {}
+        scale = origin.get("scale")
+        shown = format_decimal(scale, locale=texts.LOCALES[lang]) if scale is not None else "?"
+        described = _word("origin", lang, seed=origin.get("seed", "?"), scale=shown)
+        banner = html.escape(_word("demo", lang, origin=described))
+        head.append(
+            "<p role='note' style='background:#FDECEA;border-left:6px solid #B00020;"
+            f"padding:0.5em 0.8em;font-weight:bold;color:#5F0010'>{banner}</p>"
+        )
+    head.append(f"<p>{html.escape(_word('intro', lang))}</p>")
+    if problems:
+        items = "".join(f"<li>{html.escape(p)}</li>" for p in problems)
+        head.append(f"<ul role='status' style='color:#8A4B00'>{items}</ul>")
+    return w.VBox([w.HTML("".join(head)), explorer.widget, follow(explorer)])
+
+
+def _notebook(lang: str) -> Any:
+    cell = nbformat.v4.new_code_cell(  # type: ignore[no-untyped-call]
+        "from educatalog.dashboard import page\n\npage()"
+    )
+    nb = nbformat.v4.new_notebook(cells=[cell])  # type: ignore[no-untyped-call]
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    nb.metadata["educatalog"] = {"lang": lang}
+    return nb
+
+
+def _needs(*modules: str) -> None:
+    missing = [m for m in modules if importlib.util.find_spec(m) is None]
+    if missing:
+        raise UsageError(
+            f"educatalog dashboard needs {' and '.join(missing)}: "
+            "pip install 'educatalog[dashboard]'."
+        )
+
+
+def serve(
+    *,
+    origin: Origin | None = None,
+    snapshot_path: str | os.PathLike[str] | None = None,
+    host: str = "127.0.0.1",
+    port: int = DEFAULT_PORT,
+    lang: str = texts.DEFAULT_LANG,
+    notify: Callable[[str], None] = print,
+) -> int:
+    """Serve the dashboard until interrupted (Ctrl+C, SIGTERM); returns Voilà's exit
+    status. The data: the snapshot at ``snapshot_path`` as it is, else ``origin`` (the
+    configured service, or the demo catalogue) fetched once now."""
+    lang = texts.check_lang(lang)
+    _needs("voila", "anywidget")
+    with tempfile.TemporaryDirectory(prefix="educatalog-dashboard-") as temporary:
+        folder = Path(temporary)
+        if snapshot_path is None:
+            fetched = fetch_snapshot(folder / "snapshot", origin=origin, notify=notify)
+            data = fetched.path
+        else:
+            data = Path(snapshot_path).resolve()
+            snapshot.read_manifest(data)  # a SnapshotError names what is wrong, now
+        notebook = folder / f"{_word('file', lang)}.ipynb"
+        nbformat.write(_notebook(lang), notebook)  # type: ignore[no-untyped-call]
+        env = {k: v for k, v in os.environ.items() if k != "EDUCATALOG_TOKEN"}
+        env.update({ENV_SNAPSHOT: str(data), ENV_LANG: lang})
+        runtime = folder / "runtime"  # short: the kernels' sockets lie in it
+        env["JUPYTER_RUNTIME_DIR"] = str(runtime)
+        templates = str(PACKAGE / "data" / "jupyter")  # voila/templates/educatalog
+        env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [templates, env.get("JUPYTER_PATH")]))
+        command = [
+            sys.executable,
+            "-m",
+            "voila",
+            str(notebook),
+            f"--Voila.ip={host}",
+            f"--Voila.port={port}",
+            "--Voila.port_retries=0",
+            "--Voila.open_browser=False",
+            "--VoilaConfiguration.template=educatalog",
+            "--VoilaConfiguration.theme=light",
+            f"--HTMLExporter.language_code={lang}",
+            "--VoilaConfiguration.show_tracebacks=False",
+            *server_args(runtime),
+        ]
+        shown = f"[{host}]" if ":" in host else host
+        notify(f"Serving the dashboard at http://{shown}:{port}/ (stop with Ctrl+C)")
+        process = subprocess.Popen(command, env=env, cwd=folder, stdin=subprocess.DEVNULL)
+        try:
+            return process.wait()
+        except KeyboardInterrupt:
+            process.terminate()
+            try:
+                return process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                return process.wait()

@@ -1,0 +1,316 @@
+"""The parts of a publication that the report notebook (``06-report``) puts together: its
+source named as a reader can cite it, the filters in words, sections of text, tables and
+charts (each chart with the table of its numbers, on the page and in the workbook), the
+catalogue over time from an archive, and the workbook.
+
+>>> pub = Publication("report/", "de", source=source, filters=scope(["Bayern"], None, None, "de"))
+>>> pub.table("states", stats.supply(offers, "state", margins=True))   # doctest: +SKIP
+>>> pub.chart("01-supply-by-state", plots.supply_bars(offers, "state"))  # doctest: +SKIP
+>>> pub.workbook()                                                       # doctest: +SKIP
+
+Every table shown is kept for ``tables.xlsx``; a chart's own table (where it is not the table
+shown above it) is shown collapsed under the chart and gets a sheet of its own.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from educatalog import stats, tables, texts
+from educatalog.provenance import SOURCE_ATTR, Source
+from educatalog.workspace import output_folder
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from educatalog.history import Archive
+
+__all__ = ["Publication", "chart_shares", "describe_source", "over_time", "scope", "with_source"]
+
+
+def describe_source(source: Source, info: Mapping[str, Any] | None, lang: str) -> Source:
+    """``source`` as a reader can cite it: the synthetic demo catalogue by its seed and
+    scale (from the service's ``/server/info``, ``info``), never by the passing loopback
+    address its private server had; a service by its URL."""
+    own = (info or {}).get("educatalog", info or {})
+    if not source.demo or not isinstance(own, Mapping) or "seed" not in own:
+        return source
+    as_of = ""
+    if own.get("as_of"):
+        as_of = texts.text("source.demo_as_of", lang, date=texts.date(str(own["as_of"]), lang))
+    name = texts.text(
+        "source.demo_catalogue",
+        lang,
+        seed=own["seed"],
+        scale=texts.number(float(own.get("scale", 1)), lang, _decimals(own.get("scale", 1))),
+        as_of=as_of,
+    )
+    return Source(url=None, demo=True, fetched_at=source.fetched_at, name=name)
+
+
+def _decimals(value: Any) -> int:
+    text = f"{float(value):g}"
+    return len(text.partition(".")[2])
+
+
+def with_source(frame: pd.DataFrame, source: Source) -> pd.DataFrame:
+    """``frame`` with ``source`` as its source (in its attrs), for its charts and tables."""
+    frame.attrs[SOURCE_ATTR] = {**frame.attrs.get(SOURCE_ATTR, {}), **source.to_attrs()}
+    return frame
+
+
+def scope(states: Sequence[str] | None, start: str | None, end: str | None, lang: str) -> list[str]:
+    """The filters in words: "Bundesländer: Bayern, Sachsen", "Beginn 01.04.2025 bis …"."""
+    words = []
+    if states:
+        names = ", ".join(texts.label(s, lang) for s in states)
+        words.append(texts.text("report.scope.states", lang, states=names))
+    if start or end:
+        first = texts.date(start, lang) if start else "…"
+        last = texts.date(end, lang) if end else "…"
+        words.append(texts.text("report.scope.dates", lang, start=first, end=last))
+    return words
+
+
+def chart_shares(offers: pd.DataFrame, rows: str, columns: str) -> pd.DataFrame:
+    """The numbers of a chart of shares within each row (:func:`educatalog.plots.heatmap`,
+    :func:`educatalog.plots.stacked_shares`): the share of each column among the row's
+    events, the row's events (its base), and the total row."""
+    shares = stats.crosstab(offers, rows, columns, normalize="index", margins=True)
+    events = stats.supply(offers, rows, normalize=False, margins=True)["events"]
+    shares = shares.drop(columns=[stats.MARGINS])
+    shares["events"] = events.to_numpy()
+    return shares
+
+
+class Publication:
+    """The report being written into ``out``: its words in ``lang``, its ``source``, the
+    ``filters`` in effect, and every table shown, for the workbook."""
+
+    def __init__(
+        self,
+        out: str | os.PathLike[str],
+        lang: str,
+        *,
+        source: Source,
+        filters: Sequence[str] = (),
+    ) -> None:
+        self.out = output_folder(out, what="the report's charts and tables")
+        (self.out / "charts").mkdir(parents=True, exist_ok=True)
+        self.lang = texts.check_lang(lang)
+        self.source = source
+        self.filters = list(filters)
+        self.book: list[tables.Table] = []
+
+    def say(self, key: str, level: int = 0, **fields: Any) -> None:
+        """A heading (level 1, 2) or a paragraph (0) of the report, in its language."""
+        words = texts.text(key, self.lang, **fields)
+        _display({"text/markdown": ("#" * level + " " if level else "") + words}, raw=True)
+
+    def table(
+        self,
+        key: str,
+        frame: pd.DataFrame,
+        *,
+        collapsed: bool = False,
+        source: Source | None = None,
+        stand: str | None = None,
+        filtered: bool = True,
+    ) -> tables.Table:
+        """``frame`` shown as a table titled ``report.table.<key>`` (collapsed under a
+        summary, for a chart's own table) and kept for the workbook, its sheet named
+        ``report.sheet.<key>``; ``filtered=False`` for a table the report's filters do not
+        apply to (its sheet says so instead of naming them)."""
+        title = texts.text(f"report.table.{key}", self.lang)
+        sheet_key = f"report.sheet.{key}"
+        sheet = texts.text(sheet_key, self.lang) if texts.has_text(sheet_key) else None
+        presented = tables.present(
+            frame, self.lang, title=title, source=source or self.source, sheet=sheet, stand=stand
+        )
+        if not filtered:
+            presented.filtered = False
+            if self.filters:
+                note = texts.text("report.trends.unfiltered_note", self.lang)
+                presented.notes.append(note)
+        self.book.append(presented)
+        if collapsed:
+            summary = html.escape(texts.text("report.chart_table", self.lang, title=title))
+            page = f"<details><summary>{summary}</summary>{presented.to_html()}</details>"
+            _display({"text/html": page}, raw=True)
+        else:
+            _display(presented)
+        return presented
+
+    def chart(
+        self,
+        name: str,
+        figure: Figure,
+        table: str | None = None,
+        *,
+        frame: pd.DataFrame | None = None,
+        source: Source | None = None,
+        stand: str | None = None,
+        filtered: bool = True,
+    ) -> None:
+        """``figure`` saved as ``charts/<name>.png`` and shown; with ``table`` (a key) and
+        its ``frame``, the chart's numbers shown collapsed under it (as :meth:`table`) and
+        kept for the workbook."""
+        from educatalog import plots
+
+        plots.save(figure, self.out / "charts" / f"{name}.png")
+        _display(figure)
+        if table is not None and frame is not None:
+            self.table(table, frame, collapsed=True, source=source, stand=stand, filtered=filtered)
+
+    def workbook(self) -> Path:
+        """``tables.xlsx``: every table shown, each on a sheet that stands alone."""
+        return tables.write_excel(
+            self.out / "tables.xlsx",
+            self.book,
+            lang=self.lang,
+            title=texts.text("report.title", self.lang),
+            source=self.source,
+            filters=self.filters,
+        )
+
+
+def _display(shown: Any, *, raw: bool = False) -> None:
+    from IPython.display import display
+
+    display(shown, raw=raw)  # type: ignore[no-untyped-call]  # IPython's display is unannotated
+
+
+def over_time(pub: Publication, arc: Archive, everything: pd.DataFrame) -> dict[str, Any]:
+    """The section on the catalogue over time from ``arc``: which catalogue and which dates
+    it shows, whether its newest snapshot is the catalogue of the report (``everything``,
+    before its filters), events by state on the first and the newest date (with the trend
+    chart and its table where there are two dates or more), courses entered and exited
+    (a chart where it has two points or more) and how long courses stay listed. Returns
+    what it found (``same_catalogue``)."""
+    from educatalog import plots
+
+    lang = pub.lang
+    dates = list(arc.dates)
+    first, last = texts.date(dates[0], lang), texts.date(dates[-1], lang)
+    span = (
+        texts.text("report.trends.one_date", lang, date=last)
+        if len(dates) == 1
+        else texts.text("note.snapshots", lang, n=len(dates), first=first, last=last)
+    )
+    stand = span.rstrip(".")  # the snapshot dates: what the archive's numbers are "as of"
+    plain = Source(url=arc.source.url, demo=arc.source.demo, fetched_at=arc.source.fetched_at)
+    described = plain.text(lang, dated=False)
+    archived = Source(  # named by its dates, not by the day its snapshots were fetched
+        url=plain.url,
+        demo=plain.demo,
+        fetched_at=plain.fetched_at,
+        name=texts.text("report.trends.source", lang, folder=arc.path.name, source=described),
+        dated=False,
+    )
+    pub.say("report.trends", 2)
+    pub.say(
+        "report.trends.text",
+        folder=arc.path.name,
+        span=span,
+        source=described,
+    )
+    by_state = arc.supply(by="state")
+    events = by_state["events"].unstack("snapshot_date")
+    found = _compare(pub, events.iloc[:, -1], everything, last)
+    if pub.filters:
+        pub.say("report.trends.unfiltered", filters="; ".join(pub.filters))
+    ends = events.iloc[:, [0, -1]] if len(dates) > 1 else events.iloc[:, [-1]]
+    pub.table("trend_states", _with_total(ends), source=archived, stand=stand, filtered=False)
+    if len(dates) < 2:
+        pub.say("report.trends.too_few")
+        return found
+    pub.chart(  # its table: every date (for two dates, the table above)
+        "07-trend-by-state",
+        plots.trend(by_state, "events", top=8, lang=lang, source=archived),
+        "trend_all" if len(dates) > 2 else None,
+        frame=_with_total(events),
+        source=archived,
+        stand=stand,
+        filtered=False,
+    )
+    pub.table("flows", _flows(arc), source=archived, stand=stand, filtered=False)
+    flows = arc.flows("courses")
+    if flows["entered"].notna().sum() >= 2:  # a line needs two points: else the table says it
+        entered = texts.text("report.chart.entered", lang)
+        figure = plots.trend(flows, "entered", title=entered, lang=lang, source=archived)
+        pub.chart("08-courses-entered", figure)
+    pub.table("lifetimes", _lifetimes(arc, lang), source=archived, stand=stand, filtered=False)
+    return found
+
+
+def _compare(
+    pub: Publication, newest: pd.Series, everything: pd.DataFrame, last: str
+) -> dict[str, Any]:
+    """Say whether the archive's newest snapshot counts what the report counts."""
+    own = stats.supply(everything, "state", normalize=False)["events"]
+    ours = {_state(k): int(v) for k, v in own.items() if v}
+    theirs = {_state(k): int(v) for k, v in newest.fillna(0).items() if v}
+    same = ours == theirs
+    lang = pub.lang
+    total_theirs = texts.count(sum(theirs.values()), lang)
+    if same:
+        pub.say("report.trends.same", date=last, events=total_theirs)
+    else:
+        pub.say(
+            "report.trends.other",
+            date=last,
+            theirs=total_theirs,
+            ours=texts.count(sum(ours.values()), lang),
+            source=pub.source.text(lang),
+        )
+    return {"same_catalogue": same}
+
+
+def _state(key: Any) -> str:
+    return "" if texts.is_missing(key) else str(key)
+
+
+def _with_total(events: pd.DataFrame) -> pd.DataFrame:
+    """Events by state per snapshot date with their total row: every state (one missing on a
+    date, or on every date, has no events then), events without a state a group of their
+    own."""
+    from educatalog.population import STATES
+
+    known = [str(s) for s in STATES["state"]]
+    others = [k for k in events.index if texts.is_missing(k) or str(k) not in known]
+    frame = events.reindex([*known, *others]).fillna(0).astype("Int64")
+    frame.index = pd.Index(list(frame.index), name="state", dtype=object)
+    days: list[Any] = [pd.Timestamp(c).date() for c in frame.columns]
+    frame.columns = pd.Index(days, dtype=object)
+    frame.loc[stats.MARGINS] = frame.sum()
+    frame.attrs["margins"] = stats.MARGINS
+    return frame
+
+
+def _flows(arc: Archive) -> pd.DataFrame:
+    """Courses listed, entered and exited per snapshot date, and the entries and exits of
+    the whole archive (listed has no total: a course is listed on many dates)."""
+    flows = arc.flows("courses")
+    total = {c: flows[c].sum(min_count=1) for c in ("entered", "exited", "net")}
+    frame = flows.copy()
+    frame.index = pd.Index([pd.Timestamp(d).date() for d in flows.index], name="snapshot_date")
+    return stats._with_margins(frame, total)
+
+
+def _lifetimes(arc: Archive, lang: str) -> pd.DataFrame:
+    lifetimes = arc.lifetimes("courses")
+    complete = lifetimes[~lifetimes["left_censored"] & ~lifetimes["right_censored"]]
+    groups = [texts.text(f"report.lifetimes.{g}", lang) for g in ("all", "complete")]
+    return pd.DataFrame(
+        {
+            "courses": [len(lifetimes), len(complete)],
+            "median_days": [lifetimes["days"].median(), complete["days"].median()],
+        },
+        index=pd.Index(groups, name=""),
+    )

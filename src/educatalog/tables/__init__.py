@@ -1,0 +1,371 @@
+"""Tables for readers: headers in words with their unit, shares as percentages, counts as
+whole numbers, totals, in one language, the same in HTML and in Excel.
+
+>>> table = tables.present(offers.edu.supply(by="state", margins=True), "de")
+>>> table                                   # in a notebook: an accessible HTML table
+>>> tables.write_excel("tables.xlsx", [table], source=cat.source, lang="de")  # doctest: +SKIP
+
+:func:`present` turns a table of :mod:`educatalog.stats` into a :class:`Table`: index
+labels as a reader sees them (:func:`educatalog.texts.label`), index names and column
+headers in words (``events`` -> "Veranstaltungen", ``share`` -> "Anteil der
+Veranstaltungen", ``population``
+-> "Einwohner am 31.12.2024 (Zensus 2022)"), the values unchanged. The total row of
+``margins=True`` is "Insgesamt" / "Total", or "Deutschland" / "Germany" where the table
+lists all 16 states; states come in the order of their official keys with the key beside
+the name. :meth:`Table.to_html` formats the values with Babel (``1.635``, ``10,4 %``) in a
+``<table>`` with a caption and header cells with ``scope``; :func:`write_excel`
+(:mod:`educatalog.tables.workbook`) writes the same tables into a workbook whose every
+sheet stands alone. Text that starts with ``=`` stays text.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from educatalog import texts
+from educatalog.errors import UsageError
+from educatalog.population import STATE_KEYS
+from educatalog.provenance import SOURCE_ATTR, Source, source_of
+from educatalog.tables.workbook import EXCEL_FORMATS, write_excel
+from educatalog.texts import population_text
+
+__all__ = ["EXCEL_FORMATS", "Table", "population_text", "present", "write_excel"]
+
+_KINDS = ("count", "share", "rate", "money", "decimal", "text")
+
+_COLUMNS: dict[str, tuple[str, str]] = {
+    # column: (header text key, kind)
+    "events": ("column.events", "count"),
+    "courses": ("column.courses", "count"),
+    "institutions": ("column.institutions", "count"),
+    "capacity": ("column.capacity", "count"),
+    "events_with_capacity": ("column.events_with_capacity", "count"),
+    "mean_capacity": ("column.mean_capacity", "decimal"),
+    "share": ("column.share", "share"),
+    "share_no": ("column.share_no", "share"),
+    "share_unknown": ("column.share_unknown", "share"),
+    "yes": ("column.yes", "count"),
+    "no": ("column.no", "count"),
+    "unknown": ("column.unknown", "count"),
+    "population": ("column.population", "count"),
+    "events_per_100k": ("column.events_per_100k", "rate"),
+    "count": ("column.count", "count"),
+    "total": ("column.total", "count"),
+    "min": ("column.min", "money"),
+    "q1": ("column.q1", "money"),
+    "median": ("column.median", "money"),
+    "q3": ("column.q3", "money"),
+    "max": ("column.max", "money"),
+    "mean": ("column.mean", "money"),
+    "listed": ("measure.listed", "count"),
+    "entered": ("measure.entered", "count"),
+    "exited": ("measure.exited", "count"),
+    "net": ("measure.net", "count"),
+    "median_days": ("column.median_days", "decimal"),
+}
+
+_STATE_NAMES = ("state", "state_code")
+
+
+@dataclass
+class Table:
+    """A table for readers: ``frame`` with headers in words and the values as numbers
+    (index labels in words, dates kept as dates), ``kinds`` (per column: count, share,
+    rate, money, decimal or text), ``title``, ``notes`` (lines under it), ``lang``, its
+    ``source``, the ``population`` figures of a per-capita table, ``totals`` (how many of
+    its last rows are totals), ``sheet`` (a short name for its sheet in a workbook),
+    ``stand`` (what its "Stand" line says; default: the source's retrieval date),
+    ``dates`` (header -> date, for columns headed by a date) and ``filtered`` (whether the
+    workbook's filters apply to it)."""
+
+    frame: pd.DataFrame
+    kinds: dict[str, str]
+    lang: str = texts.DEFAULT_LANG
+    title: str | None = None
+    notes: list[str] = field(default_factory=list)
+    source: Source | None = None
+    population: dict[str, Any] | None = None
+    """The origin of the population figures of a per-capita table (source, date ...)."""
+    totals: int = 0
+    sheet: str | None = None
+    stand: str | None = None
+    dates: dict[str, dt.date] = field(default_factory=dict)
+    filtered: bool = True
+
+    def cell(self, value: Any, column: str) -> str:
+        """One value as the reader sees it, in :attr:`lang`."""
+        kind = self.kinds.get(column, "text")
+        if kind == "text" or isinstance(value, str):
+            return texts.missing(self.lang) if texts.is_missing(value) else str(value)
+        if texts.is_missing(value):
+            return "–"
+        if kind == "count":
+            return texts.number(value, self.lang)
+        if kind == "share":
+            return texts.percent(value, self.lang, 1)
+        if kind == "decimal":
+            return texts.number(value, self.lang, 1)
+        if kind == "rate":
+            return texts.rate(value, self.lang)
+        return texts.number(value, self.lang, 2)
+
+    def key_text(self, key: Any) -> str:
+        """An index label (or header) as the reader sees it: dates in the language."""
+        return key if isinstance(key, str) else texts.label(key, self.lang)
+
+    def formatted(self) -> pd.DataFrame:
+        """The table with every value as text, as :meth:`to_html` shows it."""
+        return pd.DataFrame(
+            {c: [self.cell(v, str(c)) for v in self.frame[c]] for c in self.frame.columns},
+            index=self.frame.index,
+        )
+
+    def to_html(self) -> str:
+        """An accessible HTML table: the title as ``<caption>``, header cells with
+        ``scope``, numbers right-aligned in the language's format, totals in bold, notes
+        below."""
+        frame = self.frame
+        names = [n for n in frame.index.names if n is not None]
+        caption = f"<caption>{html.escape(self.title)}</caption>" if self.title else ""
+        corner = "".join(
+            f'<th scope="col" class="educatalog-index">{html.escape(str(n))}</th>' for n in names
+        ) or ('<td aria-hidden="true"></td>')
+        head = "".join(f'<th scope="col">{html.escape(str(c))}</th>' for c in frame.columns)
+        rows = []
+        first_total = len(frame) - self.totals
+        for n, (key, values) in enumerate(
+            zip(frame.index, frame.itertuples(index=False), strict=True)
+        ):
+            keys = key if isinstance(key, tuple) else (key,)
+            th = "".join(f'<th scope="row">{html.escape(self.key_text(k))}</th>' for k in keys)
+            cells = "".join(
+                f'<td class="{self.kinds.get(str(c), "text")}">'
+                f"{html.escape(self.cell(v, str(c)))}</td>"
+                for v, c in zip(values, frame.columns, strict=True)
+            )
+            total = ' class="educatalog-total"' if n >= first_total else ""
+            rows.append(f"<tr{total}>{th}{cells}</tr>")
+        notes = "".join(f"<p class='educatalog-note'>{html.escape(n)}</p>" for n in self.notes)
+        return (
+            f"{_STYLE}<table class='educatalog-table' lang='{self.lang}'>{caption}"
+            f"<thead><tr>{corner}{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+            f"{notes}"
+        )
+
+    def _repr_html_(self) -> str:
+        return self.to_html()
+
+
+_STYLE = (
+    "<style>table.educatalog-table{border-collapse:collapse;font-variant-numeric:tabular-nums;"
+    "margin:0.4em 0 0.6em}table.educatalog-table caption{text-align:left;font-weight:bold;"
+    "padding:0 0 0.3em;color:#1a1a1a}table.educatalog-table th,table.educatalog-table td"
+    "{padding:2px 10px;border-bottom:1px solid #d0d0d0;color:#1a1a1a}"
+    "table.educatalog-table thead th{text-align:right!important;vertical-align:bottom;"
+    "border-bottom:1px solid #555}table.educatalog-table thead th:first-child"
+    "{text-align:left!important}table.educatalog-table thead th.educatalog-index"
+    "{text-align:left!important}table.educatalog-table tbody th{text-align:left!important;"
+    "font-weight:normal;white-space:nowrap}table.educatalog-table td{text-align:right!important}"
+    "table.educatalog-table td.text{text-align:left!important}"
+    "table.educatalog-table tr.educatalog-total th,table.educatalog-table tr.educatalog-total td"
+    "{font-weight:bold;border-top:1px solid #555}"
+    ".educatalog-note{font-size:0.9em;color:#333}</style>"
+)
+
+
+def present(
+    table: pd.DataFrame,
+    lang: str = texts.DEFAULT_LANG,
+    *,
+    title: str | None = None,
+    kinds: Mapping[str, str] | None = None,
+    source: Source | str | None = None,
+    sheet: str | None = None,
+    stand: str | None = None,
+) -> Table:
+    """``table`` (of :mod:`educatalog.stats`, or any frame) for readers in ``lang``.
+
+    Columns of the statistics get headers in words with their unit and a kind that says
+    how to show them; other columns keep their name (categories of a crosstab as labels)
+    and are counts when whole numbers, else decimals (``kinds`` overrides, by the original
+    column name: ``"count"``, ``"share"``, ``"rate"``, ``"money"``, ``"decimal"``,
+    ``"text"``). A quality table shows its checks in words. The per-capita table's
+    population column names the figures' reference date and census basis, and a note their
+    source. The total row and column of ``margins=True`` (``attrs["margins"]``) are
+    "Insgesamt" / "Total", for all 16 states "Deutschland" / "Germany". A table by state
+    lists the states in the order of their official keys (01 Schleswig-Holstein … 16
+    Thüringen), the key beside the name, unknown states and totals last. A cost table
+    says whether it counts each course or each event once. ``sheet`` and ``stand`` go to
+    the :class:`Table` (its sheet's name and "Stand" line in a workbook).
+    """
+    lang = texts.check_lang(lang)
+    chosen = dict(kinds or {})
+    for name, kind in chosen.items():
+        if kind not in _KINDS:
+            raise UsageError(f"Unknown kind {kind!r} for {name!r}; choose one of {_KINDS}.")
+    attrs = table.attrs.get(SOURCE_ATTR, {}) if isinstance(table.attrs, dict) else {}
+    population = attrs.get("population") if isinstance(attrs, Mapping) else None
+    margins = table.attrs.get("margins") if isinstance(table.attrs, dict) else None
+    frame, totals = _rows(table, lang, margins)
+    headers, result_kinds, dates = _headers(table, frame, lang, population, chosen, margins)
+    frame.columns = pd.Index([headers[str(c)] for c in frame.columns])
+    notes = _notes(table, lang, population)
+    found = source_of(table, source)
+    origin = dict(population) if isinstance(population, Mapping) else None
+    return Table(
+        frame, result_kinds, lang, title, notes, found, origin, totals, sheet, stand, dates
+    )
+
+
+def _rows(table: pd.DataFrame, lang: str, margins: Any) -> tuple[pd.DataFrame, int]:
+    """The rows with their labels in words (states in key order, the key beside them),
+    and how many of the last rows are totals."""
+    frame = table.copy()
+    if "check" in (frame.index.names or []) or (
+        "description" in frame.columns and "count" in frame.columns
+    ):
+        frame = frame.drop(columns=[c for c in ("description",) if c in frame.columns])
+        frame.index = pd.Index(
+            [
+                texts.text(f"check.{k}", lang) if texts.has_text(f"check.{k}") else str(k)
+                for k in frame.index
+            ],
+            name=texts.capitalized(texts.dimension("check", lang)),
+        )
+        return frame, 0
+    totals = int(sum(_is_total(k, margins) for k in frame.index))
+    if frame.index.nlevels == 1 and frame.index.name in _STATE_NAMES:
+        return _by_state(frame, lang, margins), totals
+    frame.index = _labels(frame.index, lang, margins, national=False)
+    return frame, totals
+
+
+def _is_total(key: Any, margins: Any) -> bool:
+    """Whether a row is a total of ``margins=True`` (its first level is the margins' name)."""
+    first = key[0] if isinstance(key, tuple) else key
+    return margins is not None and isinstance(first, str) and first == margins
+
+
+def _by_state(frame: pd.DataFrame, lang: str, margins: Any) -> pd.DataFrame:
+    """A table by state in the order of the states' official keys, the key beside each
+    name; unknown and missing states, then the total, last."""
+    keys = [STATE_KEYS.get(str(k), "") if not _is_total(k, margins) else "" for k in frame.index]
+    national = set(STATE_KEYS.values()) <= set(keys) if keys else False
+    order = sorted(
+        range(len(keys)),
+        key=lambda i: (_is_total(frame.index[i], margins), keys[i] == "", keys[i], i),
+    )
+    frame = frame.iloc[order]
+    labels = _labels(frame.index, lang, margins, national=national)
+    frame.index = pd.MultiIndex.from_arrays(
+        [[keys[i] for i in order], list(labels)],
+        names=[texts.capitalized(texts.dimension("key", lang)), labels.name],
+    )
+    return frame
+
+
+def _labels(index: pd.Index, lang: str, margins: Any, *, national: bool) -> pd.Index:
+    def word(value: Any) -> Any:
+        if margins is not None and isinstance(value, str) and value == margins:
+            return texts.total_label(national, lang)
+        if isinstance(value, dt.date):  # kept as a date: an Excel date in a workbook
+            return value.date() if isinstance(value, dt.datetime) else value
+        return texts.label(value, lang)
+
+    if isinstance(index, pd.MultiIndex):
+        tuples = [tuple(word(v) for v in key) for key in index]
+        names = [_index_name(n, lang) for n in index.names]
+        labelled: pd.Index = pd.MultiIndex.from_tuples(tuples, names=names)
+        return labelled
+    plain: pd.Index = pd.Index(
+        [word(v) for v in index], name=_index_name(index.name, lang), dtype=object
+    )
+    return plain
+
+
+def _headers(
+    table: pd.DataFrame,
+    frame: pd.DataFrame,
+    lang: str,
+    population: Mapping[str, Any] | None,
+    chosen: Mapping[str, str],
+    margins: Any,
+) -> tuple[dict[str, str], dict[str, str], dict[str, dt.date]]:
+    """Per column: its header in words, its kind, and its date where a date heads it."""
+    unit = _currency_unit(table, lang)
+    headers: dict[str, str] = {}
+    kinds: dict[str, str] = {}
+    dates: dict[str, dt.date] = {}
+    for column in frame.columns:
+        value: Any = column  # a label of the data: also a date, a number, a Period
+        name = str(column)
+        if name in _COLUMNS:
+            key, kind = _COLUMNS[name]
+            if name == "population":
+                header = texts.population_header(population, lang)
+            elif name == "share" and "share" not in table.attrs and "events" in frame:
+                header = texts.text("column.share_of_events", lang)  # supply's: of events
+            else:
+                header = texts.text(key, lang, unit=unit)
+        elif margins is not None and isinstance(column, str) and column == margins:
+            header = texts.total_label(False, lang)
+            kind = "share" if table.attrs.get("normalize") else "count"
+        else:
+            header = texts.label(column, lang)
+            kind = "count" if _whole(frame[column]) else "decimal"
+            if table.attrs.get("normalize"):  # a crosstab of shares
+                kind = "share"
+            if isinstance(value, pd.Timestamp | dt.datetime):
+                dates[header] = value.date()
+            elif isinstance(value, dt.date):
+                dates[header] = value
+        kind = chosen.get(name, kind)
+        while header in headers.values():
+            header += " "
+        headers[name] = header
+        kinds[header] = kind
+    return headers, kinds, dates
+
+
+def _notes(table: pd.DataFrame, lang: str, population: Mapping[str, Any] | None) -> list[str]:
+    notes = []
+    if population:
+        notes.append(texts.text("population", lang, source=texts.population_text(population, lang)))
+    stateless = table.attrs.get("without_state")
+    if population and stateless:
+        notes.append(
+            texts.text("note.rates_without_state", lang, events=texts.count(stateless, lang))
+        )
+    costs = table.attrs.get("costs") if isinstance(table.attrs, dict) else None
+    if isinstance(costs, Mapping) and costs.get("per") in ("course", "event"):
+        notes.append(texts.text(f"note.costs_per_{costs['per']}", lang))
+    return notes
+
+
+def _index_name(name: Any, lang: str) -> str | None:
+    if name is None:
+        return None
+    return texts.capitalized(texts.dimension(str(name), lang))
+
+
+def _whole(column: pd.Series) -> bool:
+    if pd.api.types.is_integer_dtype(column.dtype):
+        return True
+    if not pd.api.types.is_numeric_dtype(column.dtype) or pd.api.types.is_bool_dtype(column):
+        return False
+    values = pd.to_numeric(column, errors="coerce").dropna()
+    return bool(((values % 1) == 0).all())
+
+
+def _currency_unit(table: pd.DataFrame, lang: str) -> str:
+    names = list(table.index.names or [])
+    if "currency" not in names:
+        return ""
+    currencies = sorted({str(c) for c in table.index.get_level_values("currency").dropna()})
+    return currencies[0] if len(currencies) == 1 else texts.text("unit.currency", lang)

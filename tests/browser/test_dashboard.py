@@ -1,0 +1,218 @@
+"""`educatalog dashboard`: the explorer as a web page for people without Jupyter, started as
+a user starts it and used in Chromium. It opens with the chart and no code, marks the
+synthetic demo data, asks no other host for anything, follows a control and writes the view
+into the page's address, restores a view from a link (and says what in a link it could not
+use), keeps two visitors' choices apart, and speaks English when started with --lang en.
+How long the first paint took is printed (measured against its target by
+``benchmarks/widgets.py --browser``)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import httpx
+import pandas as pd
+import pytest
+
+from browsing import Recorder, number, screen_table
+from educatalog import stats, texts
+from processes import free_port
+
+
+def start_dashboard(lang: str, log: Path) -> tuple[subprocess.Popen[bytes], str]:
+    for module in ("voila", "anywidget"):
+        pytest.importorskip(module, reason="the dashboard needs the 'dashboard' extra")
+    port = free_port()
+    command = [sys.executable, "-m", "educatalog.cli", "dashboard", "--demo"]
+    command += ["--port", str(port), "--lang", lang]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("EDUCATALOG_URL")}
+    with log.open("w") as output:
+        process = subprocess.Popen(
+            command,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # stopped with Voilà and its kernels below
+        )
+    url = f"http://127.0.0.1:{port}/"
+    deadline = time.monotonic() + 240
+    while True:
+        assert process.poll() is None, f"the dashboard stopped:\n{log.read_text()}"
+        assert time.monotonic() < deadline, f"the dashboard did not answer:\n{log.read_text()}"
+        try:
+            if httpx.get(url + "voila/static/voila.js", timeout=2).status_code < 500:
+                break
+        except httpx.TransportError:
+            pass
+        time.sleep(0.3)
+    return process, url
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGINT)  # as Ctrl+C: Voilà and the kernels stop
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+    except ProcessLookupError:
+        pass
+
+
+@pytest.fixture(scope="module")
+def dashboard(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    log = tmp_path_factory.mktemp("dashboard") / "dashboard.log"
+    process, url = start_dashboard("de", log)
+    yield url
+    stop(process)
+    text = log.read_text()
+    assert "without encryption" not in text, text
+    assert "Traceback" not in text, text
+
+
+def open_view(recorder: Recorder, url: str, page: Any | None = None) -> tuple[Any, float]:
+    """Open ``url`` and wait for the first chart; returns the page and the seconds."""
+    page = page or recorder.page
+    started = time.monotonic()
+    page.goto(url)
+    page.wait_for_function(
+        "() => { const img = document.querySelector('.educatalog-chart img');"
+        " return img && img.complete && img.naturalWidth > 0; }",
+        timeout=180_000,
+    )
+    seconds = time.monotonic() - started
+    print(f"dashboard first paint: {seconds:.2f} s")
+    return page, seconds
+
+
+def status(page: Any) -> str:
+    return str(page.locator(".educatalog-status").inner_text())
+
+
+def changes(page: Any, action: Any, expected: str) -> None:
+    """Do ``action`` and wait until the status line says ``expected``."""
+    action()
+    page.wait_for_function(
+        "(text) => document.querySelector('.educatalog-status').textContent.includes(text)",
+        arg=expected,
+        timeout=60_000,
+    )
+    page.wait_for_timeout(300)  # the address follows the controls
+
+
+def query(page: Any) -> dict[str, list[str]]:
+    return parse_qs(urlsplit(page.url).query)
+
+
+def test_the_dashboard_opens_with_its_chart_no_code_and_the_demo_mark(
+    dashboard: str, recorder: Recorder, screenshots: Path, offers: pd.DataFrame
+) -> None:
+    page, _ = open_view(recorder, dashboard)
+    assert page.title() == "Kursangebot erkunden"
+    assert page.locator("html").get_attribute("lang") == "de"
+    assert page.locator("h1").inner_text() == "Kursangebot erkunden"
+    banner = page.locator("[role=note]").inner_text()
+    assert banner.startswith("Synthetische Demodaten: Dieser Katalog ist erfunden")
+    body = page.locator("body").inner_text()
+    assert "from educatalog" not in body  # the code is hidden
+    assert "page()" not in body
+    image = page.locator(".educatalog-chart img")
+    assert "Veranstaltungen nach Bundesland" in (image.get_attribute("alt") or "")
+    _, rows = screen_table(page.locator(".educatalog-table table"))
+    assert number(dict(rows)[texts.text("total", "de")][0], "de") == len(offers)
+    everything = texts.number(len(offers), "de")
+    assert f"{everything} von {everything}" in status(page)
+    assert query(page) == {}  # the plain view: a plain address
+    page.screenshot(path=str(screenshots / "dashboard.png"), full_page=True)
+    assert not recorder.outside, recorder.outside  # no CDN, no fonts from elsewhere
+    assert not recorder.console_errors(), recorder.console
+
+
+def test_the_address_follows_the_controls(dashboard: str, recorder: Recorder) -> None:
+    page, _ = open_view(recorder, dashboard)
+    states = page.locator(".educatalog-states select")
+    changes(page, lambda: states.select_option(label="Bayern"), "Bayern")
+    assert query(page) == {"states": ["Bayern"]}
+    courses = page.locator(".educatalog-measure button", has_text="Kurse")
+    changes(page, courses.click, "Bayern")
+    page.wait_for_function("() => location.search.includes('measure=courses')")
+    assert query(page) == {"measure": ["courses"], "states": ["Bayern"]}
+
+
+def test_a_link_restores_the_view(
+    dashboard: str, recorder: Recorder, offers: pd.DataFrame, screenshots: Path
+) -> None:
+    link = dashboard + "?by=duration_class&measure=courses&states=Bayern&start=2025-03"
+    page, _ = open_view(recorder, link)
+    assert page.locator(".educatalog-by select option:checked").inner_text() == "Dauer"
+    chosen = page.locator(".educatalog-states select option:checked").all_inner_texts()
+    assert chosen == ["Bayern"]
+    pressed = page.locator(".educatalog-measure button.mod-active").inner_text()
+    assert pressed.strip() == "Kurse"
+    assert "Kurse nach Dauer" in (page.locator(".educatalog-chart img").get_attribute("alt") or "")
+    months = offers["event_start_date"].dt.to_period("M")
+    kept = offers[(offers["state"] == "Bayern") & (months >= pd.Period("2025-03", "M"))]
+    expected = stats.supply(kept, "duration_class", normalize="all")["courses"]
+    headers, rows = screen_table(page.locator(".educatalog-table table"))
+    column = headers.index("Kurse") - 1
+    on_screen = {label: number(cells[column], "de") for label, cells in rows}
+    for key, value in expected.items():
+        label = texts.label(key, "de")
+        if label in on_screen:
+            assert on_screen[label] == value, label
+    assert query(page) == parse_qs(urlsplit(link).query)
+    page.screenshot(path=str(screenshots / "dashboard-link.png"), full_page=True)
+
+
+def test_a_link_with_mistakes_opens_and_names_them(dashboard: str, recorder: Recorder) -> None:
+    page, _ = open_view(recorder, dashboard + "?states=Bayren&states=Sachsen&by=nonsense&x=1")
+    problems = page.locator("[role=status]").inner_text()
+    assert "states=Bayren gibt es nicht" in problems
+    assert "by=nonsense gibt es nicht" in problems
+    assert "„x“ gibt es nicht" in problems
+    assert page.locator(".educatalog-states select option:checked").all_inner_texts() == ["Sachsen"]
+    assert query(page) == {"states": ["Sachsen"]}  # the address shows what is shown
+
+
+def test_two_visitors_do_not_see_each_others_choices(
+    dashboard: str, recorder: Recorder, offers: pd.DataFrame
+) -> None:
+    first, _ = open_view(recorder, dashboard)
+    second, _ = open_view(recorder, dashboard, recorder.new_page())
+    everything = texts.number(len(offers), "de")
+    states = first.locator(".educatalog-states select")
+    changes(first, lambda: states.select_option(label="Sachsen"), "Sachsen")
+    second.wait_for_timeout(1500)
+    assert f"{everything} von {everything}" in status(second)
+    assert "Sachsen" not in status(second)
+    assert query(second) == {}
+    assert query(first) == {"states": ["Sachsen"]}
+    saxony = texts.number(int((offers["state"] == "Sachsen").sum()), "de")
+    assert f"{saxony} von {everything}" in status(first)
+
+
+def test_the_dashboard_speaks_english_when_asked(
+    chromium: str, recorder: Recorder, tmp_path: Path
+) -> None:
+    process, url = start_dashboard("en", tmp_path / "dashboard.log")
+    try:
+        page, _ = open_view(recorder, url + "?states=Bayern")
+        assert page.title() == "Explore the course supply"
+        assert page.locator("html").get_attribute("lang") == "en"
+        assert page.locator("[role=note]").inner_text().startswith("Synthetic demo data")
+        assert page.locator(".educatalog-states select option:checked").all_inner_texts() == [
+            "Bavaria"
+        ]
+        alt = page.locator(".educatalog-chart img").get_attribute("alt") or ""
+        assert "Events by state" in alt
+    finally:
+        stop(process)

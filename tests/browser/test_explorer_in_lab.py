@@ -1,0 +1,224 @@
+"""The explorer (notebook 05) in JupyterLab, used as a reader uses it: the chart is an image
+of the data with its alt text, every control (a state, the measure, a second dimension, the
+start range) changes chart and table, the numbers on screen are those of
+:mod:`educatalog.stats` on the same filter, and the download link gives a CSV and an Excel
+file that hold the table on screen. How long each update took is printed (the target of
+two seconds is measured by ``benchmarks/widgets.py --browser``, not asserted here)."""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pandas as pd
+import pytest
+
+from browsing import Lab, Recorder, number, screen_table
+from educatalog import stats, texts
+
+LANG = "de"
+
+
+@pytest.fixture
+def explorer_page(lab: Lab, recorder: Recorder) -> Any:
+    page = recorder.page
+    lab.open(page, f"{LANG}/05-explorer.ipynb")
+    lab.run_all(page)
+    page.wait_for_selector(".educatalog-explorer .educatalog-chart img", timeout=60_000)
+    return page
+
+
+def chart(page: Any) -> dict[str, Any]:
+    return dict(
+        page.evaluate(
+            """() => {
+            const img = document.querySelector('.educatalog-explorer .educatalog-chart img');
+            return {src: img.src, alt: img.alt, width: img.naturalWidth,
+                    height: img.naturalHeight, complete: img.complete};
+        }"""
+        )
+    )
+
+
+def shown(page: Any) -> tuple[list[str], list[tuple[str, list[str]]]]:
+    return screen_table(page.locator(".educatalog-explorer .educatalog-table table"))
+
+
+def changed(page: Any, action: Callable[[], Any], what: str, alt: str = "") -> float:
+    """Do ``action`` and wait until both chart and table show something new (a chart whose
+    alt text holds ``alt``); seconds."""
+    before_chart, before_table = chart(page)["src"], shown(page)
+    started = time.monotonic()
+    action()
+    deadline = started + 60
+    while time.monotonic() < deadline:
+        now = chart(page)
+        if (
+            now["src"] != before_chart
+            and now["complete"]
+            and alt in now["alt"]
+            and shown(page) != before_table
+        ):
+            seconds = time.monotonic() - started
+            print(f"explorer update after {what}: {seconds:.2f} s")
+            return seconds
+        page.wait_for_timeout(50)
+    raise AssertionError(f"chart and table did not change after {what}")
+
+
+def as_numbers(rows: list[tuple[str, list[str]]], column: int) -> dict[str, float]:
+    return {label: number(cells[column], LANG) for label, cells in rows if cells[column] != "–"}
+
+
+def expected_by(table: pd.DataFrame, column: str) -> dict[str, float]:
+    return {texts.label(k, LANG): float(v) for k, v in table[column].items() if pd.notna(v)}
+
+
+def test_the_explorer_renders_its_chart_with_alt_text(
+    explorer_page: Any, recorder: Recorder, lab: Lab, offers: pd.DataFrame
+) -> None:
+    page = explorer_page
+    image = chart(page)
+    assert image["width"] > 300, image
+    assert image["height"] > 100, image
+    assert "Veranstaltungen nach Bundesland" in image["alt"]
+    assert "Failed to create view" not in page.locator(".jp-Notebook").inner_text()
+    headers, rows = shown(page)
+    assert headers[:2] == ["Bundesland", "Veranstaltungen"]
+    expected = expected_by(stats.supply(offers, "state", normalize="all"), "events")
+    on_screen = as_numbers(rows, 0)
+    total = on_screen.pop(texts.text("total", LANG))
+    assert on_screen == expected
+    assert total == len(offers)
+    page.locator(".educatalog-explorer").screenshot(path=str(lab.screenshots / "explorer.png"))
+    assert not recorder.console_errors(ignore=(r"favicon",)), recorder.console
+    assert not recorder.outside
+
+
+def test_the_explorer_follows_every_control(
+    explorer_page: Any, offers: pd.DataFrame, lab: Lab
+) -> None:
+    page = explorer_page
+    root = page.locator(".educatalog-explorer")
+    seconds = {}
+
+    # A state: the table counts Bavaria's events, as stats.supply does on the same filter.
+    states = root.locator(".educatalog-states select")
+    seconds["state"] = changed(page, lambda: states.select_option(label="Bayern"), "a state")
+    bayern = offers[offers["state"] == "Bayern"]
+    _, rows = shown(page)
+    on_screen = as_numbers(rows, 0)
+    assert on_screen.pop(texts.text("total", LANG)) == len(bayern)
+    expected = expected_by(stats.supply(bayern, "state", normalize="all"), "events")
+    assert on_screen == {k: v for k, v in expected.items() if k in on_screen}
+    assert on_screen["Bayern"] == len(bayern)
+
+    # The measure: courses.
+    courses = root.locator(".educatalog-measure button", has_text="Kurse")
+    seconds["measure"] = changed(page, courses.click, "the measure")
+    headers, rows = shown(page)
+    assert "Kurse" in headers
+    column = headers.index("Kurse") - 1
+    expected = expected_by(stats.supply(bayern, "state", normalize="all"), "courses")
+    assert as_numbers(rows, column)["Bayern"] == expected["Bayern"]
+
+    # A second dimension: courses by duration class and instruction form, a crosstab.
+    every = root.locator(".educatalog-states select")
+    changed(page, lambda: every.select_option([]), "all states again")
+    by2 = root.locator(".educatalog-by2 select")
+    seconds["second dimension"] = changed(
+        page,
+        lambda: (
+            root.locator(".educatalog-by select").select_option(label="Dauer"),
+            by2.select_option(label="Lernform"),
+        ),
+        "a second dimension",
+        alt="Kurse nach Dauer und Lernform",
+    )
+    headers, rows = shown(page)
+    crosstab = stats.crosstab(
+        offers, "duration_class", "instruction_form_category", measure="courses"
+    )
+    presence = headers.index("Präsenz") - 1
+    expected_presence = {texts.label(k, LANG): float(v) for k, v in crosstab["Präsenz"].items()}
+    on_screen = {k: v for k, v in as_numbers(rows, presence).items() if k in expected_presence}
+    assert on_screen == {k: v for k, v in expected_presence.items() if k in on_screen}
+    assert len(on_screen) >= 8
+
+    # The start range: the first month moves on by three (the slider's keys).
+    events = root.locator(".educatalog-measure button", has_text="Veranstaltungen")
+    changed(
+        page,
+        lambda: (by2.select_option(label="—"), events.click()),
+        "one dimension again",
+        alt="Veranstaltungen nach Dauer",
+    )
+    handle = root.locator(".educatalog-start .noUi-handle").first
+
+    def later_start() -> None:
+        for _ in range(3):
+            handle.press("ArrowRight")
+
+    seconds["start range"] = changed(page, later_start, "the start range")
+    months = offers["event_start_date"].dt.to_period("M")
+    first = months.min() + 3
+    kept = offers[months >= first]
+    _, rows = shown(page)
+    on_screen = as_numbers(rows, 0)
+    assert on_screen.pop(texts.text("total", LANG)) == len(kept)
+    expected = expected_by(stats.supply(kept, "duration_class", normalize="all"), "events")
+    assert on_screen == {k: v for k, v in expected.items() if k in on_screen}
+    print("explorer updates (s):", {k: round(v, 2) for k, v in seconds.items()})
+    page.locator(".educatalog-explorer").screenshot(
+        path=str(lab.screenshots / "explorer-changed.png")
+    )
+
+
+def download(page: Any, tmp_path: Path) -> Path:
+    link = page.locator(".educatalog-explorer .educatalog-download a[download]")
+    with page.expect_download() as started:
+        link.click()
+    saved = tmp_path / started.value.suggested_filename
+    started.value.save_as(saved)
+    return saved
+
+
+def test_the_download_link_gives_the_table_on_screen(explorer_page: Any, tmp_path: Path) -> None:
+    page = explorer_page
+    page.locator(".educatalog-explorer .educatalog-states select").select_option(
+        label=["Bayern", "Sachsen"]
+    )
+    page.wait_for_function(
+        "() => document.querySelector('.educatalog-explorer .educatalog-status')"
+        ".textContent.includes('Bayern, Sachsen')"
+    )
+    page.wait_for_timeout(1000)
+    headers, rows = shown(page)
+
+    csv = download(page, tmp_path)
+    assert csv.suffix == ".csv"
+    frame = pd.read_csv(io.BytesIO(csv.read_bytes()), sep=";", decimal=",", encoding="utf-8-sig")
+    assert list(frame.columns) == headers
+    body = [(label, cells) for label, cells in rows if label != texts.text("total", LANG)]
+    assert frame.iloc[:, 0].astype(str).tolist() == [label for label, _ in body]
+    events = headers[1]
+    assert frame[events].tolist() == [number(cells[0], LANG) for _, cells in body]
+
+    page.locator(".educatalog-explorer .educatalog-format button", has_text="Excel").click()
+    page.wait_for_function(
+        "() => document.querySelector('.educatalog-explorer .educatalog-download a')"
+        ".download.endsWith('.xlsx')"
+    )
+    xlsx = download(page, tmp_path)
+    book = openpyxl.load_workbook(xlsx)
+    sheet = book.worksheets[-1]
+    values = [list(row) for row in sheet.iter_rows(values_only=True) if any(row)]
+    header_row = next(i for i, row in enumerate(values) if row[0] == headers[0])
+    assert [str(c) for c in values[header_row] if c is not None] == headers
+    for (label, cells), row in zip(body, values[header_row + 1 :], strict=False):
+        assert row[0] == label
+        assert row[1] == number(cells[0], LANG)

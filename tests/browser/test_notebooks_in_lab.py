@@ -1,0 +1,73 @@
+"""Each of the seven notebooks, in German and in English, opened in JupyterLab and run with
+Run > Run All Cells as a user runs it: no error output, nothing on stderr (warnings
+included), no widget that fails to render, no error in the browser's console, no request
+to another host; prose, tables and charts in the notebook's language; every chart an image
+with its alt text. A screenshot of each lands in build/screenshots/."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from browsing import Lab, Recorder, outputs_with_problems
+from educatalog.workspace import NOTEBOOKS
+from languages import foreign
+
+NAMES = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
+
+READER_TEXT = """() => {
+    // What a reader reads: the rendered prose (without code spans and blocks), the tables
+    // for readers and the charts' alt texts; not the code, not raw data frames.
+    const parts = [];
+    for (const cell of document.querySelectorAll('.jp-MarkdownCell .jp-RenderedMarkdown')) {
+        const copy = cell.cloneNode(true);
+        copy.querySelectorAll('code, pre').forEach(e => e.remove());
+        parts.push(copy.textContent);
+    }
+    for (const table of document.querySelectorAll('table.educatalog-table')) {
+        const cells = table.querySelectorAll('caption, th, td');
+        parts.push([...cells].map(c => c.textContent).join(' | '));
+    }
+    for (const img of document.querySelectorAll('.jp-OutputArea img')) {
+        parts.push(img.alt || '');
+    }
+    return parts.join('\\n');
+}"""
+
+CHARTS = """() => [...document.querySelectorAll('.jp-OutputArea img')].map(img => ({
+    width: img.naturalWidth, height: img.naturalHeight, alt: img.alt || ''
+}))"""
+
+# JupyterLab's own console errors that say nothing about the notebook.
+BENIGN = (r"favicon", r"/api/workspaces", r"lsp", r"/lab/api/translations")
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("name", NAMES)
+def test_notebook_runs_in_jupyterlab(lab: Lab, recorder: Recorder, name: str, lang: str) -> None:
+    page = recorder.page
+    lab.open(page, f"{lang}/{name}.ipynb")
+    seconds = lab.run_all(page)
+    shot = lab.screenshot(page, f"lab-{lang}-{name}")
+    where = f"{name} ({lang}, {seconds:.1f} s; screenshot {shot}; JupyterLab log {lab.log})"
+
+    problems = outputs_with_problems(page)
+    not_run = lab.cells_not_run(page)
+    assert not not_run, f"{where}: code cells {not_run} did not run; outputs: {problems}"
+    assert not problems, f"{where}: outputs with problems:\n" + "\n---\n".join(problems)
+    errors = recorder.console_errors(ignore=BENIGN)
+    assert not errors, f"{where}: errors in the browser's console:\n" + "\n".join(errors)
+    assert not recorder.outside, f"{where}: requests to other hosts: {recorder.outside}"
+
+    charts: list[dict[str, Any]] = page.evaluate(CHARTS)
+    for chart in charts:
+        assert chart["width"] > 0, f"{where}: an empty image"
+        assert chart["height"] > 0, f"{where}: an empty image"
+        assert len(chart["alt"]) > 20, f"{where}: a chart without alt text: {chart}"
+    if name not in ("06-report",):  # the report notebook's charts are files and outputs
+        assert charts, f"{where}: no chart"
+
+    text = page.evaluate(READER_TEXT)
+    assert text.strip(), f"{where}: nothing for readers"
+    assert not foreign(text, lang), f"{where}: words of the other language: {foreign(text, lang)}"

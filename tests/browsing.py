@@ -1,0 +1,176 @@
+"""Helpers of the browser tests (``tests/browser``): a page whose console, errors and
+requests are recorded, JupyterLab's notebooks run as a user runs them, and what a page shows
+read back as numbers."""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+__all__ = ["Lab", "Recorder", "number", "screen_table"]
+
+WIDGET_ERRORS = (
+    "Failed to create view",
+    "Error displaying widget",
+    "Click to show javascript error",
+    "Model not found",
+    "Could not create a model",
+)
+"""What ipywidgets writes where a widget fails to render."""
+
+LOCAL_SCHEMES = ("data:", "blob:", "about:", "chrome-extension:")
+
+
+@dataclass
+class Recorder:
+    """A browser context with one page; everything the page says or asks is kept."""
+
+    context: Any
+    console: list[tuple[str, str]] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    outside: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.page = self.new_page()
+
+    def new_page(self) -> Any:
+        page = self.context.new_page()
+        page.on("console", lambda m: self.console.append((m.type, m.text)))
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on("requestfailed", lambda r: self.failed.append(f"{r.url} ({r.failure})"))
+        page.on("request", self._request)
+        return page
+
+    def _request(self, request: Any) -> None:
+        url = request.url
+        if url.startswith(LOCAL_SCHEMES):
+            return
+        host = urlsplit(url).hostname
+        if host not in ("127.0.0.1", "localhost"):
+            self.outside.append(url)
+
+    def console_errors(self, ignore: tuple[str, ...] = ()) -> list[str]:
+        """Errors in the console (and uncaught ones), but those matching ``ignore``."""
+        found = [text for kind, text in self.console if kind == "error"] + self.errors
+        return [text for text in found if not any(re.search(p, text) for p in ignore)]
+
+
+_IDLE = """() => {
+    const bar = document.querySelector('.jp-StatusBar-Left');
+    const indicator = document.querySelector('.jp-Notebook-ExecutionIndicator');
+    return bar && /\\) \\| Idle/.test(bar.textContent)
+        && indicator && indicator.dataset.status === 'idle';
+}"""
+"""The notebook's kernel is connected and idle (the status bar says "Python 3 ... | Idle")."""
+
+_RUN_ENDED = """() => {
+                const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')];
+                const bar = document.querySelector('.jp-StatusBar-Left');
+                return prompts.some(p => /\\[\\d+\\]/.test(p.textContent))
+                    && !prompts.some(p => p.textContent.includes('*'))
+                    && bar && /\\) \\| Idle/.test(bar.textContent);
+            }"""
+"""Every queued cell ran (or was skipped after an error) and the kernel is idle."""
+
+
+@dataclass
+class Lab:
+    """A running JupyterLab (``tests/browser/conftest.py``) over ``de/`` and ``en/``."""
+
+    url: str
+    token: str
+    root: Path
+    log: Path
+    screenshots: Path
+
+    def open(self, page: Any, path: str) -> None:
+        """Open ``path`` (``de/05-explorer.ipynb``) in a fresh workspace, logged in."""
+        page.goto(f"{self.url}/lab/tree/{path}?reset&token={self.token}")
+        page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=120_000)
+        idle(page, timeout=120)
+
+    def run_all(self, page: Any, timeout: float = 240) -> float:
+        """Run > Run All Cells, as a user does; wait until every code cell ran and the
+        kernel is idle. Returns the seconds it took."""
+        started = time.monotonic()
+        page.get_by_role("menuitem", name="Run", exact=True).click()
+        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        page.wait_for_timeout(500)  # the cells are queued: [*]
+        try:
+            page.wait_for_function(_RUN_ENDED, timeout=timeout * 1000)
+        except Exception as error:
+            shot = self.screenshots / "lab-stuck.png"
+            page.screenshot(path=str(shot))
+            prompts = page.locator(".jp-CodeCell .jp-InputPrompt").all_inner_texts()
+            raise AssertionError(
+                f"the run did not end ({type(error).__name__}); prompts {prompts}; "
+                f"screenshot {shot}"
+            ) from None
+        return time.monotonic() - started
+
+    def cells_not_run(self, page: Any) -> list[int]:
+        """The code cells (counted from 1) without an execution count."""
+        prompts = page.locator(".jp-CodeCell .jp-InputPrompt").all_inner_texts()
+        return [i for i, p in enumerate(prompts, 1) if not re.search(r"\[\d+\]", p)]
+
+    def screenshot(self, page: Any, name: str) -> Path:
+        """The whole notebook in one picture (the page made as tall as the notebook)."""
+        page.evaluate("() => document.querySelector('.jp-Notebook').scrollTo(0, 0)")
+        bottom = page.evaluate(
+            "() => Math.max(...[...document.querySelectorAll('.jp-Notebook .jp-Cell')]"
+            ".map(e => e.getBoundingClientRect().bottom))"
+        )
+        size = page.viewport_size
+        height = min(16_000, max(size["height"], int(bottom) + 60))
+        page.set_viewport_size({"width": size["width"], "height": height})
+        path = self.screenshots / f"{name}.png"
+        page.screenshot(path=str(path))
+        page.set_viewport_size(size)
+        return path
+
+
+def idle(page: Any, timeout: float = 60) -> None:
+    """Wait until the notebook's kernel is connected and idle (before, the indicator says
+    "idle" for the notebook without a kernel too)."""
+    page.wait_for_function(_IDLE, timeout=timeout * 1000)
+
+
+def outputs_with_problems(page: Any) -> list[str]:
+    """Error outputs, anything written to stderr (warnings too) and widgets that failed,
+    with their text."""
+    found = []
+    for locator in (
+        ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']",
+        ".jp-RenderedText[data-mime-type='application/vnd.jupyter.stderr']",
+        ".jp-OutputArea-output.jp-mod-error",
+    ):
+        found += [e.inner_text()[:800] for e in page.locator(locator).all()]
+    text = page.locator(".jp-Notebook").inner_text()
+    found += [w for w in WIDGET_ERRORS if w in text]
+    return found
+
+
+def number(text: str, lang: str) -> float:
+    """A number as a page shows it ("1.635", "10,4 %", "1,635", "10.4%") as a float."""
+    cleaned = text.strip().replace("%", "").replace("\u202f", "").replace("\xa0", "").strip()
+    if lang == "de":
+        cleaned = cleaned.replace(".", "").replace(",", ".")
+    else:
+        cleaned = cleaned.replace(",", "")
+    return float(cleaned)
+
+
+def screen_table(locator: Any) -> tuple[list[str], list[tuple[str, list[str]]]]:
+    """The headers and the rows (row header, cells) of an ``educatalog-table`` on screen,
+    the total row (``tfoot``) included."""
+    headers = [h.inner_text().strip() for h in locator.locator("thead th").all()]
+    rows = []
+    for row in locator.locator("tbody tr, tfoot tr").all():
+        label = " / ".join(t.inner_text().strip() for t in row.locator("th").all())
+        rows.append((label, [c.inner_text().strip() for c in row.locator("td").all()]))
+    return headers, rows

@@ -1,0 +1,341 @@
+"""The report read as a ministry's analyst reads it, page and workbook: every number says
+what it counted, filtered or not, with its totals, on the current population basis, each
+chart with its table, each sheet with its provenance, the archive section with its own
+catalogue and dates.
+
+Two real runs of `educatalog report` against a reference server on loopback: German and
+unfiltered, with an archive whose newest snapshot is the report's catalogue; English and
+filtered (two states, a year of start dates), with a population file of one's own and an
+archive of one snapshot of another catalogue.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pandas as pd
+import pytest
+from bs4 import BeautifulSoup
+
+from educatalog import history, stats
+from educatalog.catalogue import Catalogue
+from educatalog.population import STATES
+from educatalog.testing import serve
+
+TOKEN = "citable-report-token"
+TWO = ["Bayern", "Sachsen"]
+
+
+@pytest.fixture(scope="module")
+def server(catalogue_database: Path) -> Iterator[str]:
+    with serve(database=catalogue_database, token=TOKEN) as running:
+        yield running.url
+
+
+def run(
+    server: str, out: Path, *options: str, check: bool = True
+) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "EDUCATALOG_TOKEN": TOKEN}
+    env.pop("EDUCATALOG_URL", None)
+    command = [sys.executable, "-m", "educatalog.cli", "report", "--url", server]
+    done = subprocess.run(
+        [*command, "--out", str(out), *options],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    if check:
+        assert done.returncode == 0, done.stderr
+    return done
+
+
+@pytest.fixture(scope="module")
+def same_archive(demo_catalogue: Catalogue, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Three snapshots whose newest is the catalogue the server serves: the report's own."""
+    folder = tmp_path_factory.mktemp("same") / "archive"
+    today = dt.date.today()
+    for days in (60, 30, 0):
+        history.add(folder, demo_catalogue, date=today - dt.timedelta(days=days))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def german(server: str, same_archive: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("german")
+    run(server, out, "--archive", str(same_archive))
+    return out
+
+
+@pytest.fixture(scope="module")
+def population_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("population") / "inhabitants.csv"
+    rows = [
+        f"{name},{1_000_000 + n},2025-06-30,Statistikamt Nord"
+        for n, name in enumerate(STATES["state"])
+    ]
+    path.write_text("state,population,date,source\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def english(server: str, population_file: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    archive = tmp_path_factory.mktemp("one") / "archive"
+    history.build_demo(archive, months=1, scale=0.05)  # one snapshot of another catalogue
+    out = tmp_path_factory.mktemp("english")
+    options = ["--lang", "en", "--start", "2025-04-01", "--end", "2026-03-31"]
+    options += ["--population", str(population_file), "--archive", str(archive)]
+    for state in TWO:
+        options += ["--state", state]
+    run(server, out, *options)
+    return out
+
+
+def soup_of(out: Path) -> BeautifulSoup:
+    return BeautifulSoup((out / "report.html").read_text(encoding="utf-8"), "html.parser")
+
+
+def page_tables(out: Path) -> dict[str, list[list[str]]]:
+    """Each table on the page by its caption: its rows as the reader sees them."""
+    found = {}
+    for table in soup_of(out).select("table.educatalog-table"):
+        caption = table.find("caption")
+        assert caption is not None
+        found[caption.get_text(strip=True)] = [
+            [c.get_text(strip=True) for c in row.find_all(["th", "td"])]
+            for row in table.select("tbody tr")
+        ]
+    return found
+
+
+def sheets(out: Path) -> dict[str, Any]:
+    return {ws.title: ws for ws in openpyxl.load_workbook(out / "tables.xlsx").worksheets}
+
+
+def data_rows(sheet: Any) -> list[tuple[Any, ...]]:
+    rows = []
+    for row in sheet.iter_rows(min_row=3, values_only=True):
+        if all(v is None for v in row):
+            break
+        rows.append(row)
+    return rows
+
+
+def lines_under(sheet: Any) -> list[str]:
+    return [
+        str(r[0])
+        for r in sheet.iter_rows(min_row=3 + len(data_rows(sheet)), values_only=True)
+        if r[0]
+    ]
+
+
+# -- 1: a filter narrows the levels ---------------------------------------------------------
+
+
+def test_a_filtered_report_shows_the_states_it_selected_and_no_zeros(english: Path) -> None:
+    tables = page_tables(english)
+    rows = tables["Offers by state"]
+    assert [r[:2] for r in rows] == [["09", "Bavaria"], ["14", "Saxony"], ["", "Total"]]
+    assert [r[:2] for r in tables["Events per 100,000 inhabitants by state"]] == [
+        ["09", "Bavaria"],
+        ["14", "Saxony"],
+        ["", "Total"],
+    ]
+    forms = tables["Instruction forms' share of the events within each state"]
+    assert [r[1] for r in forms] == ["Bavaria", "Saxony", "Total"]
+    tile = next(
+        img for img in soup_of(english).find_all("img") if img["alt"].startswith("Tile map")
+    )
+    assert "14 states not selected (hatched)." in tile["alt"]
+    sheet = sheets(english)["Offers by state"]
+    assert [r[1] for r in data_rows(sheet)] == ["Bavaria", "Saxony", "Total"]
+
+
+# -- 2: the population on the current basis, named; one's own file ---------------------------
+
+
+def test_rates_name_their_population_date_and_basis(german: Path, english: Path) -> None:
+    text = soup_of(german).get_text(" ")
+    assert "Einwohner am 31.12.2024 (Zensus 2022)" in text
+    assert "Fortschreibung des Bevölkerungsstandes auf Basis des Zensus 2022" in text
+    germany = page_tables(german)["Veranstaltungen je 100.000 Einwohner nach Bundesland"][-1]
+    assert germany[1] == "Deutschland"
+    assert germany[5] == "83.577.140"
+    manifest = json.loads((german / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["population"]["basis"] == "Zensus 2022"
+    # One's own figures: their date and source, wherever the rate is.
+    text = soup_of(english).get_text(" ")
+    assert "Inhabitants on 30 Jun 2025" in text
+    assert "Inhabitants: Statistikamt Nord, as of 30 Jun 2025" in text
+    total = page_tables(english)["Events per 100,000 inhabitants by state"][-1]
+    assert total[5] == f"{1_000_000 + 8 + 1_000_000 + 13:,}"  # Bayern (key 09), Sachsen (14)
+    sheet = sheets(english)["Per 100,000 inhabitants"]
+    assert "Inhabitants: Statistikamt Nord, as of 30 Jun 2025" in lines_under(sheet)
+
+
+def test_a_population_file_that_misses_a_state_fails_before_the_kernel(
+    server: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "short.csv"
+    path.write_text("state,population\nBayern,13000000\n", encoding="utf-8")
+    done = run(server, tmp_path / "out", "--population", str(path), check=False)
+    assert done.returncode == 1
+    assert "misses Schleswig-Holstein, Hamburg" in done.stderr
+    assert "every one of the 16 states needs a population" in done.stderr
+    assert not (tmp_path / "out" / "report.ipynb").exists()
+
+
+# -- 3: costs per course, as the heading says -----------------------------------------------
+
+
+def test_costs_are_per_course_and_say_so(german: Path, demo_catalogue: Catalogue) -> None:
+    offers = demo_catalogue.offers()
+    table = page_tables(german)["Kosten je Kurs nach Lernform"]
+    in_person = next(r for r in table if r[0] == "Präsenz")
+    costs = stats.costs(offers, "instruction_form_category", per="course")
+    assert in_person[2] == f"{int(costs.loc[('Präsenz', 'EUR'), 'courses'])}"
+    median = costs.loc[("Präsenz", "EUR"), "median"]
+    assert in_person[6] == f"{median:,.2f}".replace(",", "X").replace(".", ",").replace("X", ".")
+    sheet = sheets(german)["Kosten je Kurs"]
+    assert any(line.startswith("Je Kurs: Jeder Kurs zählt einmal") for line in lines_under(sheet))
+
+
+# -- 4: totals in every table -----------------------------------------------------------------
+
+
+def test_every_table_has_its_total(german: Path) -> None:
+    without = {"Datenqualität", "Wie lange Kurse im Katalog stehen"}
+    for caption, rows in page_tables(german).items():
+        if caption in without:
+            continue
+        label = next(cell for cell in rows[-1] if cell)
+        assert label in ("Insgesamt", "Deutschland"), caption
+    states = page_tables(german)["Angebot nach Bundesland"]
+    assert [r[0] for r in states[:16]] == [f"{k:02d}" for k in range(1, 17)]  # key order
+    assert states[-1][1] == "Deutschland"
+    soup = soup_of(german)
+    for table in soup.select("table.educatalog-table"):
+        caption = table.find("caption").get_text(strip=True)
+        if caption not in without:
+            assert table.select("tr.educatalog-total"), caption  # set off in bold
+    for name, sheet in sheets(german).items():
+        if name in ("Über diese Daten", "Datenqualität", "Archiv Verweildauer"):
+            continue
+        last = data_rows(sheet)[-1]
+        assert any(v in ("Insgesamt", "Deutschland") for v in last), name
+        assert sheet.cell(2 + len(data_rows(sheet)), 2).font.bold, name
+
+
+# -- 5: every chart with its table ------------------------------------------------------------
+
+
+def test_every_chart_has_its_table_on_the_page_and_in_the_workbook(
+    german: Path, demo_catalogue: Catalogue
+) -> None:
+    soup = soup_of(german)
+    summaries = [d.summary.get_text(strip=True) for d in soup.find_all("details")]
+    assert summaries == [
+        "Tabelle zum Diagramm: Anteil der Lernformen an den Veranstaltungen je Bundesland",
+        "Tabelle zum Diagramm: Anteil der Dauerklassen an den Veranstaltungen je Bundesland",
+        "Tabelle zum Diagramm: Beginnende Veranstaltungen je Monat",
+        "Tabelle zum Diagramm: Veranstaltungen nach Bundesland an jedem Stichtag",
+    ]
+    book = sheets(german)
+    for name in ("Lernform je Bundesland", "Dauer je Bundesland", "Beginn nach Monat"):
+        assert name in book
+    assert "Archiv alle Stichtage" in book
+    # The numbers behind the chart of durations: each state's shares and its n.
+    offers = demo_catalogue.offers()
+    shares = stats.crosstab(offers, "state", "duration_class", normalize="index")
+    rows = {r[1]: r for r in data_rows(book["Dauer je Bundesland"])}
+    bayern = rows["Bayern"]
+    assert list(bayern[2:-1]) == pytest.approx(list(shares.loc["Bayern"].astype(float)))
+    assert bayern[-1] == int((offers["state"] == "Bayern").sum())
+    months = data_rows(book["Beginn nach Monat"])
+    assert (
+        sum(r[1] for r in months[:-1]) == months[-1][1] == offers["event_start_date"].notna().sum()
+    )
+
+
+# -- 6: every sheet stands alone ---------------------------------------------------------------
+
+
+def test_every_sheet_names_title_source_stand_and_the_demo_mark(german: Path) -> None:
+    book = openpyxl.load_workbook(german / "tables.xlsx")
+    assert book.properties.title == "Bericht zum Kursangebot"
+    assert re.fullmatch(r"educatalog \d+\.\d+\.\d+\S*", book.properties.creator)
+    assert book.properties.language == "de-DE"
+    words = " ".join(
+        str(v) for ws in book.worksheets for r in ws.iter_rows(values_only=True) for v in r if v
+    )
+    assert "127.0.0.1" not in words  # no passing loopback address as the "service"
+    for sheet in book.worksheets[1:]:
+        assert len(sheet.title) <= 31
+        assert not re.search(r"[\s,;:\-–(]$", sheet.title), sheet.title  # cut after a word
+        assert sheet["A1"].value.endswith(" – SYNTHETISCHE DEMODATEN"), sheet.title
+        lines = lines_under(sheet)
+        sources = (
+            r"Quelle: synthetischer Demo-Katalog von educatalog \(Seed 0, Maßstab 0,3\)",
+            r"Quelle: Archiv „archive“: synthetische Demodaten \(educatalog\)",
+        )
+        assert any(re.fullmatch("|".join(sources), s) for s in lines), sheet.title
+        assert any(s.startswith("Stand: ") for s in lines), sheet.title
+        assert any(s.startswith("Hinweis: SYNTHETISCHE DEMODATEN") for s in lines), sheet.title
+        for cell in sheet[2]:
+            assert "(%)" not in str(cell.value or "")
+        for row in sheet.iter_rows(min_row=3, max_row=2 + len(data_rows(sheet))):
+            for cell in row:
+                if isinstance(cell.value, float) and cell.number_format.endswith("%"):
+                    assert 0 <= cell.value <= 1  # a number with a percent format
+    manifest = json.loads((german / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["source"]["seed"] == 0
+    assert manifest["source"]["scale"] == 0.3
+    assert "url" not in manifest["source"]
+
+
+# -- 7: the archive says which catalogue and which dates ------------------------------------
+
+
+def test_the_archive_section_says_what_it_shows(german: Path, english: Path) -> None:
+    text = soup_of(german).get_text(" ")
+    assert "Dieser Abschnitt zeigt das Archiv „archive“: 3 Stichtage" in text
+    assert "stimmt das Archiv mit dem Katalog dieses Berichts überein" in text
+    section = text[text.index("Das Angebot im Zeitverlauf") :]
+    assert "abgerufen am" not in section.split("Datenqualität")[0]
+    archive_sheet = sheets(german)["Archiv erster und letzter Tag"]
+    total = data_rows(archive_sheet)[-1]
+    states = page_tables(german)["Angebot nach Bundesland"][-1]
+    assert f"{total[-1]:,}".replace(",", ".") == states[2]  # agrees with the main part
+    # Another catalogue, one snapshot: said so, a table, no chart.
+    text = soup_of(english).get_text(" ")
+    assert "The archive shows another catalogue, or another day of it" in text
+    assert "The report's filters (states: Bavaria, Saxony; start dates" in text
+    assert "A single snapshot shows no change" in text
+    assert not (english / "charts" / "07-trend-by-state.png").exists()
+    assert not (english / "charts" / "08-courses-entered.png").exists()
+    one = sheets(english)["Archive first and last day"]
+    under = lines_under(one)
+    assert not any(line.startswith("Filters:") for line in under)  # they do not apply here
+    assert "The whole archive: the report's filters do not apply to this table." in under
+    assert [c.value for c in one[2]][:2] == ["Key", "State"]
+    assert isinstance(one["C2"].value, dt.datetime)
+    assert one["D2"].value is None  # one date, one column
+
+
+def test_the_filtered_report_leaves_out_what_it_cannot_say_of_the_selection(
+    english: Path,
+) -> None:
+    quality = page_tables(english)["Data quality"]
+    assert "courses without any event" not in [r[0] for r in quality]
+    frame = pd.read_excel(english / "tables.xlsx", sheet_name="Data quality", header=1)
+    assert "courses without any event" not in set(frame.iloc[:, 0])
