@@ -46,11 +46,11 @@ from educatalog.widgets.display import (
     ui_text,
 )
 from educatalog.widgets.export import (
-    _presented,
     csv_bytes,
     download_link,
     file_suffix,
     new_path,
+    presented,
     xlsx_bytes,
 )
 from educatalog.widgets.url_state import State, apply_state, from_query, state_of
@@ -343,7 +343,7 @@ class Explorer:
         """The table with its totals for readers, the measure named under it."""
         title = self.figure_title or self._file_stem()
         measure = f"{texts.text('excel.measure', self.lang)}: {self._measure_name()}"
-        return _presented(self._full, self.lang, title, self.source, measure)
+        return presented(self._full, self.lang, title, self.source, measure)
 
     def _measure_name(self) -> str:
         return texts.text(f"measure.{self.controls['measure'].value}", self.lang)
