@@ -246,6 +246,7 @@ def _report(args: argparse.Namespace) -> int:
 def _dashboard(args: argparse.Namespace) -> int:
     from educatalog.dashboard import serve
 
+    _interrupt_on_sigterm()  # so that Voilà, its kernels and the temporary folder go too
     try:
         origin = None
         if not args.snapshot:

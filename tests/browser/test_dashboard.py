@@ -12,6 +12,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -57,9 +58,14 @@ def start_dashboard(lang: str, log: Path) -> tuple[subprocess.Popen[bytes], str]
     return process, url
 
 
-def stop(process: subprocess.Popen[bytes]) -> None:
+def leftovers() -> set[str]:
+    """The dashboards' temporary folders (their snapshot, notebook, sockets) that exist."""
+    return {p.name for p in Path(tempfile.gettempdir()).glob("educatalog-dashboard-*")}
+
+
+def stop(process: subprocess.Popen[bytes], how: int = signal.SIGINT) -> None:
     try:
-        os.killpg(process.pid, signal.SIGINT)  # as Ctrl+C: Voilà and the kernels stop
+        os.killpg(process.pid, how)  # as Ctrl+C (or a service manager): Voilà and kernels stop
         process.wait(timeout=30)
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
@@ -71,12 +77,15 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 @pytest.fixture(scope="module")
 def dashboard(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log = tmp_path_factory.mktemp("dashboard") / "dashboard.log"
+    before = leftovers()
     process, url = start_dashboard("de", log)
     yield url
     stop(process)
     text = log.read_text()
     assert "without encryption" not in text, text
     assert "Traceback" not in text, text
+    assert "WARNING" not in text, text  # nothing that alarms whoever started it
+    assert leftovers() == before  # its temporary folder went with it
 
 
 def open_view(recorder: Recorder, url: str, page: Any | None = None) -> tuple[Any, float]:
@@ -203,6 +212,7 @@ def test_two_visitors_do_not_see_each_others_choices(
 def test_the_dashboard_speaks_english_when_asked(
     chromium: str, recorder: Recorder, tmp_path: Path
 ) -> None:
+    before = leftovers()
     process, url = start_dashboard("en", tmp_path / "dashboard.log")
     try:
         page, _ = open_view(recorder, url + "?states=Bayern")
@@ -215,4 +225,5 @@ def test_the_dashboard_speaks_english_when_asked(
         alt = page.locator(".educatalog-chart img").get_attribute("alt") or ""
         assert "Events by state" in alt
     finally:
-        stop(process)
+        stop(process, signal.SIGTERM)  # as a service manager stops it
+    assert leftovers() == before
