@@ -201,10 +201,10 @@ class Explorer:
         chosen format)."""
         self.widget = control_layout(self.controls, self.outputs, self.lang, heading=heading)
         # Stable names for style sheets and browser tests: educatalog-explorer, and
-        # educatalog-<name> on every control and output (educatalog-states, -chart, ...).
+        # educatalog-explorer-<name> on every control and output (-states, -chart, ...).
         self.widget.add_class("educatalog-explorer")
         for name, part in (*self.controls.items(), *self.outputs.items()):
-            part.add_class(f"educatalog-{name}")
+            part.add_class(f"educatalog-explorer-{name}")
         for name, control in self.controls.items():
             if name not in ("format", "reset"):
                 control.observe(self._on_change, names="value")
