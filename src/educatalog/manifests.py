@@ -76,7 +76,7 @@ def as_date(value: dt.date | str, what: str = "A snapshot date") -> dt.date:
     try:
         return dt.date.fromisoformat(str(value))
     except ValueError:
-        raise UsageError(f"{what} is YYYY-MM-DD, got {value!r}.") from None
+        raise UsageError(f"{what} must be a date as YYYY-MM-DD, got {value!r}.") from None
 
 
 # ---------------------------------------------------------------------------------------

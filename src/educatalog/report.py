@@ -300,7 +300,7 @@ def _report_folder(out: str | os.PathLike[str], start: str | None, end: str | No
     """The folder to write into, once the dates are checked."""
     for name, value in (("start", start), ("end", end)):
         if value is not None and not _DATE.fullmatch(value):
-            raise UsageError(f"{name} must be a date as YYYY-MM-DD, got {value!r}")
+            raise UsageError(f"{name} must be a date as YYYY-MM-DD, got {value!r}.")
     if start and end and start > end:
         raise UsageError(f"start {start} is after end {end}.")
     try:

@@ -10,6 +10,7 @@ from typing import Any
 import pandas as pd
 
 from educatalog.errors import MissingColumns, UsageError, did_you_mean
+from educatalog.manifests import as_date
 from educatalog.provenance import SOURCE_ATTR
 
 __all__ = ["select"]
@@ -41,7 +42,7 @@ def select(
         values = _values(chosen)
         keep &= _member(offers, column, values)
         narrowed[column] = values
-    dates = {n: _day(v, n).isoformat() for n, v in (("start", start), ("end", end)) if v}
+    dates = {n: as_date(v, n).isoformat() for n, v in (("start", start), ("end", end)) if v}
     if "start" in dates and "end" in dates and dates["start"] > dates["end"]:
         raise UsageError(f"start {dates['start']} is after end {dates['end']}.")
     if dates and "event_start_date" not in offers:
@@ -102,14 +103,3 @@ def narrow(series: pd.Series, values: Sequence[Any]) -> pd.Series:
     wanted = {str(v) for v in values if v is not None}
     kept = [c for c in series.cat.categories if str(c) in wanted]
     return series.cat.set_categories(kept, ordered=series.cat.ordered)
-
-
-def _day(value: dt.date | str, name: str) -> dt.date:
-    if isinstance(value, dt.datetime):
-        return value.date()
-    if isinstance(value, dt.date):
-        return value
-    try:
-        return dt.date.fromisoformat(str(value))
-    except ValueError:
-        raise UsageError(f"{name} must be a date as YYYY-MM-DD, got {value!r}") from None
