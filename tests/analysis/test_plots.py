@@ -406,6 +406,19 @@ def test_cost_boxplot(offers: pd.DataFrame, tmp_path: Path) -> None:
     check_png(plots.save(fig, tmp_path / "costs.png", dpi=150), fig)
 
 
+def test_cost_boxplot_leaves_out_a_level_without_costs(offers: pd.DataFrame) -> None:
+    """A filter that leaves a form without priced courses (Thüringen: no distance learning)
+    draws the other forms; the table of stats.costs() keeps the level with n = 0."""
+    level = "Fernunterricht"
+    without = offers[offers["instruction_form_category"] != level]
+    table = stats.costs(without, "instruction_form_category").droplevel("currency")
+    assert table.loc[level, "courses"] == 0
+    ax = plots.cost_boxplot(without).axes[0]
+    ticks = [t.get_text() for t in ax.get_yticklabels()]
+    assert ticks == [f"{label(k)} (n = {int(n):,})" for k, n in table["courses"].items() if n > 0]
+    assert len([p for p in ax.patches if isinstance(p, PathPatch)]) == len(ticks) == 4
+
+
 def test_cost_boxplot_currency_without_costs(offers: pd.DataFrame) -> None:
     with pytest.raises(EducatalogError, match=r"No event in the frame has a cost in USD.*EUR"):
         plots.cost_boxplot(offers, currency="USD")

@@ -56,6 +56,9 @@ def cost_boxplot(
             )
         )
     table = table.droplevel("currency")
+    # A level with no cost in this currency (a form a filter left without priced courses)
+    # has no box: its row in stats.costs() says n = 0.
+    table = table[table[f"{per}s"] > 0]
     boxes: list[dict[str, Any]] = [
         {
             "label": texts.text(
