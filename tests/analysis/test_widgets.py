@@ -196,6 +196,16 @@ def test_second_dimension_gives_the_crosstab(explorer: Explorer, offers: pd.Data
     title = explorer.figure.axes[0].get_title(loc="left")
     assert title == "Courses by state and instruction form category"
 
+    # Places by two dimensions: each cell the places its events state (the heatmap's numbers)
+    explorer.controls["measure"].value = "capacity"
+    assert explorer.error is None
+    places = bayern.groupby("instruction_form_category", observed=True)["max_participants"]
+    for category, n in places.sum(min_count=1).items():
+        assert explorer.table.loc["Bayern", category] == n
+    title = explorer.figure.axes[0].get_title(loc="left")
+    assert title == "Places by state and instruction form category"
+    explorer.controls["measure"].value = "courses"
+
     explorer.controls["by2"].value = "state"  # the same as the first: ignored
     assert list(explorer.table.columns) == ["events", "courses", "share"]
     assert "ignored" in explorer.outputs["status"].value
