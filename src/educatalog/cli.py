@@ -183,6 +183,13 @@ def _add_dashboard_command(commands: Commands) -> None:
     _add_lang(dashboard, "the page")
     dashboard.add_argument("--scale", type=_positive_float, default=1.0, help="demo size")
     dashboard.add_argument("--seed", type=int, default=None, help="demo random seed (default 0)")
+    dashboard.add_argument(
+        "--idle-timeout",
+        type=_positive_int,
+        default=120,
+        metavar="SECONDS",
+        help="stop a visitor's kernel this long after their page is gone (default 120)",
+    )
 
 
 def _add_lang(parser: argparse.ArgumentParser, what: str) -> None:
@@ -259,6 +266,7 @@ def _dashboard(args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             lang=args.lang,
+            idle_timeout=args.idle_timeout,
             notify=_say,
         )
     except EducatalogError as exc:

@@ -67,6 +67,10 @@ _WORDS: dict[str, tuple[str, str]] = {
         "Synthetic demo data: this catalogue is made up ({origin}). It shows how the tool "
         "works, not the real course supply.",
     ),
+    "failed": (
+        "Die Ansicht dieses Links ließ sich nicht zeigen ({error}); hier die Grundansicht.",
+        "The view of this link could not be shown ({error}); here is the plain view.",
+    ),
     "origin": (
         "educatalog-Demo, Seed {seed}, Maßstab {scale}",
         "educatalog demo, seed {seed}, scale {scale}",
@@ -118,8 +122,14 @@ def show(prepared: Prepared, *, query: str | None = None) -> Any:
         _wait_for_the_visitor()
         query = os.environ.get("QUERY_STRING", "")
     explorer, lang = prepared.explorer, prepared.lang
-    problems = explorer.set_state(query) if query else []
-    explorer.flush()
+    problems: list[str] = []
+    try:
+        problems = explorer.set_state(query) if query else []
+        explorer.flush()
+    except Exception as error:  # a view the explorer fails on: the plain view, and why
+        problems.append(_word("failed", lang, error=f"{type(error).__name__}: {error}"))
+        explorer.set_state("")
+        explorer.flush()
     head = [f"<h1 style='margin:0.2em 0'>{html.escape(_word('title', lang))}</h1>"]
     if prepared.demo:
         origin = snapshot.read_manifest(prepared.path).get("origin") or {}
@@ -194,12 +204,22 @@ def serve(
     host: str = "127.0.0.1",
     port: int = DEFAULT_PORT,
     lang: str = texts.DEFAULT_LANG,
+    idle_timeout: int = 120,
     notify: Callable[[str], None] = print,
 ) -> int:
     """Serve the dashboard until interrupted (Ctrl+C, SIGTERM); returns Voilà's exit
     status. The data: the snapshot at ``snapshot_path`` as it is, else ``origin`` (the
-    configured service, or the demo catalogue) fetched once now."""
+    configured service, or the demo catalogue) fetched once now.
+
+    A visitor's kernel stops ``idle_timeout`` seconds after their page is gone (closed,
+    reloaded, navigated away: no connection and nothing running). Voilà's own signal for
+    this, a request the page sends as it closes, is refused by its XSRF check when the
+    page comes from the preheated kernel (it sets no ``_xsrf`` cookie), so the kernel
+    manager's culling does it; a page still open is never culled.
+    """
     lang = texts.check_lang(lang)
+    if idle_timeout < 1:
+        raise UsageError(f"idle_timeout must be at least 1 second, got {idle_timeout!r}.")
     _needs("voila", "anywidget")
     with tempfile.TemporaryDirectory(prefix="educatalog-dashboard-") as temporary:
         folder = Path(temporary)
@@ -243,6 +263,10 @@ def serve(
             "--VoilaConfiguration.preheat_kernel=True",
             "--Voila.log_level=ERROR",  # the address is said above; a failure still shows
             "--VoilaConfiguration.default_pool_size=1",
+            # kernels of pages that are gone: stopped (pooled and connected ones never are)
+            f"--MappingKernelManager.cull_idle_timeout={idle_timeout}",
+            f"--MappingKernelManager.cull_interval={max(1, min(30, idle_timeout // 2))}",
+            "--MappingKernelManager.cull_connected=False",
             *server_args(runtime),
         ]
         shown = f"[{host}]" if ":" in host else host

@@ -27,13 +27,16 @@ from browsing import Recorder, number, screen_table
 from educatalog import stats, texts
 from processes import free_port
 
+IDLE_TIMEOUT = 4
+"""Seconds after which the dashboards of these tests stop the kernel of a page that is gone."""
+
 
 def start_dashboard(lang: str, log: Path) -> tuple[subprocess.Popen[bytes], str]:
     for module in ("voila", "anywidget"):
         pytest.importorskip(module, reason="the dashboard needs the 'dashboard' extra")
     port = free_port()
     command = [sys.executable, "-m", "educatalog.cli", "dashboard", "--demo"]
-    command += ["--port", str(port), "--lang", lang]
+    command += ["--port", str(port), "--lang", lang, "--idle-timeout", str(IDLE_TIMEOUT)]
     env = {k: v for k, v in os.environ.items() if not k.startswith("EDUCATALOG_URL")}
     with log.open("w") as output:
         process = subprocess.Popen(
@@ -74,18 +77,50 @@ def stop(process: subprocess.Popen[bytes], how: int = signal.SIGINT) -> None:
         pass
 
 
+def kernels(process: subprocess.Popen[bytes]) -> list[bytes]:
+    """The command lines of the kernels that the dashboard started by ``process`` runs (its
+    descendants: jupyter_client starts each kernel in a session of its own)."""
+    parents: dict[int, int] = {}
+    commands: dict[int, bytes] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            commands[int(entry.name)] = (entry / "cmdline").read_bytes()
+        except (ProcessLookupError, PermissionError, FileNotFoundError):
+            continue
+        parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+
+    def descends(pid: int) -> bool:
+        while pid > 1:
+            if pid == process.pid:
+                return True
+            pid = parents.get(pid, 0)
+        return False
+
+    return [c for p, c in commands.items() if b"ipykernel_launcher" in c and descends(p)]
+
+
 @pytest.fixture(scope="module")
-def dashboard(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def served(
+    chromium: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     log = tmp_path_factory.mktemp("dashboard") / "dashboard.log"
     before = leftovers()
     process, url = start_dashboard("de", log)
-    yield url
+    yield process, url
     stop(process)
     text = log.read_text()
     assert "without encryption" not in text, text
     assert "Traceback" not in text, text
     assert "WARNING" not in text, text  # nothing that alarms whoever started it
     assert leftovers() == before  # its temporary folder went with it
+
+
+@pytest.fixture
+def dashboard(served: tuple[subprocess.Popen[bytes], str]) -> str:
+    return served[1]
 
 
 def open_view(recorder: Recorder, url: str, page: Any | None = None) -> tuple[Any, float]:
@@ -195,6 +230,46 @@ def test_a_link_with_mistakes_opens_and_names_them(dashboard: str, recorder: Rec
         "Sachsen"
     ]
     assert query(page) == {"states": ["Sachsen"]}  # the address shows what is shown
+
+
+def test_places_by_two_dimensions_from_a_link(dashboard: str, recorder: Recorder) -> None:
+    """Places (capacity) in a heatmap of two dimensions: a view that once failed with
+    KeyError, and its link opened no page at all."""
+    link = dashboard + "?by=duration_class&by2=instruction_form_category&measure=capacity"
+    page, _ = open_view(recorder, link)
+    alt = page.locator(".educatalog-explorer-chart img").get_attribute("alt") or ""
+    assert "Plätze nach Dauer und Lernform" in alt, alt
+    assert "Fehler" not in status(page)
+    headers, rows = screen_table(page.locator(".educatalog-explorer-table table"))
+    assert len(headers) > 2
+    assert rows
+    assert not recorder.console_errors(), recorder.console
+
+
+def test_a_page_that_is_gone_stops_its_kernel(
+    served: tuple[subprocess.Popen[bytes], str], recorder: Recorder
+) -> None:
+    """Closing the page stops its kernel; an open page keeps it however idle."""
+    process, url = served
+    page, _ = open_view(recorder, url, recorder.new_page())
+    kernel = page.evaluate(
+        "() => JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId"
+    ).encode()
+
+    def running() -> bool:
+        return any(kernel in command for command in kernels(process))
+
+    assert running()
+    time.sleep(IDLE_TIMEOUT + 3)
+    assert running()
+    states = page.locator(".educatalog-explorer-states select")
+    changes(page, lambda: states.select_option(label="Bremen"), "Bremen")
+    page.close()
+    deadline = time.monotonic() + IDLE_TIMEOUT + 30
+    while running():
+        assert time.monotonic() < deadline, "the kernel of a closed page still runs"
+        time.sleep(0.5)
+    assert kernels(process)  # the preheated kernel for the next visitor stays
 
 
 def test_two_visitors_do_not_see_each_others_choices(

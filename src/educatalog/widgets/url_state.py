@@ -76,10 +76,18 @@ def apply_state(explorer: Explorer, state: Mapping[str, Any]) -> list[str]:
     problems: list[str] = []
 
     def choose(name: str, value: Any, allowed: Sequence[Any]) -> Any:
+        """The option ``value`` names: by its value in links (``states=Bayern``,
+        ``measure=courses``) or by the label the page shows (``states=Bavaria``,
+        ``measure=Kurse``), case aside; else None, and said with the labels to choose from."""
         if value in allowed:
             return value
-        shown = ", ".join(str(a) for a in allowed if a != NONE)
-        problems.append(ui_text("link.value", lang, part=name, value=value, allowed=shown))
+        labels = _labels(controls, name, allowed)
+        wanted = str(value).casefold()
+        for option, shown in labels.items():
+            if wanted in (str(option).casefold(), shown.casefold()):
+                return option
+        choices = ", ".join(shown for option, shown in labels.items() if option != NONE)
+        problems.append(ui_text("link.value", lang, part=name, value=value, allowed=choices))
         return None
 
     for key in state:
@@ -98,7 +106,8 @@ def apply_state(explorer: Explorer, state: Mapping[str, Any]) -> list[str]:
                     problems.append(ui_text("link.key", lang, part=name, keys=", ".join(KEYS)))
                 continue
             options = [value for _label, value in controls[name].options]
-            controls[name].value = tuple(v for v in chosen if choose(name, v, options))
+            found = (choose(name, value, options) for value in chosen)
+            controls[name].value = tuple(dict.fromkeys(o for o in found if o is not None))
         if "start" in controls:
             slider = controls["start"]
             months = [str(value) for _label, value in slider.options]
@@ -113,6 +122,13 @@ def apply_state(explorer: Explorer, state: Mapping[str, Any]) -> list[str]:
         labels = {s: label for label, s in FORMATS.items()}
         controls["format"].value = labels.get(choose("format", suffix, list(labels)) or "csv")
     return problems
+
+
+def _labels(controls: Mapping[str, Any], name: str, allowed: Sequence[Any]) -> dict[Any, str]:
+    """Each allowed value of control ``name`` with the label the page shows for it."""
+    options = getattr(controls.get(name), "options", ())
+    shown = {o[1]: str(o[0]) for o in options if isinstance(o, tuple) and len(o) == 2}
+    return {value: shown.get(value, str(value)) for value in allowed}
 
 
 def to_query(state: Mapping[str, Any]) -> str:

@@ -1,0 +1,110 @@
+"""The explorer's view as a link (``widgets/url_state.py``) and the dashboard's page for a
+link (``dashboard.show``): a view goes into a query string and comes back the same; a link
+may name choices as the page shows them, in either language; what a link gets wrong is
+said in the reader's words, and a view the explorer fails on still opens a page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+
+from educatalog import widgets
+from educatalog.widgets import Explorer
+from educatalog.widgets.url_state import from_query, to_query
+
+
+@pytest.fixture(scope="module")
+def offers(demo_catalogue: Any) -> pd.DataFrame:
+    return demo_catalogue.offers()
+
+
+@pytest.fixture
+def german(offers: pd.DataFrame) -> Explorer:
+    return widgets.explorer(offers, debounce=0, lang="de")
+
+
+@pytest.fixture
+def english(offers: pd.DataFrame) -> Explorer:
+    return widgets.explorer(offers, debounce=0, lang="en")
+
+
+def test_a_view_goes_into_a_link_and_comes_back(german: Explorer, offers: pd.DataFrame) -> None:
+    view = {
+        "by": "duration_class",
+        "by2": "instruction_form_category",
+        "measure": "capacity",
+        "states": ["Bayern", "Sachsen"],
+        "start": "2025-03",
+        "voucher": "1",
+        "format": "xlsx",
+    }
+    assert german.set_state(view) == []
+    assert german.error is None
+    query = to_query(german.state)
+    assert query == (
+        "by=duration_class&by2=instruction_form_category&measure=capacity"
+        "&states=Bayern&states=Sachsen&start=2025-03&voucher=1&format=xlsx"
+    )
+    assert from_query(query) == german.state
+    other = widgets.explorer(offers, debounce=0, lang="de")
+    assert other.set_state(query) == []
+    assert other.state == german.state
+    assert other.table.equals(german.table)
+
+
+def test_a_link_may_name_choices_as_the_page_shows_them(english: Explorer) -> None:
+    problems = english.set_state("states=Bavaria&states=bayern&states=Saxony&measure=Courses")
+    assert problems == []
+    assert english.controls["states"].value == ("Bayern", "Sachsen")  # once each
+    assert english.controls["measure"].value == "courses"
+    assert to_query(english.state) == "measure=courses&states=Bayern&states=Sachsen"
+
+
+def test_what_a_link_gets_wrong_is_said_in_the_readers_words(german: Explorer) -> None:
+    problems = german.set_state("states=Bayren&states=Sachsen&by=nonsense&measure=sitze&x=1")
+    assert german.controls["states"].value == ("Sachsen",)
+    assert german.controls["by"].value == "state"
+    text = "\n".join(problems)
+    assert "states=Bayren gibt es nicht (es gibt: Baden-Württemberg, Bayern," in text
+    # the choices as the page names them, not the column names behind them
+    assert "by=nonsense gibt es nicht (es gibt: Dauer, Bundesland, " in text
+    assert "duration_class" not in text
+    assert "measure=sitze gibt es nicht (es gibt: Veranstaltungen, Kurse, " in text
+    assert "„x“ gibt es nicht" in text
+
+
+def test_places_by_two_dimensions(german: Explorer, offers: pd.DataFrame) -> None:
+    assert german.set_state("by=duration_class&by2=state&measure=capacity") == []
+    assert german.error is None
+    bayern = offers[offers["state"] == "Bayern"]
+    places = bayern.groupby("duration_class", observed=True)["max_participants"].sum(min_count=1)
+    for duration, n in places.items():
+        if not pd.isna(n):
+            assert german.table.loc[duration, "Bayern"] == n
+    assert german.figure_title == "Plätze nach Dauer und Bundesland"
+
+
+def test_a_view_the_explorer_fails_on_opens_the_plain_view_and_says_why(
+    german: Explorer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    pytest.importorskip("anywidget", reason="the dashboard's page needs the 'dashboard' extra")
+    from educatalog.dashboard import Prepared, show
+
+    drawn = german._draw
+
+    def draw(frame: pd.DataFrame, dims: list[str], measure: str) -> Any:
+        if measure == "courses":
+            raise RuntimeError("a mistake of the explorer's")
+        return drawn(frame, dims, measure)
+
+    monkeypatch.setattr(german, "_draw", draw)
+    box = show(Prepared(german, "de", tmp_path, False), query="measure=courses&states=Bayern")
+    head = box.children[0].value
+    assert "Die Ansicht dieses Links ließ sich nicht zeigen" in head
+    assert "RuntimeError: a mistake of the explorer&#x27;s" in head
+    assert german.state == {}  # the plain view
+    assert german.error is None
+    assert "Veranstaltungen nach Bundesland" in german.alt_text
