@@ -551,7 +551,7 @@ class Explorer:
         if not self._matched:
             return empty_figure(lang)
         # by one dimension the table has a column per measure, by two the measure's cells
-        shown = self.table[measure] if by2 is None else self.table
+        shown = self.table[[measure]] if by2 is None else self.table
         if measure == "capacity" and shown.isna().all(axis=None):
             return empty_figure(lang, texts.text("empty.capacity", lang))
         if by2 is None and not (by in TIME_DIMENSIONS and measure == "events"):
