@@ -227,6 +227,32 @@ def test_supply_bars_other_measure_and_top(offers: pd.DataFrame) -> None:
         plots.supply_bars(offers, top=0)
 
 
+def test_supply_bars_keep_the_order_of_ordered_levels(offers: pd.DataFrame) -> None:
+    """Durations and months in their own order, not by size (the grey bar still last);
+    ``top`` keeps the largest, shown in that order; the alt text names the largest."""
+    table = stats.supply(offers, "duration_class", normalize=False)["institutions"].dropna()
+    table = table[~(table.index.isna() & (table == 0))]
+    ax = plots.supply_bars(offers, "duration_class", measure="institutions").axes[0]
+    ticks = [t.get_text() for t in ax.get_yticklabels()]
+    assert ticks == [label(k) for k in table.index]  # class order, "not stated" last
+    assert [b.get_width() for b in ax.containers[0].patches] == list(table)
+    months = stats.supply(offers, "month", normalize=False)["events"]
+    fig = plots.supply_bars(offers, "month", top=3)
+    largest = months.sort_values(ascending=False, kind="stable").index[:3]
+    shown = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert shown == [label(k) for k in sorted(largest)]
+    high = label(largest[0])
+    assert f"Largest: {high} ({int(months.max()):,})" in plots.alt_text(fig)
+
+
+def test_supply_bars_of_one_group_say_so(offers: pd.DataFrame) -> None:
+    bremen = stats.select(offers, state=["Bremen"])  # the filter narrows the levels
+    fig = plots.supply_bars(bremen, "state", title="Bremen")
+    text = plots.alt_text(fig)
+    assert f"One bar: Bremen ({len(bremen):,})" in text
+    assert "groups" not in text
+
+
 def test_supply_bars_thousands_and_missing_state() -> None:
     frame = tiny(["Berlin"] * 1500 + ["Bremen"] * 3 + [None] * 2)
     fig = plots.supply_bars(frame, title="Angebote je Land")

@@ -81,7 +81,8 @@ def supply_bars(
     source: Source | str | None = None,
     population: Any = None,
 ) -> Figure:
-    """Horizontal bars of a measure by ``by``, largest on top, each labelled with its value.
+    """Horizontal bars of a measure by ``by``, largest on top (levels with an order of their
+    own, as durations and months, in that order), each labelled with its value.
 
     ``measure`` is one of :data:`educatalog.stats.MEASURES` (events, courses,
     institutions, capacity) or ``"events_per_100k"`` (only with ``by="state"``, from
@@ -122,10 +123,17 @@ def supply_bars(
     values = values.dropna()
     missing = missing_mask(values.index)
     values = values[~(missing & (values.to_numpy(dtype=float) == 0))]  # an empty "no value"
-    # Largest first; the grey bar of offers without a value always last, not among them.
-    order = np.lexsort((-values.to_numpy(dtype=float), missing_mask(values.index)))
-    values = values.iloc[order]
-    shown = values.iloc[:top] if top is not None else values
+    # Largest first, or in their own order where the levels have one (durations, months,
+    # quarters); the grey bar of offers without a value always last, not among them.
+    ordered = isinstance(values.index, pd.PeriodIndex) or bool(
+        getattr(values.index.dtype, "ordered", False)
+    )
+    largest = values.iloc[np.lexsort((-values.to_numpy(dtype=float), missing_mask(values.index)))]
+    shown = largest.iloc[:top] if top is not None else largest
+    if ordered:
+        position = {key: i for i, key in enumerate(values.index)}
+        shown = shown.iloc[np.argsort([position[k] for k in shown.index], kind="stable")]
+        shown = shown.iloc[np.lexsort((np.arange(len(shown)), missing_mask(shown.index)))]
     if shown.empty:
         raise UsageError(f"{what}: the frame has no offers to count by {by}.")
 
@@ -146,14 +154,16 @@ def supply_bars(
         if top is not None and top < len(values):
             title = texts.text("title.top", lang, title=title, top=top)
     known = [i for i, m in enumerate(missing_mask(shown.index)) if not m] or [0]
+    high = max(known, key=lambda i: (numbers[i], -i))
+    low = min(known, key=lambda i: (numbers[i], -i))
     alt = texts.text(
-        "alt.bars",
+        "alt.bars" if len(labels) > 1 else "alt.bar",
         lang,
         title=title,
-        top=labels[known[0]],
-        top_value=value_texts[known[0]],
-        low=labels[known[-1]],
-        low_value=value_texts[known[-1]],
+        top=labels[high],
+        top_value=value_texts[high],
+        low=labels[low],
+        low_value=value_texts[low],
         n=len(labels),
     )
     return finish(fig, ax, offers, title, notes, lang=lang, source=source, alt=alt)

@@ -270,6 +270,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Bar chart: {title}. Largest: {top} ({top_value}); smallest: {low} ({low_value}); "
         "{n} groups.",
     ),
+    "alt.bar": (
+        "Balkendiagramm: {title}. Ein Balken: {top} ({top_value}).",
+        "Bar chart: {title}. One bar: {top} ({top_value}).",
+    ),
     "alt.stacked": (
         "Gestapelte Balken zu 100 %: {title}. {n} Balken, Anteile von {parts}.",
         "100% stacked bars: {title}. {n} bars, shares of {parts}.",
