@@ -350,6 +350,25 @@ def test_heatmap_counts(offers: pd.DataFrame, tmp_path: Path) -> None:
         plots.heatmap(offers, normalize="rows")
 
 
+def test_heatmap_title_fits_and_n_says_what_it_counts(offers: pd.DataFrame) -> None:
+    """Two columns and long row labels: the title (which starts where the cells start) ends
+    inside the figure; n beside a row counts events, and a note says so where the cells
+    count courses."""
+    two = stats.select(offers, state=["Bremen", "Saarland"])
+    for lang, measure in [(lang, m) for lang in ("de", "en") for m in ("events", "courses")]:
+        fig = plots.heatmap(
+            two, "duration_class", "state", normalize=False, measure=measure, lang=lang
+        )
+        fig.canvas.draw()
+        ax = fig.axes[0]
+        title = ax.get_title(loc="left")
+        (shown,) = [t for t in ax.findobj(Text) if t.get_text() == title]
+        assert shown.get_window_extent().x1 <= fig.bbox.x1 - 2, (lang, measure)
+        note = texts.text("note.n_events", lang)
+        noted = any(note in t.get_text().replace("\n", " ") for t in fig.texts)
+        assert noted == (measure != "events"), (lang, measure)  # events: n is the cells' sum
+
+
 # -- starts_over_time ----------------------------------------------------------------
 
 

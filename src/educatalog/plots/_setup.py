@@ -16,8 +16,10 @@ from cycler import cycler
 from matplotlib.axes import Axes
 from matplotlib.colorbar import Colorbar
 from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
 from matplotlib.layout_engine import ConstrainedLayoutEngine
 from matplotlib.text import Text
+from matplotlib.textpath import TextToPath
 from matplotlib.ticker import Formatter, Locator
 from matplotlib.transforms import ScaledTranslation
 
@@ -192,6 +194,14 @@ def finish_colorbar(
         colorbar.locator = locator
     colorbar.formatter = formatter
     colorbar.update_ticks()
+
+
+def text_width(text: str, size: float, *, bold: bool = False) -> float:
+    """The width in inches of one line of ``text`` at ``size`` points (the charts' font), as
+    matplotlib draws it: to size a figure before it is drawn."""
+    font = FontProperties(size=size, weight="bold" if bold else "normal")
+    width, _height, _descent = TextToPath().get_text_width_height_descent(text, font, False)
+    return float(width) / 72
 
 
 def inside(labels: Sequence[Text]) -> None:

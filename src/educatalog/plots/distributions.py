@@ -30,6 +30,7 @@ from educatalog.plots._formats import (
 from educatalog.plots._frames import MEASURE_COLUMNS, columns_of, require
 from educatalog.plots._setup import (
     HEATMAP_CMAP,
+    STYLE,
     TEXT_COLOR,
     begin,
     category_axis,
@@ -40,6 +41,7 @@ from educatalog.plots._setup import (
     legend_right,
     new_axes,
     styled,
+    text_width,
     two_dimensions,
 )
 from educatalog.provenance import Source
@@ -163,9 +165,14 @@ def heatmap(
         data = data * 100
     n_rows, n_cols = data.shape
     col_width = 0.66  # inches per column
-    fig, ax = new_axes(
-        ax, (max(6.5, 3.2 + col_width * n_cols + 1.2), max(3.2, 2.0 + 0.32 * n_rows))
-    )
+    row_labels = _row_labels(offers, rows, table.index, lang)
+    title = title or _title(mode, measure, _names(rows, columns, lang), lang)
+    # Wide enough for the title, which starts where the cells start (after the row labels)
+    # and must end before the colour bar's right edge: a short heatmap cut it off.
+    labels_width = max(text_width(t, STYLE["ytick.labelsize"]) for t in row_labels) + 0.5
+    title_width = text_width(title, STYLE["axes.titlesize"], bold=True)
+    width = max(6.5, 3.2 + col_width * n_cols + 1.2, labels_width + title_width + 0.4)
+    fig, ax = new_axes(ax, (width, max(3.2, 2.0 + 0.32 * n_rows)))
     vmax = float(np.nanmax(data)) if np.isfinite(data).any() else 0.0
     mesh = ax.pcolormesh(
         np.arange(n_cols + 1),
@@ -178,7 +185,6 @@ def heatmap(
         linewidth=0.8,
     )
     _cell_texts(ax, data, share, vmax, lang)
-    row_labels = _row_labels(offers, rows, table.index, lang)
     column_labels = [label(k, lang) for k in table.columns]
     ax.set_xlim(0, n_cols)
     ax.set_yticks(np.arange(n_rows) + 0.5, row_labels)
@@ -189,7 +195,7 @@ def heatmap(
         spine.set_visible(False)
     ax.set_xlabel(texts.capitalized(texts.dimension(columns, lang)))
     ax.set_ylabel(texts.capitalized(texts.dimension(rows, lang)))
-    names = {"rows": texts.dimension(rows, lang), "columns": texts.dimension(columns, lang)}
+    names = _names(rows, columns, lang)
     # The colour bar's label in lines that fit its height (a heatmap of two rows is short).
     room = max(16, int(fig.get_figheight() * 0.6 * 72 / (10 * 0.6)))
     finish_colorbar(
@@ -198,10 +204,16 @@ def heatmap(
         percent_formatter(lang) if share else tick_formatter(rate=False, lang=lang),
         None if share else ticker.MaxNLocator(nbins=6, integer=True),
     )
-    title = title or _title(mode, measure, names, lang)
     labels = ([label(k, lang) for k in table.index], column_labels)
     alt = _heatmap_alt(data, share, title, names, labels, lang)
-    return finish(fig, ax, offers, title, lang=lang, source=source, alt=alt)
+    # n beside each row counts its events; where the cells count something else, say so
+    notes = [texts.text("note.n_events", lang)] if measure != "events" else []
+    return finish(fig, ax, offers, title, notes, lang=lang, source=source, alt=alt)
+
+
+def _names(rows: str, columns: str, lang: str) -> dict[str, str]:
+    """The two dimensions' names, for the heatmap's title, colour bar and alt text."""
+    return {"rows": texts.dimension(rows, lang), "columns": texts.dimension(columns, lang)}
 
 
 def _row_labels(offers: pd.DataFrame, rows: str, keys: pd.Index, lang: str) -> list[str]:

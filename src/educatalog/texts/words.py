@@ -270,6 +270,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Bar chart: {title}. Largest: {top} ({top_value}); smallest: {low} ({low_value}); "
         "{n} groups.",
     ),
+    "note.n_events": (
+        "n: die Zahl der Veranstaltungen jeder Zeile.",
+        "n: the number of events in each row.",
+    ),
     "alt.bar": (
         "Balkendiagramm: {title}. Ein Balken: {top} ({top_value}).",
         "Bar chart: {title}. One bar: {top} ({top_value}).",
