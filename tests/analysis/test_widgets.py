@@ -427,6 +427,32 @@ def test_total_capacity_is_unknown_when_no_event_states_it(offers: pd.DataFrame)
     explorer.close()
 
 
+def test_the_status_and_export_describe_the_table_not_controls_changed_meanwhile(
+    offers: pd.DataFrame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A control changed while an update runs (a reader clicking on) is the next update's:
+    the status line and the exported file describe the table shown, not the new choice."""
+    explorer = widgets.explorer(offers, debounce=60, lang="en")
+    mask = explorer._mask
+
+    def clicked_meanwhile() -> Any:
+        chosen = mask()
+        explorer.controls["voucher"].value = True
+        return chosen
+
+    monkeypatch.setattr(explorer, "_mask", clicked_meanwhile)
+    explorer.controls["states"].value = ("Bayern",)
+    explorer.flush()
+    status = explorer.outputs["status"].value
+    assert "Bavaria" in status
+    assert "voucher" not in status
+    assert explorer.table["events"].sum() == (offers["state"] == "Bayern").sum()
+    book = openpyxl.load_workbook(io.BytesIO(explorer.payload("xlsx")))
+    about = dict(book.worksheets[0].iter_rows(min_row=3, values_only=True))
+    assert about["Filters"] == "Bavaria"
+    explorer.close()
+
+
 def test_debounce_recomputes_once_after_the_pause(offers: pd.DataFrame, tmp_path: Path) -> None:
     for attempt in range(5):  # a busy machine may pause longer than the debounce between lines
         explorer = widgets.explorer(offers, debounce=0.05, export_dir=tmp_path)

@@ -155,6 +155,11 @@ class Explorer:
         self._unique = bool(offers["event_id"].is_unique)
         self._total_events = self._n if self._unique else _distinct_events(offers["event_id"])
         self._matched = self._total_events
+        # What the table shows, taken from the controls as an update starts (they may change
+        # while it runs): the status line, the export and the file name say this, not what
+        # the controls say a moment later.
+        self._notes: list[str] = []
+        self._shown: tuple[list[str], str, bool] = (["state"], "events", False)
         self._totals: dict[str, Any] | None = None
         self._full = pd.DataFrame()  # the table with its totals (margins)
         self.mask = np.ones(self._n, dtype=np.bool_)
@@ -334,7 +339,7 @@ class Explorer:
         table = self._presented()
         if suffix == "csv":
             return csv_bytes(table)
-        return xlsx_bytes(table, self.source, self._filter_notes())
+        return xlsx_bytes(table, self.source, self._notes)
 
     def _suffix(self, format: str | None) -> str:
         return file_suffix(format, self.controls["format"].value)
@@ -439,9 +444,11 @@ class Explorer:
     def _update(self) -> None:
         clock = time.perf_counter
         t0 = clock()
-        self.mask = self._mask()
         dims = self._dims()
         measure = self.controls["measure"].value
+        ignored = self.controls["by2"].value not in (NONE, None, "") and len(dims) == 1
+        self._notes, self._shown = self._filter_notes(), (dims, measure, ignored)
+        self.mask = self._mask()
         frame = self._frame(self.mask, dims, measure)
         self._matched = (
             int(self.mask.sum()) if self._unique else _distinct_events(frame["event_id"])
@@ -578,18 +585,16 @@ class Explorer:
         total = texts.number(self._total_events, lang)
         parts = [
             ui_text("match", lang, n=matched, total=total),
-            *(html.escape(note) for note in self._filter_notes()),
+            *(html.escape(note) for note in self._notes),
         ]
-        dims = self._dims()
-        by2 = self.controls["by2"].value
-        if by2 not in (NONE, None, "") and len(dims) == 1:
+        if self._shown[2]:  # the second dimension was the first one
             parts.append(ui_text("ignored", lang))
         parts.append(ui_text("updated", lang, seconds=texts.number(self.seconds, lang, 2)))
         return status_html(" · ".join(parts), self.source, lang)
 
     def _file_stem(self) -> str:
-        dims = "-by-".join(self._dims())
-        return f"educatalog-{self.controls['measure'].value}-by-{dims}"
+        dims, measure, _ignored = self._shown
+        return f"educatalog-{measure}-by-{'-by-'.join(dims)}"
 
 
 def _distinct_events(event_ids: pd.Series) -> int:
