@@ -427,6 +427,22 @@ def test_total_capacity_is_unknown_when_no_event_states_it(offers: pd.DataFrame)
     explorer.close()
 
 
+def test_state_lists_read_alphabetically_in_each_language(offers: pd.DataFrame) -> None:
+    for lang, first, later in (
+        ("en", ["Baden-Württemberg", "Bavaria", "Berlin"], ["Lower Saxony", "Mecklenburg"]),
+        ("de", ["Baden-Württemberg", "Bayern", "Berlin"], ["Mecklenburg", "Niedersachsen"]),
+    ):
+        explorer = widgets.explorer(offers, debounce=0, lang=lang)
+        shown = [label for label, _value in explorer.controls["states"].options]
+        assert shown[:3] == first
+        assert shown[-1] == texts.missing(lang)  # "not stated" last
+        positions = [next(i for i, s in enumerate(shown) if s.startswith(p)) for p in later]
+        assert positions == sorted(positions), shown
+        hint = "Ctrl" if lang == "en" else "Strg"
+        assert hint in str(explorer.widget.children)
+        explorer.close()
+
+
 def test_the_status_and_export_describe_the_table_not_controls_changed_meanwhile(
     offers: pd.DataFrame, monkeypatch: pytest.MonkeyPatch
 ) -> None:

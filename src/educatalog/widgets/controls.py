@@ -3,6 +3,7 @@ that choose them, and the filters as boolean masks over a categorical column's c
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -132,11 +133,14 @@ def make_controls(
     for name, (column, _description) in FILTERS.items():
         if name in filters:
             labels = filters[name].labels
+            shown = [
+                (texts.label(v, lang) if v != MISSING_LABEL else texts.missing(lang), v)
+                for v in labels
+            ]
+            if name == "states":  # alphabetical in the reader's language, "not stated" last
+                shown.sort(key=lambda o: (o[1] == MISSING_LABEL, locale_key(o[0])))
             controls[name] = w.SelectMultiple(
-                options=[
-                    (texts.label(v, lang) if v != MISSING_LABEL else texts.missing(lang), v)
-                    for v in labels
-                ],
+                options=shown,
                 value=(),
                 rows=min(8, max(3, len(labels))),
                 description=ui_text(name, lang),
@@ -181,6 +185,8 @@ def control_layout(
     c = controls
     dims = w.HBox([c["by"], c["by2"]])
     filters = [c[name] for name in FILTERS if name in c]
+    # a list box's way of choosing several is not obvious to everyone: said under the lists
+    hint = [w.HTML(f"<small>{ui_text('choose', lang)}</small>")] if filters else []
     extra = [c[name] for name in ("start", "voucher", "reset") if name in c]
     top = [w.HTML(f"<b>{ui_text('heading', lang)}</b>")] if heading else []
     return w.VBox(
@@ -189,6 +195,7 @@ def control_layout(
             dims,
             c["measure"],
             w.HBox(filters),
+            *hint,
             w.HBox(extra, layout=w.Layout(align_items="center")),
             outputs["status"],
             w.HBox(
@@ -198,6 +205,11 @@ def control_layout(
             w.HBox([c["format"], outputs["download"]], layout=w.Layout(align_items="center")),
         ]
     )
+
+
+def locale_key(text: str) -> str:
+    """A sort key that puts umlauts beside their vowels (Baden-Württemberg before Bavaria)."""
+    return unicodedata.normalize("NFKD", text).casefold()
 
 
 def filter_notes(controls: Mapping[str, Any], lang: str) -> list[str]:

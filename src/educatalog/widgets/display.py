@@ -32,6 +32,11 @@ _UI: dict[str, tuple[str, str]] = {
     "states": ("Bundesländer", "States"),
     "categories": ("Lernformen", "Forms"),
     "durations": ("Dauer", "Durations"),
+    "choose": (
+        "Mehrere wählen: Strg-Taste (Mac: ⌘) gedrückt halten und klicken. Nichts gewählt heißt: "
+        "alle.",
+        "To choose several, hold Ctrl (Mac: ⌘) and click. Nothing chosen means all.",
+    ),
     "all": ("{name}: keine Auswahl heißt alle", "{name}: none selected means all"),
     "start": ("Beginn", "Start"),
     "voucher": ("nur mit Bildungsgutschein", "Voucher only"),
