@@ -71,6 +71,12 @@ TEXTS: dict[str, tuple[str, str]] = {
     "no": ("nein", "no"),
     "total": ("Insgesamt", "Total"),
     "total.germany": ("Deutschland", "Germany"),
+    "total.with_state": (
+        "{total} (Veranstaltungen mit Bundesland)",
+        "{total} (events with a state)",
+    ),
+    "not_meaningful": ("x", "x"),
+    "or": (" bzw. ", " or "),
     "period.quarter": ("{quarter}. Quartal {year}", "Q{quarter} {year}"),
     "tick.quarter": ("{quarter}. Q.", "Q{quarter}"),
     "not_selected": ("nicht ausgewählt", "not selected"),
@@ -253,6 +259,68 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Antennen: Minimum bis Maximum.",
         "Box: first to third quartile; line: median; diamond: mean; whiskers: min to max.",
     ),
+    "note.filters": ("Auswahl: {filters}.", "Selection: {filters}."),
+    "note.distinct_totals": (
+        "{columns}: in der Zeile „{total}“ jeweils einmal gezählt; da sie in mehreren "
+        "Zeilen vorkommen können, ist die Summe der Zeilen größer.",
+        "{columns}: counted once each in the row “{total}”; as they can appear in "
+        "several rows, the rows add up to more.",
+    ),
+    "note.capacity": (
+        "Plätze: Summe der Höchstteilnehmerzahlen der Veranstaltungen, die eine nennen "
+        "({stated} von {events}); die übrigen Veranstaltungen zählen ohne Plätze.",
+        "Places: the sum of the maximum participants of the events that state one "
+        "({stated} of {events}); the other events count with no places.",
+    ),
+    "note.not_meaningful": (
+        "x: Angabe nicht sinnvoll ({why}).",
+        "x: not meaningful ({why}).",
+    ),
+    "note.not_meaningful.selection": (
+        "die Auswahl enthält nur Veranstaltungen mit {what}",
+        "the selection holds only events with {what}",
+    ),
+    "note.not_meaningful.state": ("bekanntem Bundesland", "a known state"),
+    "note.not_meaningful.start": ("Beginndatum", "a start date"),
+    "note.not_meaningful.flows": (
+        "der erste Stichtag hat keinen früheren zum Vergleich; „Gelistet“ hat keine Summe, "
+        "ein Kurs steht an vielen Stichtagen",
+        "the first snapshot has no earlier one to compare with; “Listed” has no total, a "
+        "course is listed on many snapshots",
+    ),
+    "note.cost_zero": (
+        "Davon 0 {unit}: Kurse, für die der Dienst Kosten von 0 nennt (oft über einen "
+        "Bildungsgutschein gefördert); sie zählen als Kosten von 0 mit.",
+        "Of which 0 {unit}: courses whose stated cost is 0 (often funded by an education "
+        "voucher); they count as a cost of 0.",
+    ),
+    "note.cost_coverage": (
+        "Kosten in {currency} nennen {priced} von {courses} Kursen mit Veranstaltungen; "
+        "die übrigen nennen keine (oder keine in {currency}).",
+        "{priced} of {courses} courses with events state a cost in {currency}; the others "
+        "state none (or none in {currency}).",
+    ),
+    "note.rate_period": (
+        "Gezählt: Veranstaltungen mit Beginn vom {first} bis {last}{undated}, im Katalog "
+        "mit Stand {stand}.",
+        "Counted: events starting from {first} to {last}{undated}, in the catalogue as of {stand}.",
+    ),
+    "note.rate_period.undated": (
+        " und {events} ohne Beginndatum",
+        " and {events} without a start date",
+    ),
+    "note.rate_period.none": (
+        "Gezählt: Veranstaltungen im Katalog mit Stand {stand}.",
+        "Counted: events in the catalogue as of {stand}.",
+    ),
+    "note.lifetimes": (
+        "Tage: vom ersten bis zum letzten Stichtag, an dem ein Kurs gelistet war. Kurse, "
+        "die schon am ersten oder noch am letzten Stichtag gelistet waren, standen "
+        "womöglich länger im Katalog: ihre Tage sind eine Untergrenze (mindestens).",
+        "Days: from the first to the last snapshot that listed a course. Courses listed "
+        "on the first or still on the last snapshot may have been listed longer: their "
+        "days are a lower bound (at least).",
+    ),
     "events.one": ("{n} Veranstaltung", "{n} event"),
     "events.many": ("{n} Veranstaltungen", "{n} events"),
     "n": ("{label} (n = {n})", "{label} (n = {n})"),
@@ -313,7 +381,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "column.courses": ("Kurse", "Courses"),
     "column.median_days": ("Median der Tage im Katalog", "Median days listed"),
     "column.institutions": ("Bildungsanbieter", "Institutions"),
-    "column.capacity": ("Plätze", "Places"),
+    "column.capacity": ("Plätze (soweit angegeben)", "Places (where stated)"),
+    "column.zero": ("davon 0 {unit}", "of which 0 {unit}"),
+    "column.listed": ("Gelistet (mit Veranstaltungen)", "Listed (with events)"),
     "column.events_with_capacity": ("Veranstaltungen mit Platzangabe", "Events stating places"),
     "column.mean_capacity": ("Plätze je Veranstaltung (Mittel)", "Places per event (mean)"),
     "column.share": ("Anteil", "Share"),
@@ -418,7 +488,8 @@ TEXTS: dict[str, tuple[str, str]] = {
         "SYNTHETIC DEMO DATA: generated by educatalog, not the real course supply.",
     ),
     "excel.population": ("Einwohnerzahlen", "Population figures"),
-    "excel.written": ("Erstellt", "Written"),
+    "excel.written": ("Erstellt", "Created"),
+    "excel.as_of": ("Stand der Daten", "Data as of"),
     "excel.sheets": ("Tabellenblätter", "Sheets"),
     "excel.table": ("Tabelle", "Table"),
     "excel.measure": ("Maß", "Measure"),
@@ -431,6 +502,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "catalogue, not the real course supply.",
     ),
     "report.intro": ("Quelle: {source}. {events}{scope}.", "Source: {source}. {events}{scope}."),
+    "report.dates": (
+        "Stand der Daten: {stand}. Erstellt: {created}.",
+        "Data as of {stand}. Created: {created}.",
+    ),
     "report.scope.states": ("Bundesländer: {states}", "states: {states}"),
     "report.scope.dates": ("Beginn {start} bis {end}", "start dates {start} to {end}"),
     "report.states": ("Angebot nach Bundesland", "Offers by state"),
@@ -461,6 +536,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Kosten der Kurse mit Preisangabe, in Euro, je Kurs (nicht je Veranstaltung).",
         "Costs of the priced courses, in euro, per course (not per event).",
     ),
+    "report.costs.coverage": ("{coverage}", "{coverage}"),
     "report.quality": ("Datenqualität", "Data quality"),
     "report.trends": ("Das Angebot im Zeitverlauf", "The catalogue over time"),
     "report.trends.text": (
@@ -475,9 +551,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "report.trends.source": ("Archiv „{folder}“: {source}", "archive “{folder}”: {source}"),
     "report.trends.same": (
         "Am letzten Stichtag ({date}) stimmt das Archiv mit dem Katalog dieses Berichts "
-        "überein: {events} nach Bundesland wie oben.",
+        "überein: dieselben {events} (dieselben Veranstaltungsnummern), nach Bundesland "
+        "wie oben.",
         "On its last snapshot ({date}) the archive agrees with the catalogue of this report: "
-        "{events}, by state as above.",
+        "the same {events} (the same event ids), by state as above.",
     ),
     "report.trends.other": (
         "**Das Archiv zeigt einen anderen Katalog oder Stand als der übrige Bericht**: am "
@@ -504,11 +581,15 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "report.chart_table": ("Tabelle zum Diagramm: {title}", "The chart's table: {title}"),
     "report.chart.entered": ("Neu gelistete Kurse je Stichtag", "Courses entered per snapshot"),
-    "report.lifetimes.all": ("alle Kurse", "all courses"),
     "report.lifetimes.complete": (
-        "im Archiv neu gelistet und wieder entfernt",
-        "entered and exited within the archive",
+        "im Archiv neu gelistet und wieder entfernt (vollständig)",
+        "entered and exited within the archive (complete)",
     ),
+    "report.lifetimes.censored": (
+        "am ersten oder letzten Stichtag gelistet (mindestens)",
+        "listed on the first or the last snapshot (at least)",
+    ),
+    "report.lifetimes.all": ("alle Kurse (mindestens)", "all courses (at least)"),
     "report.table.states": ("Angebot nach Bundesland", "Offers by state"),
     "report.table.per_capita": (
         "Veranstaltungen je 100.000 Einwohner nach Bundesland",
