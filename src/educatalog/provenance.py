@@ -36,7 +36,9 @@ class Source:
     ``name`` states a source in words where there is no service to name (``Source(name=
     "Eigene Erhebung 2025")``); :meth:`text` is the line under a chart or table.
     ``dated=False`` leaves the retrieval date out of it, where it would mislead (an archive
-    of snapshots fetched on one day as the catalogue stood on earlier ones).
+    of snapshots fetched on one day as the catalogue stood on earlier ones). ``as_of`` is
+    the date of the data where it is not the retrieval date (the demo catalogue cut as of a
+    day): what a "Stand" line says (:attr:`stand`).
     """
 
     url: str | None = None
@@ -44,6 +46,13 @@ class Source:
     fetched_at: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.UTC))
     name: str | None = None
     dated: bool = True
+    as_of: dt.date | None = None
+
+    @property
+    def stand(self) -> dt.date:
+        """The date of the data: :attr:`as_of` where known, else the retrieval date (a
+        service's catalogue as it stood when it was fetched)."""
+        return self.as_of or self.fetched_at.date()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "url", public_url(self.url))  # never a credential
@@ -90,6 +99,8 @@ class Source:
             attrs["name"] = self.name
         if not self.dated:
             attrs["dated"] = False
+        if self.as_of is not None:
+            attrs["as_of"] = self.as_of.isoformat()
         return attrs
 
     @classmethod
@@ -106,6 +117,7 @@ class Source:
             fetched_at=when,
             name=raw.get("name"),
             dated=raw.get("dated", True) is not False,
+            as_of=dt.date.fromisoformat(raw["as_of"]) if raw.get("as_of") else None,
         )
 
 

@@ -14,6 +14,7 @@ shown above it) is shown collapsed under the chart and gets a sheet of its own.
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 import os
 from collections.abc import Mapping, Sequence
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from educatalog import stats, tables, texts
+from educatalog import manifests, stats, tables, texts
 from educatalog.provenance import SOURCE_ATTR, Source
 from educatalog.stats.dimensions import with_margins
 from educatalog.workspace import output_folder
@@ -35,11 +36,14 @@ if TYPE_CHECKING:
 __all__ = [
     "Publication",
     "chart_shares",
+    "cost_coverage",
     "course_lifetimes",
+    "dates",
     "describe_source",
     "events_by_state",
     "flows",
     "over_time",
+    "rate_period",
     "scope",
     "with_source",
 ]
@@ -62,7 +66,8 @@ def describe_source(source: Source, info: Mapping[str, Any] | None, lang: str) -
         scale=texts.number(float(own.get("scale", 1)), lang, _decimals(own.get("scale", 1))),
         as_of=as_of,
     )
-    return Source(url=None, demo=True, fetched_at=source.fetched_at, name=name)
+    day = manifests.as_date(str(own["as_of"])[:10], "as_of") if own.get("as_of") else None
+    return Source(url=None, demo=True, fetched_at=source.fetched_at, name=name, as_of=day)
 
 
 def _decimals(value: Any) -> int:
@@ -100,6 +105,50 @@ def chart_shares(offers: pd.DataFrame, rows: str, columns: str) -> pd.DataFrame:
     return shares
 
 
+def rate_period(offers: pd.DataFrame, source: Source, lang: str) -> str:
+    """Which events a per-capita rate counts: those starting from the first to the last
+    start date of ``offers`` (and those without one), in the catalogue as of its date."""
+    events = offers.drop_duplicates("event_id")["event_start_date"]
+    stand = texts.date(source.stand, lang)
+    if events.notna().sum() == 0:
+        return texts.text("note.rate_period.none", lang, stand=stand)
+    missing = int(events.isna().sum())
+    undated = (
+        texts.text("note.rate_period.undated", lang, events=texts.count(missing, lang))
+        if missing
+        else ""
+    )
+    return texts.text(
+        "note.rate_period",
+        lang,
+        first=texts.date(events.min(), lang),
+        last=texts.date(events.max(), lang),
+        undated=undated,
+        stand=stand,
+    )
+
+
+def cost_coverage(offers: pd.DataFrame, lang: str, currency: str = "EUR") -> str:
+    """How many of the courses with events in ``offers`` state a cost in ``currency``:
+    "Kosten in EUR nennen 1.139 von 1.658 Kursen mit Veranstaltungen; …"."""
+    courses = int(offers["course_id"].nunique())
+    priced = stats.costs(offers, per="course", currency=currency)["courses"]
+    return texts.text(
+        "note.cost_coverage",
+        lang,
+        currency=currency,
+        priced=texts.number(int(priced.fillna(0).sum()), lang),
+        courses=texts.number(courses, lang),
+    )
+
+
+def dates(source: Source, lang: str) -> dict[str, str]:
+    """The date of the data ("Stand": the catalogue's, :attr:`Source.stand`) and when the
+    report was created, as the fields ``stand`` and ``created`` of ``report.dates``."""
+    created = texts.datetime(dt.datetime.now(dt.UTC), lang)
+    return {"stand": texts.date(source.stand, lang), "created": created}
+
+
 class Publication:
     """The report being written into ``out``: its words in ``lang``, its ``source``, the
     ``filters`` in effect, and every table shown, for the workbook."""
@@ -119,6 +168,11 @@ class Publication:
         self.filters = list(filters)
         self.book: list[tables.Table] = []
 
+    @property
+    def selection(self) -> str:
+        """The report's filters as the note under its tables and charts ("Auswahl: …")."""
+        return texts.text("note.filters", self.lang, filters="; ".join(self.filters))
+
     def say(self, key: str, level: int = 0, **fields: Any) -> None:
         """A heading (level 1, 2) or a paragraph (0) of the report, in its language."""
         words = texts.text(key, self.lang, **fields)
@@ -133,22 +187,27 @@ class Publication:
         source: Source | None = None,
         stand: str | None = None,
         filtered: bool = True,
+        notes: Sequence[str] = (),
     ) -> tables.Table:
         """``frame`` shown as a table titled ``report.table.<key>`` (collapsed under a
         summary, for a chart's own table) and kept for the workbook, its sheet named
-        ``report.sheet.<key>``; ``filtered=False`` for a table the report's filters do not
-        apply to (its sheet says so instead of naming them)."""
+        ``report.sheet.<key>``, with ``notes`` under it and, in a filtered report, the
+        selection; ``filtered=False`` for a table the report's filters do not apply to (it
+        says so instead of naming them)."""
         title = texts.text(f"report.table.{key}", self.lang)
         sheet_key = f"report.sheet.{key}"
         sheet = texts.text(sheet_key, self.lang) if texts.has_text(sheet_key) else None
         presented = tables.present(
             frame, self.lang, title=title, source=source or self.source, sheet=sheet, stand=stand
         )
+        presented.notes.extend(notes)
         if not filtered:
             presented.filtered = False
             if self.filters:
                 note = texts.text("report.trends.unfiltered_note", self.lang)
                 presented.notes.append(note)
+        elif self.filters:
+            presented.notes.append(self.selection)
         self.book.append(presented)
         if collapsed:
             summary = html.escape(texts.text("report.chart_table", self.lang, title=title))
@@ -168,16 +227,28 @@ class Publication:
         source: Source | None = None,
         stand: str | None = None,
         filtered: bool = True,
+        notes: Sequence[str] = (),
     ) -> None:
-        """``figure`` saved as ``charts/<name>.png`` and shown; with ``table`` (a key) and
-        its ``frame``, the chart's numbers shown collapsed under it (as :meth:`table`) and
-        kept for the workbook."""
+        """``figure`` saved as ``charts/<name>.png`` and shown, with ``notes`` and, in a
+        filtered report, the selection in its footer and text alternative; with ``table``
+        (a key) and its ``frame``, the chart's numbers shown collapsed under it (as
+        :meth:`table`) and kept for the workbook."""
         from educatalog import plots
 
+        for note in [*notes, *([self.selection] if filtered and self.filters else [])]:
+            plots.add_note(figure, note)
         plots.save(figure, self.out / "charts" / f"{name}.png")
         _display(figure)
         if table is not None and frame is not None:
-            self.table(table, frame, collapsed=True, source=source, stand=stand, filtered=filtered)
+            self.table(
+                table,
+                frame,
+                collapsed=True,
+                source=source,
+                stand=stand,
+                filtered=filtered,
+                notes=notes,
+            )
 
     def workbook(self) -> Path:
         """``tables.xlsx``: every table shown, each on a sheet that stands alone."""
@@ -233,7 +304,8 @@ def over_time(pub: Publication, arc: Archive, everything: pd.DataFrame) -> dict[
     )
     by_state = arc.supply(by="state")
     events = by_state["events"].unstack("snapshot_date")
-    found = _compare(pub, events.iloc[:, -1], everything, last)
+    newest = arc.offers(dates[-1])["event_id"]
+    found = _compare(pub, events.iloc[:, -1], newest, everything, last)
     if pub.filters:
         pub.say("report.trends.unfiltered", filters="; ".join(pub.filters))
     ends = events.iloc[:, [0, -1]] if len(dates) > 1 else events.iloc[:, [-1]]
@@ -262,13 +334,17 @@ def over_time(pub: Publication, arc: Archive, everything: pd.DataFrame) -> dict[
 
 
 def _compare(
-    pub: Publication, newest: pd.Series, everything: pd.DataFrame, last: str
+    pub: Publication, newest: pd.Series, ids: pd.Series, everything: pd.DataFrame, last: str
 ) -> dict[str, Any]:
-    """Say whether the archive's newest snapshot counts what the report counts."""
+    """Say whether the archive's newest snapshot holds the events the report counts: the
+    same event ids (``ids``, of the newest snapshot), and the same by state."""
     own = stats.supply(everything, "state", normalize=False)["events"]
     ours = {_state(k): int(v) for k, v in own.items() if v}
     theirs = {_state(k): int(v) for k, v in newest.fillna(0).items() if v}
-    same = ours == theirs
+    same_ids = set(ids.dropna().astype("int64")) == set(
+        everything["event_id"].dropna().astype("int64")
+    )
+    same = ours == theirs and same_ids
     lang = pub.lang
     total_theirs = texts.count(sum(theirs.values()), lang)
     if same:
@@ -307,26 +383,34 @@ def events_by_state(events: pd.DataFrame) -> pd.DataFrame:
 
 
 def flows(arc: Archive, of: str = "courses") -> pd.DataFrame:
-    """Courses (or ``"institutions"``) listed, entered and exited per snapshot date, and the
-    entries and exits of the whole archive (listed has no total: a course is listed on many
-    dates). The report's table and notebook 07's."""
+    """Courses (or ``"institutions"``) listed (those with events), entered and exited per
+    snapshot date, and the entries and exits of the whole archive. Cells without a
+    meaningful value are marked for "x" (``attrs["not_meaningful"]``): listed has no total
+    (a course is listed on many dates), the first date no flows (nothing to compare with).
+    The report's table and notebook 07's."""
     listed = arc.flows(of)
     total = {c: listed[c].sum(min_count=1) for c in ("entered", "exited", "net")}
     frame = listed.copy()
     frame.index = pd.Index([pd.Timestamp(d).date() for d in listed.index], name="snapshot_date")
-    return with_margins(frame, total)
+    out = with_margins(frame, total)
+    first = [(frame.index[0], c) for c in ("entered", "exited", "net")] if len(frame) else []
+    out.attrs["not_meaningful"] = {"cells": [*first, (stats.MARGINS, "listed")], "why": "flows"}
+    return out
 
 
 def course_lifetimes(arc: Archive, lang: str) -> pd.DataFrame:
-    """How long courses stay listed: all courses, and those that entered and left within
-    the archive (the others may have been listed longer), with the median days."""
+    """How long courses stay listed, with the median days: those that entered and left
+    within the archive (complete), those listed on its first or last date (their days a
+    lower bound: "at least"), and all (at least). Definitions: ``docs/definitions.md``."""
     lifetimes = arc.lifetimes("courses")
-    complete = lifetimes[~lifetimes["left_censored"] & ~lifetimes["right_censored"]]
-    groups = [texts.text(f"report.lifetimes.{g}", lang) for g in ("all", "complete")]
-    return pd.DataFrame(
+    censored = lifetimes["left_censored"] | lifetimes["right_censored"]
+    parts = {"complete": lifetimes[~censored], "censored": lifetimes[censored], "all": lifetimes}
+    out = pd.DataFrame(
         {
-            "courses": [len(lifetimes), len(complete)],
-            "median_days": [lifetimes["days"].median(), complete["days"].median()],
+            "courses": [len(p) for p in parts.values()],
+            "median_days": [p["days"].median() for p in parts.values()],
         },
-        index=pd.Index(groups, name=""),
+        index=pd.Index([texts.text(f"report.lifetimes.{g}", lang) for g in parts], name=""),
     )
+    out.attrs["notes"] = [texts.text("note.lifetimes", lang)]
+    return out

@@ -87,7 +87,7 @@ def test_totals_in_every_table_and_germany_for_all_states(offers: pd.DataFrame) 
     assert total["Kurse"] == offers["course_id"].nunique()  # distinct, not the states' sum
     assert total["Kurse"] < supply.frame["Kurse"].iloc[:-1].sum()
     rates = tables.present(stats.per_capita(offers, margins=True), "en")
-    germany = rates.frame.loc[("", "Germany")]
+    germany = rates.frame.loc[("", "Germany (events with a state)")]
     assert germany.iloc[-1] == pytest.approx(germany.iloc[0] * 100_000 / 83_577_140)
     assert any("Not in the rates:" in note for note in rates.notes)
     # A selection's total is no Germany: "Insgesamt", over its own population.
@@ -131,7 +131,7 @@ def test_costs_per_course_by_default_and_per_event_on_request(offers: pd.DataFra
     assert per_event.loc[("Präsenz", "EUR"), "median"] == pytest.approx(weighted.median())
     assert once.median() != weighted.median()  # a course with ten events counts once
     note = tables.present(per_course, "de").notes
-    assert note == [texts.text("note.costs_per_course", "de")]
+    assert note[0] == texts.text("note.costs_per_course", "de")
     with pytest.raises(UsageError, match="Unknown per 'events'"):
         stats.costs(offers, per="events")
 

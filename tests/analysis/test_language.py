@@ -262,7 +262,7 @@ def test_tables_have_headers_in_words_and_formatted_numbers(offers: pd.DataFrame
         "Veranstaltungen",
         "Kurse",
         "Bildungsanbieter",
-        "Plätze",
+        "Plätze (soweit angegeben)",
         "Veranstaltungen mit Platzangabe",
         "Anteil der Veranstaltungen",
     ]
@@ -335,13 +335,15 @@ def test_excel_stands_alone(offers: pd.DataFrame, tmp_path: Path) -> None:
     assert sheet.column_dimensions["G"].width >= len("Veranstaltungen mit Platzangabe")
     # Under the table: the source, the date of the data, the filters, the demo mark.
     lines = [r[0] for r in sheet.iter_rows(min_row=21, values_only=True) if r[0]]
+    assert lines.pop(0).startswith("Plätze: Summe der Höchstteilnehmerzahlen")  # its note
     assert lines[0].startswith("Quelle: synthetische Demodaten (educatalog)")
     assert re.fullmatch(r"Stand: \d\d\.\d\d\.\d{4}", lines[1])
     assert lines[2] == "Filter: Bundesländer: Bayern"
     assert lines[3].startswith("Hinweis: SYNTHETISCHE DEMODATEN")
     costs_sheet = book["Kosten – nach Lernform-Währung"]
-    assert costs_sheet["E2"].value == "Minimum (EUR)"
-    assert costs_sheet["E3"].number_format == "#,##0.00"
+    assert costs_sheet["E2"].value == "davon 0 EUR"
+    assert costs_sheet["F2"].value == "Minimum (EUR)"
+    assert costs_sheet["F3"].number_format == "#,##0.00"
     assert costs_sheet.freeze_panes == "C3"
     formula = book["Angebot nach Bundesland (2)"]["B3"]
     assert (formula.value, formula.data_type) == ("=HYPERLINK(1)", "s")

@@ -51,6 +51,7 @@ from educatalog.plots._setup import (
     SEQUENTIAL_CMAP,
     STYLE,
     TEXT_COLOR,
+    add_note,
     alt_text,
     save,
 )
@@ -74,6 +75,7 @@ __all__ = [
     "STYLE",
     "TEXT_COLOR",
     "TILE_GRID",
+    "add_note",
     "alt_text",
     "cost_boxplot",
     "heatmap",

@@ -279,6 +279,18 @@ def footer(fig: Figure, notes: Sequence[str], source_line: str) -> None:
         engine.set(rect=(0, bottom, 1, 1 - bottom))
 
 
+def add_note(fig: Figure, note: str) -> Figure:
+    """``note`` on a chart already drawn, above its source line and at the end of its text
+    alternative (:func:`alt_text`): a report's selection, which the chart's data do not
+    say. Returns ``fig``."""
+    text = figure_text(fig, SOURCE_GID)
+    sources: list[str] = getattr(text, PARTS_ATTR)[1] if text is not None else []
+    footer(fig, [note], sources[-1] if sources else "")
+    earlier = alt_text(fig)
+    setattr(fig, ALT_ATTR, f"{earlier} {note}" if earlier else note)
+    return fig
+
+
 def demo_mark(fig: Figure, lang: str) -> None:
     """A light diagonal watermark across the figure and a label in its bottom right corner."""
     if figure_text(fig, WATERMARK_GID) is not None:

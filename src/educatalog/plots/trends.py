@@ -135,7 +135,8 @@ def trend(
 
     ``table`` is a trend table of :mod:`educatalog.history`: indexed by ``snapshot_date``
     and at most one dimension (``arc.supply(by="state")``), or by the date alone
-    (``arc.flows()``). ``top`` keeps the groups largest on the newest date. Lines take
+    (``arc.flows()``). ``top`` keeps the groups largest on the newest date (the title
+    says so: "(die 8 größten)", where it leaves groups out). Lines take
     colours that stand out from white (:data:`~educatalog.plots.LINE_PALETTE`). ``lang``
     is ``"de"`` or ``"en"``; ``source`` states the data's source where the table does not
     know it.
@@ -176,8 +177,16 @@ def trend(
             title = texts.text("title.trend_by", lang, measure=name, dimension=dimension_name)
     if title is None:
         title = texts.text("title.trend", lang, measure=name)
+    if dimension and top is not None and _groups(table, measure) > len(keys):
+        title = texts.text("title.top", lang, title=title, top=len(keys))  # says it leaves out
     notes, alt = _trend_words(wide, x, labels, measure, kind, title, lang)
     return finish(fig, ax, table, title, notes, lang=lang, source=source, alt=alt)
+
+
+def _groups(table: pd.DataFrame, measure: str) -> int:
+    """How many groups of a trend table have a value on some date."""
+    values = table[measure].astype("Float64").fillna(0)
+    return int((values.groupby(level=1, observed=True).sum().abs() > 0).sum())
 
 
 def _trend_wide(

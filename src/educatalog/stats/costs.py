@@ -37,7 +37,10 @@ def costs(
     margins_name: str = MARGINS,
 ) -> pd.DataFrame:
     """The distribution of the offers' costs per currency (and ``by``): ``courses`` and
-    ``events`` with a known cost, ``min``, ``q1``, ``median``, ``q3``, ``max``, ``mean``.
+    ``events`` with a known cost, ``zero`` (of which at a cost of 0: the courses, or with
+    ``per="event"`` the events; a 0 is what the service states, often for a course funded
+    by an education voucher, and counts as a cost), ``min``, ``q1``, ``median``, ``q3``,
+    ``max``, ``mean``.
 
     ``per="course"`` (the default) takes each course once with its cost: the service states
     costs per course, and a course with ten events is one price, not ten. ``per="event"``
@@ -81,12 +84,19 @@ def _distribution(data: pd.DataFrame, group_keys: list[str], per: str) -> pd.Dat
     if per == "course" and "course_id" in data:
         counted = data.drop_duplicates([*group_keys, "course_id"])
     cost = counted.groupby(group_keys, observed=False, dropna=False, sort=True)["cost"]
+    zero = (
+        counted["cost"]
+        .eq(0)
+        .groupby([counted[k] for k in group_keys], observed=False, dropna=False, sort=True)
+        .sum()
+    )
     out = pd.DataFrame(
         {
             "courses": groups["course_id"].nunique().astype("Int64")
             if "course_id" in data
             else pd.Series(pd.NA, index=groups.size().index, dtype="Int64"),
             "events": groups.size().astype("Int64"),
+            "zero": zero.astype("Int64"),
             "min": cost.min(),
             "q1": cost.quantile(0.25),
             "median": cost.median(),

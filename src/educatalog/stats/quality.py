@@ -8,6 +8,7 @@ import pandas as pd
 
 from educatalog.columns import require_columns
 from educatalog.offers import ends_before_start
+from educatalog.provenance import SOURCE_ATTR
 from educatalog.stats.dimensions import keep_source
 
 __all__ = ["quality"]
@@ -38,7 +39,12 @@ _CHECKS: dict[str, str] = {
 def quality(offers: pd.DataFrame, catalogue: Any = None) -> pd.DataFrame:
     """A data-quality summary: per check, ``count`` of affected events, ``total``,
     ``share`` and a ``description``. With the ``catalogue`` the frame came from, it also
-    counts ``courses_without_events`` (of all courses)."""
+    counts ``courses_without_events`` (of all courses).
+
+    A check that the selection of ``offers`` (:func:`educatalog.stats.select`) answers by
+    itself has no count (NA, listed in ``attrs["not_meaningful"]``, shown as "x"), not
+    0: a selection of states holds no event without a known state, one of start dates
+    none without a start date."""
     needed = [
         "event_id",
         "address_id",
@@ -88,7 +94,40 @@ def quality(offers: pd.DataFrame, catalogue: Any = None) -> pd.DataFrame:
     out["count"] = out["count"].astype("Int64")
     out["total"] = out["total"].astype("Int64")
     out.insert(2, "share", (out["count"] / out["total"].mask(out["total"] == 0)).astype("Float64"))
-    return keep_source(out, offers)
+    out = keep_source(out, offers)
+    why = _selected(offers)
+    if why:
+        checks = [c for w in why for c in _ANSWERED_BY[w]]
+        out.loc[checks, ["count", "share"]] = pd.NA
+        cells = [(c, column) for c in checks for column in ("count", "share")]
+        out.attrs["not_meaningful"] = {"cells": cells, "why": why}
+    return out
+
+
+_ANSWERED_BY: dict[str, tuple[str, ...]] = {
+    "state": (
+        "events_without_address",
+        "events_without_state",
+        "addresses_without_state",
+        "unknown_state",
+    ),
+    "start": ("missing_start_date",),
+}
+"""The checks a selection answers by itself: of states (without events that have none),
+of start dates (without events that have none)."""
+
+
+def _selected(offers: pd.DataFrame) -> list[str]:
+    """What the selection of ``offers`` (recorded by ``select``) leaves no event without."""
+    recorded = offers.attrs.get(SOURCE_ATTR)
+    selection = recorded.get("selection", {}) if isinstance(recorded, dict) else {}
+    why = []
+    states = selection.get("state")
+    if states and None not in states:
+        why.append("state")
+    if selection.get("start") or selection.get("end"):
+        why.append("start")
+    return why
 
 
 def _unknown(offers: pd.DataFrame, ref: str) -> pd.Series | None:

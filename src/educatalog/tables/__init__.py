@@ -63,7 +63,8 @@ _COLUMNS: dict[str, tuple[str, str]] = {
     "q3": ("column.q3", "money"),
     "max": ("column.max", "money"),
     "mean": ("column.mean", "money"),
-    "listed": ("measure.listed", "count"),
+    "listed": ("column.listed", "count"),
+    "zero": ("column.zero", "count"),
     "entered": ("measure.entered", "count"),
     "exited": ("measure.exited", "count"),
     "net": ("measure.net", "count"),
@@ -212,10 +213,16 @@ def present(
     attrs = table.attrs.get(SOURCE_ATTR, {}) if isinstance(table.attrs, dict) else {}
     population = attrs.get("population") if isinstance(attrs, Mapping) else None
     margins = table.attrs.get("margins") if isinstance(table.attrs, dict) else None
-    frame, totals = _rows(table, lang, margins)
+    rates = bool(population and table.attrs.get("without_state"))
+    frame, totals = _rows(_marked(table), lang, margins, rates=rates)
     headers, result_kinds, dates = _headers(table, frame, lang, population, chosen, margins)
     frame.columns = pd.Index([headers[str(c)] for c in frame.columns])
+    total = frame.index[-1] if totals else None
+    named = [str(k) for k in (total if isinstance(total, tuple) else (total,)) if k]
+    total_words = named[0] if named else ""
     notes = _notes(table, lang, population)
+    notes += [str(n) for n in table.attrs.get("notes", [])]
+    notes += _sum_notes(table, lang, margins, total_words, headers)
     found = source_of(table, source)
     origin = dict(population) if isinstance(population, Mapping) else None
     return Table(
@@ -223,9 +230,32 @@ def present(
     )
 
 
-def _rows(table: pd.DataFrame, lang: str, margins: Any) -> tuple[pd.DataFrame, int]:
+def _marked(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with its cells that have no meaningful value (``attrs["not_meaningful"]
+    ["cells"]``: row and column, or row and None for all its numbers) as "x"."""
+    marks = table.attrs.get("not_meaningful") if isinstance(table.attrs, dict) else None
+    if not isinstance(marks, Mapping) or not marks.get("cells"):
+        return table
+    frame = table.copy()
+    sign = texts.text("not_meaningful")
+    for row, column in marks["cells"]:
+        if row not in frame.index:
+            continue
+        columns = [column] if column is not None else list(frame.select_dtypes("number"))
+        for name in columns:
+            if name in frame.columns:
+                if frame[name].dtype != object:
+                    frame[name] = frame[name].astype(object)
+                frame.loc[row, name] = sign
+    return frame
+
+
+def _rows(
+    table: pd.DataFrame, lang: str, margins: Any, *, rates: bool = False
+) -> tuple[pd.DataFrame, int]:
     """The rows with their labels in words (states in key order, the key beside them),
-    and how many of the last rows are totals."""
+    and how many of the last rows are totals (``rates``: a total of rates, which leaves
+    out the events without a state, says so)."""
     frame = table.copy()
     if "check" in (frame.index.names or []) or (
         "description" in frame.columns and "count" in frame.columns
@@ -241,7 +271,7 @@ def _rows(table: pd.DataFrame, lang: str, margins: Any) -> tuple[pd.DataFrame, i
         return frame, 0
     totals = int(sum(_is_total(k, margins) for k in frame.index))
     if frame.index.nlevels == 1 and frame.index.name in _STATE_NAMES:
-        return _by_state(frame, lang, margins), totals
+        return _by_state(frame, lang, margins, rates=rates), totals
     frame.index = _labels(frame.index, lang, margins, national=False)
     return frame, totals
 
@@ -252,7 +282,7 @@ def _is_total(key: Any, margins: Any) -> bool:
     return margins is not None and isinstance(first, str) and first == margins
 
 
-def _by_state(frame: pd.DataFrame, lang: str, margins: Any) -> pd.DataFrame:
+def _by_state(frame: pd.DataFrame, lang: str, margins: Any, *, rates: bool) -> pd.DataFrame:
     """A table by state in the order of the states' official keys, the key beside each
     name; unknown and missing states, then the total, last."""
     keys = [STATE_KEYS.get(str(k), "") if not _is_total(k, margins) else "" for k in frame.index]
@@ -262,7 +292,7 @@ def _by_state(frame: pd.DataFrame, lang: str, margins: Any) -> pd.DataFrame:
         key=lambda i: (_is_total(frame.index[i], margins), keys[i] == "", keys[i], i),
     )
     frame = frame.iloc[order]
-    labels = _labels(frame.index, lang, margins, national=national)
+    labels = _labels(frame.index, lang, margins, national=national, rates=rates)
     frame.index = pd.MultiIndex.from_arrays(
         [[keys[i] for i in order], list(labels)],
         names=[texts.capitalized(texts.dimension("key", lang)), labels.name],
@@ -270,10 +300,13 @@ def _by_state(frame: pd.DataFrame, lang: str, margins: Any) -> pd.DataFrame:
     return frame
 
 
-def _labels(index: pd.Index, lang: str, margins: Any, *, national: bool) -> pd.Index:
+def _labels(
+    index: pd.Index, lang: str, margins: Any, *, national: bool, rates: bool = False
+) -> pd.Index:
     def word(value: Any) -> Any:
         if margins is not None and isinstance(value, str) and value == margins:
-            return texts.total_label(national, lang)
+            total = texts.total_label(national, lang)
+            return texts.text("total.with_state", lang, total=total) if rates else total
         if isinstance(value, dt.date):  # kept as a date: an Excel date in a workbook
             return value.date() if isinstance(value, dt.datetime) else value
         return texts.label(value, lang)
@@ -345,6 +378,54 @@ def _notes(table: pd.DataFrame, lang: str, population: Mapping[str, Any] | None)
     costs = table.attrs.get("costs") if isinstance(table.attrs, dict) else None
     if isinstance(costs, Mapping) and costs.get("per") in ("course", "event"):
         notes.append(texts.text(f"note.costs_per_{costs['per']}", lang))
+    return notes
+
+
+def _sum_notes(
+    table: pd.DataFrame, lang: str, margins: Any, total: str, headers: Mapping[str, str]
+) -> list[str]:
+    """Notes that say how to read the sums: a total of distinct counts that is not the sum
+    of its rows (a course with events in two states is one course), places as far as
+    events state them, courses at a cost of 0, cells marked "x"."""
+    notes = []
+    rows = [k for k in table.index if not _is_total(k, margins)]
+    totals = [k for k in table.index if _is_total(k, margins)]
+    if totals:
+        distinct = []
+        for column in ("events", "courses", "institutions"):
+            if column in table and pd.api.types.is_numeric_dtype(table[column].dtype):
+                parts = pd.to_numeric(table.loc[rows, column], errors="coerce").sum()
+                whole = pd.to_numeric(table.loc[totals, column], errors="coerce").sum()
+                if parts != whole:
+                    distinct.append(headers[column])
+        if distinct:
+            words = ", ".join(distinct)
+            notes.append(texts.text("note.distinct_totals", lang, columns=words, total=total))
+    if {"capacity", "events_with_capacity", "events"} <= set(table.columns):
+        chosen = totals or rows
+        stated = pd.to_numeric(table.loc[chosen, "events_with_capacity"]).sum()
+        events = pd.to_numeric(table.loc[chosen, "events"]).sum()
+        notes.append(
+            texts.text(
+                "note.capacity",
+                lang,
+                stated=texts.number(stated, lang),
+                events=texts.count(events, lang),
+            )
+        )
+    if "zero" in table.columns:
+        notes.append(texts.text("note.cost_zero", lang, unit=_currency_unit(table, lang)))
+    marks = table.attrs.get("not_meaningful")
+    if isinstance(marks, Mapping) and marks.get("cells"):
+        why = marks.get("why")
+        if why == "flows":
+            reason = texts.text("note.not_meaningful.flows", lang)
+        else:
+            what = texts.text("or", lang).join(
+                texts.text(f"note.not_meaningful.{w}", lang) for w in (why or [])
+            )
+            reason = texts.text("note.not_meaningful.selection", lang, what=what)
+        notes.append(texts.text("note.not_meaningful", lang, why=reason))
     return notes
 
 

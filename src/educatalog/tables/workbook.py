@@ -4,7 +4,8 @@ Every sheet stands alone, so that a sheet copied into another workbook still say
 counted: its title (with the demo mark where the data are synthetic), the table with frozen
 header rows and number formats (thousands separators; percentages as numbers with a
 percent format; dates as Excel dates), totals in bold, and under it its notes, source,
-"Stand", filters and, for a per-capita table, the population figures. A first sheet ("Über
+"Stand" (the date of the data), filters and, for a per-capita table, the population
+figures; an unknown value reads as on the page ("k. A." / "n/a"). A first sheet ("Über
 diese Daten" / "About these data") gives the same for the whole workbook and lists the
 sheets. The workbook's properties name its title, language and creator (educatalog and its
 version).
@@ -72,7 +73,7 @@ class _Provenance:
         source = table.source or self.source
         described = source.text(lang, dated=False) if source else texts.text("source.unknown", lang)
         lines = [(texts.text("excel.source", lang), described)]
-        stand = table.stand or (texts.date(source.fetched_at, lang) if source else None)
+        stand = table.stand or (texts.date(source.stand, lang) if source else None)
         if stand:
             lines.append((texts.text("excel.stand", lang), stand))
         if self.filters and table.filtered:
@@ -199,6 +200,7 @@ def _about_sheet(
         rows.append((texts.text("excel.source", lang), found.text(lang, dated=False)))
         if found.url and not found.demo:
             rows.append((texts.text("excel.service", lang), found.url))
+        rows.append((texts.text("excel.as_of", lang), texts.date(found.stand, lang)))
         rows.append((texts.text("excel.retrieved", lang), texts.datetime(found.fetched_at, lang)))
     else:
         rows.append((texts.text("excel.source", lang), texts.text("source.unknown", lang)))
@@ -335,7 +337,7 @@ def _level(key: Any, level: int) -> Any:
 def _value(sheet: Any, value: Any, kind: str, lang: str) -> Any:
     if kind == "text" or isinstance(value, str):
         return text_cell(sheet, texts.missing(lang) if texts.is_missing(value) else str(value))
-    if texts.is_missing(value):
-        return None
+    if texts.is_missing(value):  # as the page shows it ("k. A." / "n/a"), not a blank cell
+        return text_cell(sheet, texts.unknown(lang))
     number = float(value)
     return int(number) if kind == "count" and number.is_integer() else number

@@ -3,6 +3,8 @@ the English names of the labels a reader meets in every report."""
 
 from __future__ import annotations
 
+from educatalog.texts.report_words import REPORT_TEXTS
+
 EN_LABELS: dict[str, str] = {
     # states (Destatis' English names)
     "Baden-Württemberg": "Baden-Württemberg",
@@ -71,6 +73,12 @@ TEXTS: dict[str, tuple[str, str]] = {
     "no": ("nein", "no"),
     "total": ("Insgesamt", "Total"),
     "total.germany": ("Deutschland", "Germany"),
+    "total.with_state": (
+        "{total} (Veranstaltungen mit Bundesland)",
+        "{total} (events with a state)",
+    ),
+    "not_meaningful": ("x", "x"),
+    "or": (" bzw. ", " or "),
     "period.quarter": ("{quarter}. Quartal {year}", "Q{quarter} {year}"),
     "tick.quarter": ("{quarter}. Q.", "Q{quarter}"),
     "not_selected": ("nicht ausgewählt", "not selected"),
@@ -253,6 +261,68 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Antennen: Minimum bis Maximum.",
         "Box: first to third quartile; line: median; diamond: mean; whiskers: min to max.",
     ),
+    "note.filters": ("Auswahl: {filters}.", "Selection: {filters}."),
+    "note.distinct_totals": (
+        "{columns}: in der Zeile „{total}“ jeweils einmal gezählt; da sie in mehreren "
+        "Zeilen vorkommen können, ist die Summe der Zeilen größer.",
+        "{columns}: counted once each in the row “{total}”; as they can appear in "
+        "several rows, the rows add up to more.",
+    ),
+    "note.capacity": (
+        "Plätze: Summe der Höchstteilnehmerzahlen der Veranstaltungen, die eine nennen "
+        "({stated} von {events}); die übrigen Veranstaltungen zählen ohne Plätze.",
+        "Places: the sum of the maximum participants of the events that state one "
+        "({stated} of {events}); the other events count with no places.",
+    ),
+    "note.not_meaningful": (
+        "x: Angabe nicht sinnvoll ({why}).",
+        "x: not meaningful ({why}).",
+    ),
+    "note.not_meaningful.selection": (
+        "die Auswahl enthält nur Veranstaltungen mit {what}",
+        "the selection holds only events with {what}",
+    ),
+    "note.not_meaningful.state": ("bekanntem Bundesland", "a known state"),
+    "note.not_meaningful.start": ("Beginndatum", "a start date"),
+    "note.not_meaningful.flows": (
+        "der erste Stichtag hat keinen früheren zum Vergleich; „Gelistet“ hat keine Summe, "
+        "ein Kurs steht an vielen Stichtagen",
+        "the first snapshot has no earlier one to compare with; “Listed” has no total, a "
+        "course is listed on many snapshots",
+    ),
+    "note.cost_zero": (
+        "Davon 0 {unit}: Kurse, für die der Dienst Kosten von 0 nennt (oft über einen "
+        "Bildungsgutschein gefördert); sie zählen als Kosten von 0 mit.",
+        "Of which 0 {unit}: courses whose stated cost is 0 (often funded by an education "
+        "voucher); they count as a cost of 0.",
+    ),
+    "note.cost_coverage": (
+        "Kosten in {currency} nennen {priced} von {courses} Kursen mit Veranstaltungen; "
+        "die übrigen nennen keine (oder keine in {currency}).",
+        "{priced} of {courses} courses with events state a cost in {currency}; the others "
+        "state none (or none in {currency}).",
+    ),
+    "note.rate_period": (
+        "Gezählt: Veranstaltungen mit Beginn vom {first} bis {last}{undated}, im Katalog "
+        "mit Stand {stand}.",
+        "Counted: events starting from {first} to {last}{undated}, in the catalogue as of {stand}.",
+    ),
+    "note.rate_period.undated": (
+        " und {events} ohne Beginndatum",
+        " and {events} without a start date",
+    ),
+    "note.rate_period.none": (
+        "Gezählt: Veranstaltungen im Katalog mit Stand {stand}.",
+        "Counted: events in the catalogue as of {stand}.",
+    ),
+    "note.lifetimes": (
+        "Tage: vom ersten bis zum letzten Stichtag, an dem ein Kurs gelistet war. Kurse, "
+        "die schon am ersten oder noch am letzten Stichtag gelistet waren, standen "
+        "womöglich länger im Katalog: ihre Tage sind eine Untergrenze (mindestens).",
+        "Days: from the first to the last snapshot that listed a course. Courses listed "
+        "on the first or still on the last snapshot may have been listed longer: their "
+        "days are a lower bound (at least).",
+    ),
     "events.one": ("{n} Veranstaltung", "{n} event"),
     "events.many": ("{n} Veranstaltungen", "{n} events"),
     "n": ("{label} (n = {n})", "{label} (n = {n})"),
@@ -321,7 +391,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "column.courses": ("Kurse", "Courses"),
     "column.median_days": ("Median der Tage im Katalog", "Median days listed"),
     "column.institutions": ("Bildungsanbieter", "Institutions"),
-    "column.capacity": ("Plätze", "Places"),
+    "column.capacity": ("Plätze (soweit angegeben)", "Places (where stated)"),
+    "column.zero": ("davon 0 {unit}", "of which 0 {unit}"),
+    "column.listed": ("Gelistet (mit Veranstaltungen)", "Listed (with events)"),
     "column.events_with_capacity": ("Veranstaltungen mit Platzangabe", "Events stating places"),
     "column.mean_capacity": ("Plätze je Veranstaltung (Mittel)", "Places per event (mean)"),
     "column.share": ("Anteil", "Share"),
@@ -426,145 +498,11 @@ TEXTS: dict[str, tuple[str, str]] = {
         "SYNTHETIC DEMO DATA: generated by educatalog, not the real course supply.",
     ),
     "excel.population": ("Einwohnerzahlen", "Population figures"),
-    "excel.written": ("Erstellt", "Written"),
+    "excel.written": ("Erstellt", "Created"),
+    "excel.as_of": ("Stand der Daten", "Data as of"),
     "excel.sheets": ("Tabellenblätter", "Sheets"),
     "excel.table": ("Tabelle", "Table"),
     "excel.measure": ("Maß", "Measure"),
-    # the report
-    "report.title": ("Bericht zum Kursangebot", "Course supply report"),
-    "report.demo": (
-        "**Synthetische Demodaten**: Diese Zahlen beschreiben den erzeugten "
-        "Demo-Katalog von educatalog, nicht das echte Kursangebot.",
-        "**Synthetic demo data**: these numbers describe educatalog's generated demo "
-        "catalogue, not the real course supply.",
-    ),
-    "report.intro": ("Quelle: {source}. {events}{scope}.", "Source: {source}. {events}{scope}."),
-    "report.scope.states": ("Bundesländer: {states}", "states: {states}"),
-    "report.scope.dates": ("Beginn {start} bis {end}", "start dates {start} to {end}"),
-    "report.states": ("Angebot nach Bundesland", "Offers by state"),
-    "report.states.text": (
-        "Veranstaltungen nach dem Bundesland ihrer Adresse; Veranstaltungen ohne Adresse "
-        "oder Bundesland stehen unter „ohne Angabe“.",
-        "Events by the state of their address; events without an address or state are "
-        "shown as “not stated”.",
-    ),
-    "report.per_capita": ("Je 100.000 Einwohner", "Per 100,000 inhabitants"),
-    "report.per_capita.text": (
-        "Veranstaltungen je 100.000 Einwohner des Bundeslandes ihrer Adresse; die Zeile "
-        "„{total}“ gilt für {states}.",
-        "Events per 100,000 inhabitants of the state of their address; the row “{total}” "
-        "is that of {states}.",
-    ),
-    "report.per_capita.all": ("alle 16 Länder zusammen", "all 16 states together"),
-    "report.per_capita.chosen": (
-        "die ausgewählten Länder zusammen",
-        "the selected states together",
-    ),
-    "report.forms": ("Lernformen", "Instruction forms"),
-    "report.durations": ("Dauer", "Durations"),
-    "report.starts": ("Beginn im Zeitverlauf", "Starts over time"),
-    "report.starts.table": ("Veranstaltungen nach Startquartal", "Events by start quarter"),
-    "report.costs": ("Kosten", "Costs"),
-    "report.costs.text": (
-        "Kosten der Kurse mit Preisangabe, in Euro, je Kurs (nicht je Veranstaltung).",
-        "Costs of the priced courses, in euro, per course (not per event).",
-    ),
-    "report.quality": ("Datenqualität", "Data quality"),
-    "report.trends": ("Das Angebot im Zeitverlauf", "The catalogue over time"),
-    "report.trends.text": (
-        "Dieser Abschnitt zeigt das Archiv „{folder}“: {span} Quelle: {source}. Jeder "
-        "Stichtag zählt das Angebot, wie es an diesem Tag im Katalog stand; neu gelistete "
-        "und nicht mehr gelistete Kurse vergleichen zwei aufeinanderfolgende Stichtage.",
-        "This section shows the archive “{folder}”: {span} Source: {source}. Each snapshot "
-        "counts the offers as the catalogue listed them on that day; entered and exited "
-        "courses compare two consecutive snapshots.",
-    ),
-    "report.trends.one_date": ("ein Stichtag, {date}.", "one snapshot, {date}."),
-    "report.trends.source": ("Archiv „{folder}“: {source}", "archive “{folder}”: {source}"),
-    "report.trends.same": (
-        "Am letzten Stichtag ({date}) stimmt das Archiv mit dem Katalog dieses Berichts "
-        "überein: {events} nach Bundesland wie oben.",
-        "On its last snapshot ({date}) the archive agrees with the catalogue of this report: "
-        "{events}, by state as above.",
-    ),
-    "report.trends.other": (
-        "**Das Archiv zeigt einen anderen Katalog oder Stand als der übrige Bericht**: am "
-        "letzten Stichtag ({date}) {theirs}, der Katalog dieses Berichts ({source}) "
-        "{ours}. Die Zahlen dieses Abschnitts sind mit denen oben nicht gleichzusetzen.",
-        "**The archive shows another catalogue, or another day of it, than the rest of this "
-        "report**: on its last snapshot ({date}) {theirs}, the catalogue of this report "
-        "({source}) {ours}. The numbers of this section cannot be set against those above.",
-    ),
-    "report.trends.unfiltered": (
-        "Die Filter des Berichts ({filters}) gelten in diesem Abschnitt nicht: Er zeigt das "
-        "ganze Archiv.",
-        "The report's filters ({filters}) do not apply to this section: it shows the whole "
-        "archive.",
-    ),
-    "report.trends.unfiltered_note": (
-        "Das ganze Archiv: Die Filter des Berichts gelten für diese Tabelle nicht.",
-        "The whole archive: the report's filters do not apply to this table.",
-    ),
-    "report.trends.too_few": (
-        "Ein einziger Stichtag zeigt keine Entwicklung: Zu- und Abgänge und ein "
-        "Zeitverlauf brauchen mindestens zwei Stichtage.",
-        "A single snapshot shows no change: entries, exits and a trend need two snapshots or more.",
-    ),
-    "report.chart_table": ("Tabelle zum Diagramm: {title}", "The chart's table: {title}"),
-    "report.chart.entered": ("Neu gelistete Kurse je Stichtag", "Courses entered per snapshot"),
-    "report.lifetimes.all": ("alle Kurse", "all courses"),
-    "report.lifetimes.complete": (
-        "im Archiv neu gelistet und wieder entfernt",
-        "entered and exited within the archive",
-    ),
-    "report.table.states": ("Angebot nach Bundesland", "Offers by state"),
-    "report.table.per_capita": (
-        "Veranstaltungen je 100.000 Einwohner nach Bundesland",
-        "Events per 100,000 inhabitants by state",
-    ),
-    "report.table.forms": ("Angebot nach Lernform", "Offers by instruction form"),
-    "report.table.durations": ("Angebot nach Dauer", "Offers by duration"),
-    "report.table.starts": ("Beginn nach Quartal", "Starts by quarter"),
-    "report.table.costs": ("Kosten je Kurs nach Lernform", "Costs per course by instruction form"),
-    "report.table.quality": ("Datenqualität", "Data quality"),
-    "report.table.trend_states": (
-        "Veranstaltungen nach Bundesland am ersten und letzten Stichtag",
-        "Events by state on the first and the last snapshot",
-    ),
-    "report.table.trend_all": (
-        "Veranstaltungen nach Bundesland an jedem Stichtag",
-        "Events by state on every snapshot",
-    ),
-    "report.table.forms_by_state": (
-        "Anteil der Lernformen an den Veranstaltungen je Bundesland",
-        "Instruction forms' share of the events within each state",
-    ),
-    "report.table.durations_by_state": (
-        "Anteil der Dauerklassen an den Veranstaltungen je Bundesland",
-        "Duration classes' share of the events within each state",
-    ),
-    "report.table.starts_by_month": (
-        "Beginnende Veranstaltungen je Monat",
-        "Events starting per month",
-    ),
-    "report.sheet.states": ("Angebot nach Bundesland", "Offers by state"),
-    "report.sheet.per_capita": ("Je 100.000 Einwohner", "Per 100,000 inhabitants"),
-    "report.sheet.forms": ("Angebot nach Lernform", "Offers by instruction form"),
-    "report.sheet.forms_by_state": ("Lernform je Bundesland", "Forms within each state"),
-    "report.sheet.durations": ("Angebot nach Dauer", "Offers by duration"),
-    "report.sheet.durations_by_state": ("Dauer je Bundesland", "Durations within each state"),
-    "report.sheet.starts": ("Beginn nach Quartal", "Starts by quarter"),
-    "report.sheet.starts_by_month": ("Beginn nach Monat", "Starts by month"),
-    "report.sheet.costs": ("Kosten je Kurs", "Costs per course"),
-    "report.sheet.quality": ("Datenqualität", "Data quality"),
-    "report.sheet.trend_states": ("Archiv erster und letzter Tag", "Archive first and last day"),
-    "report.sheet.trend_all": ("Archiv alle Stichtage", "Archive every snapshot"),
-    "report.sheet.flows": ("Archiv Kurse je Stichtag", "Archive courses per snapshot"),
-    "report.sheet.lifetimes": ("Archiv Verweildauer", "Archive time listed"),
-    "report.table.flows": (
-        "Kurse je Stichtag: gelistet, neu, entfernt",
-        "Courses per snapshot: listed, entered, exited",
-    ),
-    "report.table.lifetimes": ("Wie lange Kurse im Katalog stehen", "How long courses stay listed"),
+    **REPORT_TEXTS,
 }
 """The reader-facing texts: key -> (German, English); ``{name}`` fields are filled in."""

@@ -1,0 +1,155 @@
+"""The words of the report (``educatalog report``, :mod:`educatalog.publication`): its
+headings, paragraphs, tables' titles and sheet names, and the notes under its tables and
+charts, in German and English; part of :data:`educatalog.texts.words.TEXTS`."""
+
+from __future__ import annotations
+
+REPORT_TEXTS: dict[str, tuple[str, str]] = {
+    # the report
+    "report.title": ("Bericht zum Kursangebot", "Course supply report"),
+    "report.demo": (
+        "**Synthetische Demodaten**: Diese Zahlen beschreiben den erzeugten "
+        "Demo-Katalog von educatalog, nicht das echte Kursangebot.",
+        "**Synthetic demo data**: these numbers describe educatalog's generated demo "
+        "catalogue, not the real course supply.",
+    ),
+    "report.intro": ("Quelle: {source}. {events}{scope}.", "Source: {source}. {events}{scope}."),
+    "report.dates": (
+        "Stand der Daten: {stand}. Erstellt: {created}.",
+        "Data as of {stand}. Created: {created}.",
+    ),
+    "report.scope.states": ("Bundesländer: {states}", "states: {states}"),
+    "report.scope.dates": ("Beginn {start} bis {end}", "start dates {start} to {end}"),
+    "report.states": ("Angebot nach Bundesland", "Offers by state"),
+    "report.states.text": (
+        "Veranstaltungen nach dem Bundesland ihrer Adresse; Veranstaltungen ohne Adresse "
+        "oder Bundesland stehen unter „ohne Angabe“.",
+        "Events by the state of their address; events without an address or state are "
+        "shown as “not stated”.",
+    ),
+    "report.per_capita": ("Je 100.000 Einwohner", "Per 100,000 inhabitants"),
+    "report.per_capita.text": (
+        "Veranstaltungen je 100.000 Einwohner des Bundeslandes ihrer Adresse; die Zeile "
+        "„{total}“ gilt für {states}.",
+        "Events per 100,000 inhabitants of the state of their address; the row “{total}” "
+        "is that of {states}.",
+    ),
+    "report.per_capita.all": ("alle 16 Länder zusammen", "all 16 states together"),
+    "report.per_capita.chosen": (
+        "die ausgewählten Länder zusammen",
+        "the selected states together",
+    ),
+    "report.forms": ("Lernformen", "Instruction forms"),
+    "report.durations": ("Dauer", "Durations"),
+    "report.starts": ("Beginn im Zeitverlauf", "Starts over time"),
+    "report.starts.table": ("Veranstaltungen nach Startquartal", "Events by start quarter"),
+    "report.costs": ("Kosten", "Costs"),
+    "report.costs.text": (
+        "Kosten der Kurse mit Preisangabe, in Euro, je Kurs (nicht je Veranstaltung).",
+        "Costs of the priced courses, in euro, per course (not per event).",
+    ),
+    "report.costs.coverage": ("{coverage}", "{coverage}"),
+    "report.quality": ("Datenqualität", "Data quality"),
+    "report.trends": ("Das Angebot im Zeitverlauf", "The catalogue over time"),
+    "report.trends.text": (
+        "Dieser Abschnitt zeigt das Archiv „{folder}“: {span} Quelle: {source}. Jeder "
+        "Stichtag zählt das Angebot, wie es an diesem Tag im Katalog stand; neu gelistete "
+        "und nicht mehr gelistete Kurse vergleichen zwei aufeinanderfolgende Stichtage.",
+        "This section shows the archive “{folder}”: {span} Source: {source}. Each snapshot "
+        "counts the offers as the catalogue listed them on that day; entered and exited "
+        "courses compare two consecutive snapshots.",
+    ),
+    "report.trends.one_date": ("ein Stichtag, {date}.", "one snapshot, {date}."),
+    "report.trends.source": ("Archiv „{folder}“: {source}", "archive “{folder}”: {source}"),
+    "report.trends.same": (
+        "Am letzten Stichtag ({date}) stimmt das Archiv mit dem Katalog dieses Berichts "
+        "überein: dieselben {events} (dieselben Veranstaltungsnummern), nach Bundesland "
+        "wie oben.",
+        "On its last snapshot ({date}) the archive agrees with the catalogue of this report: "
+        "the same {events} (the same event ids), by state as above.",
+    ),
+    "report.trends.other": (
+        "**Das Archiv zeigt einen anderen Katalog oder Stand als der übrige Bericht**: am "
+        "letzten Stichtag ({date}) {theirs}, der Katalog dieses Berichts ({source}) "
+        "{ours}. Die Zahlen dieses Abschnitts sind mit denen oben nicht gleichzusetzen.",
+        "**The archive shows another catalogue, or another day of it, than the rest of this "
+        "report**: on its last snapshot ({date}) {theirs}, the catalogue of this report "
+        "({source}) {ours}. The numbers of this section cannot be set against those above.",
+    ),
+    "report.trends.unfiltered": (
+        "Die Filter des Berichts ({filters}) gelten in diesem Abschnitt nicht: Er zeigt das "
+        "ganze Archiv.",
+        "The report's filters ({filters}) do not apply to this section: it shows the whole "
+        "archive.",
+    ),
+    "report.trends.unfiltered_note": (
+        "Das ganze Archiv: Die Filter des Berichts gelten für diese Tabelle nicht.",
+        "The whole archive: the report's filters do not apply to this table.",
+    ),
+    "report.trends.too_few": (
+        "Ein einziger Stichtag zeigt keine Entwicklung: Zu- und Abgänge und ein "
+        "Zeitverlauf brauchen mindestens zwei Stichtage.",
+        "A single snapshot shows no change: entries, exits and a trend need two snapshots or more.",
+    ),
+    "report.chart_table": ("Tabelle zum Diagramm: {title}", "The chart's table: {title}"),
+    "report.chart.entered": ("Neu gelistete Kurse je Stichtag", "Courses entered per snapshot"),
+    "report.lifetimes.complete": (
+        "im Archiv neu gelistet und wieder entfernt (vollständig)",
+        "entered and exited within the archive (complete)",
+    ),
+    "report.lifetimes.censored": (
+        "am ersten oder letzten Stichtag gelistet (mindestens)",
+        "listed on the first or the last snapshot (at least)",
+    ),
+    "report.lifetimes.all": ("alle Kurse (mindestens)", "all courses (at least)"),
+    "report.table.states": ("Angebot nach Bundesland", "Offers by state"),
+    "report.table.per_capita": (
+        "Veranstaltungen je 100.000 Einwohner nach Bundesland",
+        "Events per 100,000 inhabitants by state",
+    ),
+    "report.table.forms": ("Angebot nach Lernform", "Offers by instruction form"),
+    "report.table.durations": ("Angebot nach Dauer", "Offers by duration"),
+    "report.table.starts": ("Beginn nach Quartal", "Starts by quarter"),
+    "report.table.costs": ("Kosten je Kurs nach Lernform", "Costs per course by instruction form"),
+    "report.table.quality": ("Datenqualität", "Data quality"),
+    "report.table.trend_states": (
+        "Veranstaltungen nach Bundesland am ersten und letzten Stichtag",
+        "Events by state on the first and the last snapshot",
+    ),
+    "report.table.trend_all": (
+        "Veranstaltungen nach Bundesland an jedem Stichtag",
+        "Events by state on every snapshot",
+    ),
+    "report.table.forms_by_state": (
+        "Anteil der Lernformen an den Veranstaltungen je Bundesland",
+        "Instruction forms' share of the events within each state",
+    ),
+    "report.table.durations_by_state": (
+        "Anteil der Dauerklassen an den Veranstaltungen je Bundesland",
+        "Duration classes' share of the events within each state",
+    ),
+    "report.table.starts_by_month": (
+        "Beginnende Veranstaltungen je Monat",
+        "Events starting per month",
+    ),
+    "report.sheet.states": ("Angebot nach Bundesland", "Offers by state"),
+    "report.sheet.per_capita": ("Je 100.000 Einwohner", "Per 100,000 inhabitants"),
+    "report.sheet.forms": ("Angebot nach Lernform", "Offers by instruction form"),
+    "report.sheet.forms_by_state": ("Lernform je Bundesland", "Forms within each state"),
+    "report.sheet.durations": ("Angebot nach Dauer", "Offers by duration"),
+    "report.sheet.durations_by_state": ("Dauer je Bundesland", "Durations within each state"),
+    "report.sheet.starts": ("Beginn nach Quartal", "Starts by quarter"),
+    "report.sheet.starts_by_month": ("Beginn nach Monat", "Starts by month"),
+    "report.sheet.costs": ("Kosten je Kurs", "Costs per course"),
+    "report.sheet.quality": ("Datenqualität", "Data quality"),
+    "report.sheet.trend_states": ("Archiv erster und letzter Tag", "Archive first and last day"),
+    "report.sheet.trend_all": ("Archiv alle Stichtage", "Archive every snapshot"),
+    "report.sheet.flows": ("Archiv Kurse je Stichtag", "Archive courses per snapshot"),
+    "report.sheet.lifetimes": ("Archiv Verweildauer", "Archive time listed"),
+    "report.table.flows": (
+        "Kurse je Stichtag: gelistet, neu, entfernt",
+        "Courses per snapshot: listed, entered, exited",
+    ),
+    "report.table.lifetimes": ("Wie lange Kurse im Katalog stehen", "How long courses stay listed"),
+}
+"""The report's texts: key -> (German, English); ``{name}`` fields are filled in."""

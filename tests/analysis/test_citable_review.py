@@ -1,0 +1,358 @@
+"""What a ministry's analyst found still open after issue 21, at the level of the functions:
+a 0 EUR course said as such and the courses a cost covers; the selection named under every
+table and chart; the date of the data apart from the report's; lifetimes as lower bounds
+where they are; totals that are no sums said so; a check a selection answers marked "x",
+not 0; unknowns in the workbook as on the page; and every single state and a quarter
+through the report's computations."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+import matplotlib.pyplot as plt
+import openpyxl
+import pandas as pd
+import pytest
+
+from educatalog import plots, publication, stats, tables, texts
+from educatalog.catalogue import Catalogue
+from educatalog.population import STATE_POPULATION, STATES
+from educatalog.provenance import Source
+
+TWO = ["Bayern", "Sachsen"]
+
+
+@pytest.fixture(scope="module")
+def offers(demo_catalogue: Catalogue) -> pd.DataFrame:
+    return demo_catalogue.offers()
+
+
+@pytest.fixture(scope="module")
+def two(offers: pd.DataFrame) -> pd.DataFrame:
+    return stats.select(offers, state=TWO, start="2025-04-01", end="2026-03-31")
+
+
+def german(number: int) -> str:
+    return f"{number:,}".replace(",", ".")
+
+
+# -- 2: a cost of 0 is a cost, and said so; how many courses state one ------------------------
+
+
+def test_costs_count_the_courses_at_0_and_say_how_many_courses_state_a_cost(
+    offers: pd.DataFrame,
+) -> None:
+    table = stats.costs(offers, "instruction_form_category", margins=True)
+    priced = offers[offers["cost_currency"] == "EUR"].dropna(subset=["cost"])
+    courses = priced.drop_duplicates("course_id")
+    assert table.loc[("All", "EUR"), "zero"] == int((courses["cost"] == 0).sum()) > 0
+    in_person = courses[
+        courses["course_id"].isin(
+            priced.loc[priced["instruction_form_category"] == "Präsenz", "course_id"]
+        )
+    ]
+    assert table.loc[("Präsenz", "EUR"), "zero"] == int((in_person["cost"] == 0).sum())
+    shown = tables.present(table, "de")
+    assert "davon 0 EUR" in shown.frame.columns
+    assert any(
+        n.startswith("Davon 0 EUR: Kurse, für die der Dienst Kosten von 0") for n in shown.notes
+    )
+    assert "of which 0 EUR" in tables.present(table, "en").frame.columns
+    coverage = publication.cost_coverage(offers, "de")
+    assert coverage.startswith(
+        f"Kosten in EUR nennen {german(len(courses))} von "
+        f"{german(offers['course_id'].nunique())} Kursen mit Veranstaltungen"
+    )
+    assert publication.cost_coverage(offers, "en").startswith(
+        f"{len(courses):,} of {offers['course_id'].nunique():,} courses with events state a cost"
+    )
+
+
+# -- 3/4/12: the selection under every table and chart; what a rate counts; top 8 -------------
+
+
+def test_a_filtered_publication_names_its_selection_under_tables_and_charts(
+    two: pd.DataFrame, tmp_path: Path
+) -> None:
+    filters = publication.scope(TWO, "2025-04-01", "2026-03-31", "de")
+    source = Source(demo=True, name="Demo", as_of=dt.date(2026, 1, 15))
+    pub = publication.Publication(tmp_path, "de", source=source, filters=filters)
+    selection = "Auswahl: Bundesländer: Bayern, Sachsen; Beginn 01.04.2025 bis 31.03.2026."
+    shown = pub.table("states", stats.supply(two, "state", margins=True))
+    assert selection in shown.notes
+    figure = plots.supply_bars(two, "state")
+    pub.chart("01-supply-by-state", figure, "forms_by_state", frame=stats.supply(two, "state"))
+    assert plots.alt_text(figure).endswith(selection)
+    footer = next(t.get_text() for t in figure.texts if t.get_gid() == "educatalog-source")
+    assert "Auswahl: Bundesländer: Bayern, Sachsen;" in footer
+    assert selection in pub.book[-1].notes  # the chart's own table too
+    plt.close(figure)
+    # The archive's tables, which the filters do not apply to, say that instead.
+    whole = pub.table("flows", stats.supply(two, "state"), filtered=False)
+    assert selection not in whole.notes
+    # Without filters, no such line.
+    plain = publication.Publication(tmp_path / "all", "de", source=source)
+    assert not any(
+        n.startswith("Auswahl") for n in plain.table("states", stats.supply(two, "state")).notes
+    )
+
+
+def test_a_rate_names_the_events_it_counts_and_the_catalogues_date(two: pd.DataFrame) -> None:
+    source = Source(demo=True, name="Demo", as_of=dt.date(2026, 1, 15))
+    starts = two["event_start_date"]
+    period = publication.rate_period(two, source, "de")
+    assert period == (
+        f"Gezählt: Veranstaltungen mit Beginn vom {texts.date(starts.min(), 'de')} bis "
+        f"{texts.date(starts.max(), 'de')}, im Katalog mit Stand 15.01.2026."
+    )
+    english = publication.rate_period(two, source, "en")
+    assert english.startswith("Counted: events starting from ")
+    assert english.endswith("in the catalogue as of 15 Jan 2026.")
+
+
+def test_a_trend_of_the_top_states_says_so_in_its_title() -> None:
+    dates = [dt.date(2026, 1, 1), dt.date(2026, 2, 1)]
+    names = [str(s) for s in STATES["state"]]
+    index = pd.MultiIndex.from_product([dates, names], names=["snapshot_date", "state"])
+    table = pd.DataFrame({"events": range(1, len(index) + 1)}, index=index)
+    figure = plots.trend(table, "events", top=8, lang="de", source="Archiv")
+    title = figure.axes[0].get_title(loc="left")
+    assert title == "Veranstaltungen im Zeitverlauf nach Bundesland (die 8 größten)"
+    plt.close(figure)
+    english = plots.trend(table, "events", top=8, lang="en", source="archive")
+    assert english.axes[0].get_title(loc="left").endswith("(top 8)")
+    plt.close(english)
+    few = plots.trend(table, "events", top=20, lang="de", source="Archiv")
+    assert "größten" not in few.axes[0].get_title(loc="left")  # nothing left out
+    plt.close(few)
+
+
+# -- 5: "Stand" is the date of the data; when the report was made a line of its own -----------
+
+
+def test_stand_is_the_date_of_the_data_and_created_is_the_build(tmp_path: Path) -> None:
+    fetched = dt.datetime(2026, 11, 26, 16, 58, tzinfo=dt.UTC)
+    info = {"educatalog": {"seed": 0, "scale": 0.2, "as_of": "2024-03-01"}}
+    source = publication.describe_source(Source(demo=True, fetched_at=fetched), info, "de")
+    assert source.as_of == dt.date(2024, 3, 1)
+    assert source.stand == dt.date(2024, 3, 1)
+    assert Source.from_attrs({"educatalog": source.to_attrs()}) == source
+    assert Source(url="https://kurse.example/", fetched_at=fetched).stand == fetched.date()
+    fields = publication.dates(source, "de")
+    assert fields["stand"] == "01.03.2024"
+    assert fields["created"].endswith(" UTC")
+    assert texts.text("report.dates", "en", **publication.dates(source, "en")).startswith(
+        "Data as of 1 Mar 2024. Created: "
+    )
+    frame = pd.DataFrame({"events": [3]}, index=pd.Index(["Bayern"], name="state"))
+    path = tables.write_excel(tmp_path / "t.xlsx", [tables.present(frame, "de")], source=source)
+    book = openpyxl.load_workbook(path)
+    about = {r[0]: r[1] for r in book.worksheets[0].iter_rows(min_row=3, values_only=True)}
+    assert about["Stand der Daten"] == "01.03.2024"
+    assert about["Abgerufen"] == "26.11.2026, 16:58 UTC"
+    assert "Erstellt" in about
+    lines = [r[0] for r in book.worksheets[1].iter_rows(values_only=True) if r[0]]
+    assert "Stand: 01.03.2024" in lines
+    english = tables.write_excel(
+        tmp_path / "e.xlsx", [tables.present(frame, "en")], source=source, lang="en"
+    )
+    rows = [r[0] for r in openpyxl.load_workbook(english).worksheets[0].iter_rows(values_only=True)]
+    assert "Created" in rows
+    assert "Data as of" in rows
+
+
+# -- 6 and 14: lifetimes as lower bounds where they are; flows with "x" ------------------------
+
+
+class _Archive:
+    """What course_lifetimes and flows read of an archive."""
+
+    def lifetimes(self, level: str = "courses") -> pd.DataFrame:
+        return pd.DataFrame(
+            {
+                "days": [0, 31, 59, 59, 10],
+                "left_censored": [False, True, True, False, False],
+                "right_censored": [False, False, True, True, False],
+            }
+        )
+
+    def flows(self, level: str = "events") -> pd.DataFrame:
+        index = pd.Index(pd.to_datetime(["2026-01-01", "2026-02-01"]), name="snapshot_date")
+        return pd.DataFrame(
+            {
+                "listed": pd.array([10, 12], dtype="Int64"),
+                "entered": pd.array([pd.NA, 3], dtype="Int64"),
+                "exited": pd.array([pd.NA, 1], dtype="Int64"),
+                "net": pd.array([pd.NA, 2], dtype="Int64"),
+            },
+            index=index,
+        )
+
+
+def test_lifetimes_keep_complete_ones_apart_from_lower_bounds() -> None:
+    table = publication.course_lifetimes(_Archive(), "de")  # type: ignore[arg-type]
+    assert list(table.index) == [
+        "im Archiv neu gelistet und wieder entfernt (vollständig)",
+        "am ersten oder letzten Stichtag gelistet (mindestens)",
+        "alle Kurse (mindestens)",
+    ]
+    assert list(table["courses"]) == [2, 3, 5]
+    assert list(table["median_days"]) == [5.0, 59.0, 31.0]
+    shown = tables.present(publication.course_lifetimes(_Archive(), "en"), "en")  # type: ignore[arg-type]
+    assert list(shown.frame.index)[1] == "listed on the first or the last snapshot (at least)"
+    assert any("lower bound (at least)" in n for n in shown.notes)
+
+
+def test_flows_mark_what_has_no_meaning_with_x_and_head_listed_as_with_events(
+    tmp_path: Path,
+) -> None:
+    table = tables.present(publication.flows(_Archive()), "de")  # type: ignore[arg-type]
+    assert next(iter(table.frame.columns)) == "Gelistet (mit Veranstaltungen)"
+    cells = table.formatted()
+    assert list(cells.iloc[0]) == ["10", "x", "x", "x"]  # the first date: nothing to compare
+    assert list(cells.iloc[-1]) == ["x", "3", "1", "2"]  # no total of listed courses
+    assert any(n.startswith("x: Angabe nicht sinnvoll (der erste Stichtag") for n in table.notes)
+    path = tables.write_excel(tmp_path / "f.xlsx", [table])
+    rows = list(openpyxl.load_workbook(path).worksheets[1].iter_rows(min_row=3, values_only=True))
+    assert rows[0][1:] == (10, "x", "x", "x")
+    assert rows[2][1:] == ("x", 3, 1, 2)
+
+
+# -- 7/8/9: totals that are no sums, the rates' total, places as far as stated ----------------
+
+
+def test_notes_say_how_the_totals_and_places_are_made(offers: pd.DataFrame) -> None:
+    supply = tables.present(stats.supply(offers, "state", margins=True), "de")
+    assert (
+        "Kurse, Bildungsanbieter: in der Zeile „Deutschland“ jeweils einmal gezählt; da sie in "
+        "mehreren Zeilen vorkommen können, ist die Summe der Zeilen größer." in supply.notes
+    )
+    assert "Plätze (soweit angegeben)" in supply.frame.columns
+    events = offers["event_id"].nunique()
+    stated = offers.drop_duplicates("event_id")["max_participants"].notna().sum()
+    assert (
+        f"Plätze: Summe der Höchstteilnehmerzahlen der Veranstaltungen, die eine nennen "
+        f"({german(stated)} von {german(events)} Veranstaltungen); die übrigen "
+        "Veranstaltungen zählen ohne Plätze." in supply.notes
+    )
+    assert "Places (where stated)" in tables.present(stats.supply(offers, "state"), "en").frame
+    # The rates' total leaves out the events without a state: its label says so.
+    rates = tables.present(stats.per_capita(offers, margins=True), "de")
+    assert rates.frame.index[-1] == ("", "Deutschland (Veranstaltungen mit Bundesland)")
+    english = tables.present(stats.per_capita(offers, margins=True), "en")
+    assert english.frame.index[-1] == ("", "Germany (events with a state)")
+    # A table by a dimension whose rows share no course needs no such note.
+    quarters = tables.present(
+        stats.supply(stats.select(offers, state=["Bremen"]), "state", margins=True), "de"
+    )
+    assert not any("einmal gezählt" in n for n in quarters.notes)
+
+
+# -- 10: a check that the selection answers by itself is "x", not 0 ----------------------------
+
+
+def test_quality_marks_the_checks_a_selection_answers_by_itself(
+    offers: pd.DataFrame, two: pd.DataFrame
+) -> None:
+    whole = stats.quality(offers)
+    assert "not_meaningful" not in whole.attrs
+    assert whole.loc["events_without_address", "count"] > 0
+    checks = stats.quality(two)
+    blocked = [
+        "events_without_address",
+        "events_without_state",
+        "addresses_without_state",
+        "unknown_state",
+        "missing_start_date",
+    ]
+    assert checks.loc[blocked, "count"].isna().all()
+    assert checks.loc["missing_end_date", "count"] >= 0
+    shown = tables.present(checks, "de")
+    cells = shown.formatted()
+    assert list(cells.loc["Veranstaltungen ohne Adresse"]) == ["x", german(len(two)), "x"]
+    assert shown.notes == [
+        "x: Angabe nicht sinnvoll (die Auswahl enthält nur Veranstaltungen mit bekanntem "
+        "Bundesland bzw. Beginndatum)."
+    ]
+    dates_only = stats.quality(stats.select(offers, start="2025-01-01", end="2025-03-31"))
+    assert dates_only.loc["missing_start_date", "count"] is pd.NA
+    assert dates_only.loc["events_without_address", "count"] > 0  # a date filter keeps them
+    stateless = stats.quality(stats.select(offers, state=[None, "Bayern"]))
+    assert "not_meaningful" not in stateless.attrs  # the events without a state kept
+
+
+# -- 13: unknowns in the workbook as the page shows them --------------------------------------
+
+
+def test_the_workbook_writes_an_unknown_as_the_page_does(tmp_path: Path) -> None:
+    frame = pd.DataFrame(
+        {
+            "events": pd.array([3, 0], dtype="Int64"),
+            "capacity": pd.array([pd.NA, 0], dtype="Int64"),
+        },
+        index=pd.Index(["Bayern", "Bremen"], name="state"),
+    )
+    for lang, unknown in (("de", "k. A."), ("en", "n/a")):
+        table = tables.present(frame, lang)
+        bayern = texts.label("Bayern", lang)
+        assert table.formatted().loc[("09", bayern)].iloc[1] == unknown
+        path = tables.write_excel(tmp_path / f"{lang}.xlsx", [table], lang=lang)
+        sheet = openpyxl.load_workbook(path).worksheets[1]
+        rows = {r[1]: r for r in sheet.iter_rows(min_row=3, max_row=4, values_only=True)}
+        assert rows[bayern][-1] == unknown  # not a blank cell
+        assert rows["Bremen"][-1] == 0
+
+
+# -- every state alone and a quarter through the report's computations -------------------------
+
+
+def _report_numbers(chosen: pd.DataFrame, source: Source, lang: str) -> list[Any]:
+    """What the report notebook computes and draws of a selection (06-report.ipynb)."""
+    made: list[Any] = [
+        stats.supply(chosen, "state", margins=True),
+        stats.per_capita(chosen, population=STATE_POPULATION, margins=True),
+        stats.supply(chosen, "instruction_form_category", margins=True),
+        publication.chart_shares(chosen, "state", "instruction_form_category"),
+        stats.supply(chosen, "duration_class", margins=True),
+        publication.chart_shares(chosen, "state", "duration_class"),
+        stats.supply(chosen, "quarter", margins=True),
+        stats.supply(chosen, "month", margins=True)[["events", "share"]],
+        stats.costs(chosen, "instruction_form_category", per="course", margins=True),
+        stats.quality(chosen),
+    ]
+    texts_made = [
+        publication.rate_period(chosen, source, lang),
+        publication.cost_coverage(chosen, lang),
+    ]
+    presented = [tables.present(t, lang) for t in made]
+    for figure in (
+        plots.supply_bars(chosen, "state", lang=lang),
+        plots.tile_map(chosen, population=STATE_POPULATION, lang=lang),
+        plots.stacked_shares(chosen, "state", "instruction_form_category", lang=lang),
+        plots.heatmap(chosen, "state", "duration_class", lang=lang),
+        plots.starts_over_time(chosen, freq="month", lang=lang),
+        plots.cost_boxplot(chosen, "instruction_form_category", currency="EUR", lang=lang),
+    ):
+        plots.add_note(figure, texts_made[0])
+        plt.close(figure)
+    return [*presented, *texts_made]
+
+
+@pytest.mark.parametrize("state", [str(s) for s in STATES["state"]])
+def test_every_state_alone_goes_through_the_report(offers: pd.DataFrame, state: str) -> None:
+    source = Source(demo=True, name="Demo")
+    chosen = stats.select(offers, state=[state])
+    made = _report_numbers(chosen, source, "de")
+    assert made[0].frame.index[0][1] == state
+    assert [str(k) for k in made[1].frame.index.get_level_values(1)] == [state, "Insgesamt"]
+
+
+def test_a_quarter_goes_through_the_report(offers: pd.DataFrame) -> None:
+    source = Source(demo=True, name="Demo")
+    chosen = stats.select(offers, start="2025-07-01", end="2025-09-30")
+    made = _report_numbers(chosen, source, "en")
+    assert [str(k) for k in made[6].frame.index] == ["Q3 2025", "Total"]
+    both = stats.select(offers, state=["Thüringen"], start="2025-07-01", end="2025-09-30")
+    _report_numbers(both, source, "de")
