@@ -314,7 +314,9 @@ def flows(arc: Archive, of: str = "courses") -> pd.DataFrame:
     total = {c: listed[c].sum(min_count=1) for c in ("entered", "exited", "net")}
     frame = listed.copy()
     frame.index = pd.Index([pd.Timestamp(d).date() for d in listed.index], name="snapshot_date")
-    return with_margins(frame, total)
+    out = with_margins(frame, total)
+    out.attrs["not_applicable"] = "flows"  # the first date's flows and the listed total: "x"
+    return out
 
 
 def course_lifetimes(arc: Archive, lang: str) -> pd.DataFrame:

@@ -97,6 +97,9 @@ class Table:
     stand: str | None = None
     dates: dict[str, dt.date] = field(default_factory=dict)
     filtered: bool = True
+    not_applicable: bool = False
+    """Whether a missing number means "not applicable" (shown as "x", a note says why)
+    rather than unknown ("k. A.")."""
 
     def cell(self, value: Any, column: str) -> str:
         """One value as the reader sees it, in :attr:`lang`."""
@@ -104,6 +107,8 @@ class Table:
         if kind == "text" or isinstance(value, str):
             return texts.missing(self.lang) if texts.is_missing(value) else str(value)
         if texts.is_missing(value):
+            if self.not_applicable:
+                return texts.not_applicable(self.lang)
             return texts.unknown(self.lang)
         if kind == "count":
             return texts.number(value, self.lang)
@@ -218,9 +223,11 @@ def present(
     notes = _notes(table, lang, population)
     found = source_of(table, source)
     origin = dict(population) if isinstance(population, Mapping) else None
-    return Table(
+    table_ = Table(
         frame, result_kinds, lang, title, notes, found, origin, totals, sheet, stand, dates
     )
+    table_.not_applicable = isinstance(table.attrs.get("not_applicable"), str)
+    return table_
 
 
 def _rows(table: pd.DataFrame, lang: str, margins: Any) -> tuple[pd.DataFrame, int]:
@@ -270,21 +277,28 @@ def _by_state(frame: pd.DataFrame, lang: str, margins: Any) -> pd.DataFrame:
     return frame
 
 
+# Dimensions whose missing value has a meaning of its own: an event of a course without any
+# funding type has no funding type (not an unstated one).
+_NONE_LABELS = {"funding_type": "no_funding", "funding_level": "no_funding"}
+
+
 def _labels(index: pd.Index, lang: str, margins: Any, *, national: bool) -> pd.Index:
-    def word(value: Any) -> Any:
+    def word(value: Any, name: Any) -> Any:
         if margins is not None and isinstance(value, str) and value == margins:
             return texts.total_label(national, lang)
         if isinstance(value, dt.date):  # kept as a date: an Excel date in a workbook
             return value.date() if isinstance(value, dt.datetime) else value
+        if str(name) in _NONE_LABELS and texts.is_missing(value):
+            return texts.text(_NONE_LABELS[str(name)], lang)
         return texts.label(value, lang)
 
     if isinstance(index, pd.MultiIndex):
-        tuples = [tuple(word(v) for v in key) for key in index]
+        tuples = [tuple(word(v, n) for v, n in zip(key, index.names, strict=True)) for key in index]
         names = [_index_name(n, lang) for n in index.names]
         labelled: pd.Index = pd.MultiIndex.from_tuples(tuples, names=names)
         return labelled
     plain: pd.Index = pd.Index(
-        [word(v) for v in index], name=_index_name(index.name, lang), dtype=object
+        [word(v, index.name) for v in index], name=_index_name(index.name, lang), dtype=object
     )
     return plain
 
@@ -310,7 +324,10 @@ def _headers(
             if name == "population":
                 header = texts.population_header(population, lang)
             elif name == "share" and "share" not in table.attrs and "events" in frame:
-                header = texts.text("column.share_of_events", lang)  # supply's: of events
+                header = _supply_share_header(table, lang)  # supply's: of which events
+            elif name == "share" and isinstance(table.attrs.get("share"), Mapping):
+                exclude = table.attrs["share"].get("unknown") == "exclude"
+                header = texts.text(f"column.share_yes_{'stated' if exclude else 'all'}", lang)
             else:
                 header = texts.text(key, lang, unit=unit)
         elif margins is not None and isinstance(column, str) and column == margins:
@@ -333,6 +350,29 @@ def _headers(
     return headers, kinds, dates
 
 
+def _supply_share_header(table: pd.DataFrame, lang: str) -> str:
+    """The header of :func:`educatalog.stats.supply`'s share, naming its base: all events,
+    the events of each value of a dimension, or the events that state the dimension."""
+    info = table.attrs.get("supply_share")
+    if not isinstance(info, Mapping):
+        return texts.text("column.share_of_events", lang)
+    keys = [str(k) for k in info.get("by", [])]
+    normalize = info.get("normalize")
+    if normalize in ("index", "columns") and len(keys) >= 2:
+        name = keys[0 if normalize == "index" else 1]
+        return texts.text("column.share_within", lang, dimension=texts.dimension(name, lang))
+    if info.get("dropna") and info.get("events") is not None and keys:
+        dimension = texts.text("and", lang).join(texts.dimension(k, lang) for k in keys)
+        return texts.text(
+            "column.share_of_stated",
+            lang,
+            n=texts.number(info["events"], lang),
+            dimension=dimension,
+            article="an" if dimension[:1].lower() in "aeiou" else "a",
+        )
+    return texts.text("column.share_of_events", lang)
+
+
 def _notes(table: pd.DataFrame, lang: str, population: Mapping[str, Any] | None) -> list[str]:
     notes = []
     if population:
@@ -345,6 +385,14 @@ def _notes(table: pd.DataFrame, lang: str, population: Mapping[str, Any] | None)
     costs = table.attrs.get("costs") if isinstance(table.attrs, dict) else None
     if isinstance(costs, Mapping) and costs.get("per") in ("course", "event"):
         notes.append(texts.text(f"note.costs_per_{costs['per']}", lang))
+        if costs.get("zero"):
+            key = "note.costs_zero" if costs["per"] == "course" else "note.costs_zero_events"
+            n, total = texts.number(costs["zero"], lang), texts.number(costs["priced"], lang)
+            notes.append(texts.text(key, lang, n=n, total=total))
+    why = table.attrs.get("not_applicable")
+    if isinstance(why, str) and table.isna().to_numpy().any():
+        why = texts.text(f"note.not_applicable.{why}", lang)
+        notes.append(texts.text("note.not_applicable", lang, why=why))
     return notes
 
 

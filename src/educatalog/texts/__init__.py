@@ -102,6 +102,14 @@ def missing(lang: str = DEFAULT_LANG) -> str:
     return _MISSING[check_lang(lang)]
 
 
+def not_applicable(lang: str = DEFAULT_LANG) -> str:
+    """A cell where a number would make no sense (no previous snapshot to compare with): "x"
+    in either language, as German official statistics mark it ("Tabellenfach gesperrt,
+    weil Aussage nicht sinnvoll"); a table that shows it says so in a note."""
+    check_lang(lang)
+    return "x"
+
+
 def unknown(lang: str = DEFAULT_LANG) -> str:
     """An unknown number in a table or chart: "k. A." / "n/a" (never a dash, which German
     official statistics read as exactly 0, nor 0)."""
@@ -167,16 +175,27 @@ def number(value: Any, lang: str = DEFAULT_LANG, decimals: int = 0) -> str:
 
 
 def percent(value: Any, lang: str = DEFAULT_LANG, decimals: int = 1) -> str:
-    """A share (0.104) as a percentage in the language's format: "10,4 %" / "10.4%". A share
-    that is not 0 (not 1) never shows as 0 % (100 %): it gets the decimals it needs
-    ("0,02 %" for 1 of 5,503, "99,98 %" for the other 5,502)."""
+    """A share (0.104) as a percentage in the language's format: "10,4 %" / "10.4%", every
+    share with the same ``decimals``. A share that is not 0 (not 1) never shows as 0 %
+    (100 %): below the smallest step it is "< 0,1 %" / "<0.1%" (1 of 5,503), above the
+    largest "> 99,9 %" / ">99.9%" (the other 5,502)."""
     lang = check_lang(lang)
     if is_missing(value):
         return unknown(lang)
-    decimals = visible_decimals(float(value) * 100, decimals)
+    share = float(value)
+    shown = _percent(share, lang, decimals)
+    step = 10.0**-decimals / 100
+    if 0 < share < step and shown == _percent(0, lang, decimals):
+        return text("less_than", lang, share=_percent(step, lang, decimals))
+    if 1 - step < share < 1 and shown == _percent(1, lang, decimals):
+        return text("more_than", lang, share=_percent(1 - step, lang, decimals))
+    return shown
+
+
+def _percent(share: float, lang: Lang, decimals: int) -> str:
     base = "#,##0" + ("." + "0" * decimals if decimals > 0 else "")
     pattern = base + ("\u00a0%" if lang == "de" else "%")
-    return format_percent(float(value), format=pattern, locale=LOCALES[lang])
+    return format_percent(share, format=pattern, locale=LOCALES[lang])
 
 
 def visible_decimals(value: float, decimals: int, most: int = 4) -> int:

@@ -23,8 +23,8 @@ EN_LABELS: dict[str, str] = {
     "Thüringen": "Thuringia",
     # instruction-form categories
     "Präsenz": "In person",
-    "Digital": "Online",
-    "Kombiniert": "Blended",
+    "Digital": "Digital",
+    "Kombiniert": "Combined",
     "Fernunterricht": "Distance learning",
     # instruction forms (KURSNET)
     "Präsenzveranstaltung": "Classroom course",
@@ -36,11 +36,11 @@ EN_LABELS: dict[str, str] = {
     "Online-Seminar": "Online seminar",
     "Online-Coaching": "Online coaching",
     "Selbstlernmodul": "Self-study module",
-    "Sonstige digitale Lernformen": "Other online formats",
+    "Sonstige digitale Lernformen": "Other digital formats",
     "Blended Learning": "Blended learning",
     "Combined Learning": "Combined learning",
     "Hybrid Learning": "Hybrid learning",
-    "Sonstige kombinierte Lernformen": "Other blended formats",
+    "Sonstige kombinierte Lernformen": "Other combined formats",
     "Fernlehrgang": "Correspondence course",
     "Sonstiger Fernunterricht": "Other distance learning",
     # instruction times
@@ -59,6 +59,20 @@ EN_LABELS: dict[str, str] = {
     # funding levels
     "federal": "federal",
     "regional": "regional",
+    # federal funding types: nationwide instruments, in English with the German name a
+    # reader searches for; the states' programmes keep their names ("Meisterbonus Bayern")
+    "Bildungsgutschein": "Education voucher (Bildungsgutschein)",
+    "Weiterbildungsförderung Beschäftigter": "Training support for employees",
+    "Qualifizierungsgeld": "Qualification allowance (Qualifizierungsgeld)",
+    "Aktivierungs- und Vermittlungsgutschein": "Activation and placement voucher (AVGS)",
+    "Aufstiegs-BAföG": "Upgrading training grant (Aufstiegs-BAföG)",
+    "BAföG": "Student grant (BAföG)",
+    "Weiterbildungsstipendium": "Continuing education scholarship",
+    "Deutsche Rentenversicherung (Teilhabe)": "German Pension Insurance (participation)",
+    "Berufsgenossenschaft": "Statutory accident insurance (Berufsgenossenschaft)",
+    "Berufsförderungsdienst der Bundeswehr": "Armed Forces vocational support",
+    "BAMF Berufssprachkurs": "BAMF job-related language course",
+    "ESF-Programme": "ESF programmes",
 }
 """English names of the labels every report shows; other labels stay as the catalogue
 names them (they are names, like a course title)."""
@@ -71,6 +85,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "no": ("nein", "no"),
     "total": ("Insgesamt", "Total"),
     "total.germany": ("Deutschland", "Germany"),
+    "and": (" und ", " and "),
     "period.quarter": ("{quarter}. Quartal {year}", "Q{quarter} {year}"),
     "tick.quarter": ("{quarter}. Q.", "Q{quarter}"),
     "not_selected": ("nicht ausgewählt", "not selected"),
@@ -248,6 +263,28 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Per event: each event counts once with its course's cost; a course with ten events "
         "counts ten times; n = events.",
     ),
+    "note.costs_zero": (
+        "Kosten von 0 zählen als Preisangabe: {n} der {total} Kurse geben 0 an und sind in "
+        "Minimum und Quartilen enthalten.",
+        "A cost of 0 counts as a stated price: {n} of the {total} courses state 0 and are part "
+        "of the minimum and the quartiles.",
+    ),
+    "note.costs_zero_events": (
+        "Kosten von 0 zählen als Preisangabe: {n} der {total} Veranstaltungen haben einen Kurs "
+        "mit Kosten von 0 und sind in Minimum und Quartilen enthalten.",
+        "A cost of 0 counts as a stated price: {n} of the {total} events belong to a course "
+        "stating 0 and are part of the minimum and the quartiles.",
+    ),
+    "note.not_applicable": (
+        "x: Tabellenfach gesperrt, weil Aussage nicht sinnvoll ({why}).",
+        "x: not applicable, no meaningful value ({why}).",
+    ),
+    "note.not_applicable.flows": (
+        "der erste Stichtag hat keinen Vorgänger, und Gelistete ergeben über die Stichtage "
+        "keine Summe",
+        "the first snapshot has no previous one, and listed counts do not add up across snapshots",
+    ),
+    "no_funding": ("keine Förderart", "no funding type"),
     "note.box": (
         "Kasten: erstes bis drittes Quartil; Linie: Median; Raute: Mittelwert; "
         "Antennen: Minimum bis Maximum.",
@@ -257,6 +294,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "events.many": ("{n} Veranstaltungen", "{n} events"),
     "n": ("{label} (n = {n})", "{label} (n = {n})"),
     "less_than_1": ("<1 %", "<1%"),
+    "less_than": ("<\u00a0{share}", "<{share}"),
+    "more_than": (">\u00a0{share}", ">{share}"),
     "empty.title": ("Keine Veranstaltung passt zu den Filtern.", "No offers match the filters."),
     "empty.capacity": (
         "Keine Veranstaltung nennt eine Höchstteilnehmerzahl.",
@@ -318,8 +357,22 @@ TEXTS: dict[str, tuple[str, str]] = {
     "column.mean_capacity": ("Plätze je Veranstaltung (Mittel)", "Places per event (mean)"),
     "column.share": ("Anteil", "Share"),
     "column.share_of_events": ("Anteil der Veranstaltungen", "Share of events"),
-    "column.share_no": ("Anteil nein", "Share no"),
-    "column.share_unknown": ("Anteil ohne Angabe", "Share not stated"),
+    "column.share_within": (
+        "Anteil der Veranstaltungen je {dimension}",
+        "Share of events within each {dimension}",
+    ),
+    "column.share_of_stated": (
+        "Anteil an den {n} Veranstaltungen mit {dimension}",
+        "Share of the {n} events with {article} {dimension}",
+    ),
+    # a flag's share() names its base: all events, or those that state yes or no
+    "column.share_yes_all": ("Anteil ja (an allen)", "Share yes (of all)"),
+    "column.share_yes_stated": (
+        "Anteil ja (unter denen mit Angabe)",
+        "Share yes (of those stated)",
+    ),
+    "column.share_no": ("Anteil nein (an allen)", "Share no (of all)"),
+    "column.share_unknown": ("Anteil ohne Angabe (an allen)", "Share not stated (of all)"),
     "column.yes": ("ja", "yes"),
     "column.no": ("nein", "no"),
     "column.unknown": ("ohne Angabe", "not stated"),
