@@ -167,16 +167,19 @@ class Table:
         return self.to_html()
 
 
+# Row labels may wrap and cells keep little padding, so that a table with long labels
+# ("mehr als 3 Monate bis 6 Monate") and several columns fits a notebook's output area at
+# 1,400 pixels with JupyterLab's file browser open, instead of being cut off at the right.
 _STYLE = (
     "<style>table.educatalog-table{border-collapse:collapse;font-variant-numeric:tabular-nums;"
     "margin:0.4em 0 0.6em}table.educatalog-table caption{text-align:left;font-weight:bold;"
     "padding:0 0 0.3em;color:#1a1a1a}table.educatalog-table th,table.educatalog-table td"
-    "{padding:2px 10px;border-bottom:1px solid #d0d0d0;color:#1a1a1a}"
+    "{padding:2px 6px;border-bottom:1px solid #d0d0d0;color:#1a1a1a}"
     "table.educatalog-table thead th{text-align:right!important;vertical-align:bottom;"
     "border-bottom:1px solid #555}table.educatalog-table thead th:first-child"
     "{text-align:left!important}table.educatalog-table thead th.educatalog-index"
     "{text-align:left!important}table.educatalog-table tbody th{text-align:left!important;"
-    "font-weight:normal;white-space:nowrap}table.educatalog-table td{text-align:right!important}"
+    "font-weight:normal}table.educatalog-table td{text-align:right!important}"
     "table.educatalog-table td.text{text-align:left!important}"
     "table.educatalog-table tr.educatalog-total th,table.educatalog-table tr.educatalog-total td"
     "{font-weight:bold;border-top:1px solid #555}"
