@@ -10,9 +10,9 @@ for their words and number formats, so that one page speaks one language and wri
 one way. Numbers, percentages and dates are formatted by Babel with the locale of the
 language (:data:`LOCALES`). Labels of the data are the catalogue's German names; in English
 the short lists a reader meets in every report (states, instruction-form categories,
-duration classes, yes/no) are translated, and a missing value is always :func:`missing`
-(also the catalogue's own "Keine Angabe"). The words themselves are in
-:mod:`educatalog.texts.words`.
+duration classes, yes/no, nationwide funding types) are translated, and a missing value is
+always :func:`missing` (also the catalogue's own "Keine Angabe"). The words themselves are
+in :mod:`educatalog.texts.words`, the English labels in :mod:`educatalog.texts.labels`.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from babel.dates import format_date, format_time
 from babel.numbers import format_decimal, format_percent
 
 from educatalog.errors import UsageError
-from educatalog.texts.words import DE_LABELS as _DE_LABELS
-from educatalog.texts.words import EN_LABELS as _EN_LABELS
+from educatalog.texts.labels import DE_LABELS as _DE_LABELS
+from educatalog.texts.labels import EN_LABELS as _EN_LABELS
 from educatalog.texts.words import TEXTS as _TEXTS
 
 __all__ = [
