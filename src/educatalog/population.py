@@ -41,7 +41,7 @@ from typing import Any
 import pandas as pd
 
 from educatalog.errors import EducatalogError
-from educatalog.texts.words import EN_LABELS
+from educatalog.texts.labels import EN_LABELS
 
 __all__ = [
     "BASIS",

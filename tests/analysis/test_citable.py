@@ -132,6 +132,20 @@ def test_costs_per_course_by_default_and_per_event_on_request(offers: pd.DataFra
     assert once.median() != weighted.median()  # a course with ten events counts once
     note = tables.present(per_course, "de").notes
     assert note[0] == texts.text("note.costs_per_course", "de")
+    # A cost of 0 (voucher-funded courses state it) is a price: a column counts those
+    # courses, and without that column a note says how many.
+    priced = offers.dropna(subset=["cost", "cost_currency"]).drop_duplicates("course_id")
+    zero, total = int((priced["cost"] == 0).sum()), len(priced)
+    assert zero > 0
+    assert int(per_course["zero"].sum()) >= zero  # a course counts in each form it has
+    assert per_course.loc[("Präsenz", "EUR"), "min"] == 0
+    without = per_course.drop(columns="zero")
+    without.attrs = per_course.attrs
+    counted = texts.text(
+        "note.costs_zero", "de", n=texts.number(zero, "de"), total=texts.number(total, "de")
+    )
+    assert counted in tables.present(without, "de").notes
+    assert counted not in note
     with pytest.raises(UsageError, match="Unknown per 'events'"):
         stats.costs(offers, per="events")
 
@@ -176,19 +190,88 @@ def test_lines_stand_out_from_white(offers: pd.DataFrame) -> None:
 
 
 def test_small_shares_and_quarters_as_a_reader_reads_them(tmp_path: Path) -> None:
-    assert texts.percent(1 / 5503, "de") == "0,02\u00a0%"  # not "0,0 %"
-    assert texts.percent(1 / 5503, "en") == "0.02%"
+    # One precision for every share: one that is not 0 never shows as 0 (nor 100 %), but as
+    # below (above) the smallest step, not with decimals of its own ("0,02 %").
+    assert texts.percent(1 / 5503, "de") == "<\u00a00,1\u00a0%"  # not "0,0 %"
+    assert texts.percent(1 / 5503, "en") == "<0.1%"
+    assert texts.percent(5502 / 5503, "de") == ">\u00a099,9\u00a0%"
+    assert texts.percent(0.0006, "de") == "0,1\u00a0%"
     assert texts.percent(0, "de") == "0,0\u00a0%"
+    assert texts.percent(1, "en") == "100.0%"
     assert texts.label(pd.Period("2025Q1"), "de") == "1. Quartal 2025"
     assert texts.label(pd.Period("2025Q1"), "en") == "Q1 2025"
     frame = pd.DataFrame({"events": [5502, 1]}, index=pd.Index(["a", "b"], name="x"))
     frame["share"] = frame["events"] / 5503
     table = tables.present(frame, "de")
     assert table.formatted()["Anteil der Veranstaltungen"].tolist() == [
-        "99,98\u00a0%",
-        "0,02\u00a0%",
+        ">\u00a099,9\u00a0%",
+        "<\u00a00,1\u00a0%",
     ]
     book = openpyxl.load_workbook(tables.write_excel(tmp_path / "t.xlsx", [table]))
     cell = book.worksheets[1]["C4"]
     assert cell.value == pytest.approx(1 / 5503)
     assert cell.number_format == "0.00%"
+
+
+def test_every_share_header_names_its_base(demo_catalogue: Catalogue, offers: pd.DataFrame) -> None:
+    """A reader never has to guess what a share is a share of: all events, the events of
+    each value of a dimension, those that state the dimension, or those that state yes or no."""
+    voucher = tables.present(stats.share(offers, "education_voucher", "state", unknown="separate"))
+    assert list(voucher.frame.columns[-3:]) == [
+        "Anteil ja (an allen)",
+        "Anteil nein (an allen)",
+        "Anteil ohne Angabe (an allen)",
+    ]
+    access = tables.present(stats.share(offers, "barrier_free", "state"), "en")
+    assert access.frame.columns[-1] == "Share yes (of those stated)"
+    within = tables.present(
+        stats.supply(offers, ["instruction_time", "duration_class"], normalize="index"), "de"
+    )
+    assert within.frame.columns[-1] == "Anteil der Veranstaltungen je Unterrichtszeit"
+    assert tables.present(stats.supply(offers, "state"), "de").frame.columns[-1] == (
+        "Anteil der Veranstaltungen"
+    )
+    funded = demo_catalogue.offers(funding=True)
+    with_type = funded.dropna(subset=["funding_type"])["event_id"].nunique()
+    by_type = stats.supply(funded, "funding_type", dropna=True).sort_values("events")
+    header = tables.present(by_type, "de").frame.columns[-1]
+    assert header == f"Anteil an den {texts.number(with_type)} Veranstaltungen mit Förderart"
+    assert with_type < funded["event_id"].nunique()
+    english = tables.present(by_type, "en")
+    assert english.frame.columns[-1] == f"Share of the {with_type:,} events with a funding type"
+    # Nationwide funding types in English (with the German name), the states' as named.
+    assert "Education voucher (Bildungsgutschein)" in list(english.frame.index)
+    assert "Meisterbonus Bayern" in list(english.frame.index)
+
+
+def test_no_funding_type_and_not_applicable_are_said_as_such(offers: pd.DataFrame) -> None:
+    frame = pd.DataFrame(
+        {"events": [3, 2]}, index=pd.Index(["federal", None], name="funding_level", dtype=object)
+    )
+    assert list(tables.present(frame, "de").frame.index) == ["Bund", "keine Förderart"]
+    assert list(tables.present(frame, "en").frame.index) == ["federal", "no funding type"]
+    flows = pd.DataFrame(
+        {"listed": [10, 12], "entered": [pd.NA, 3]},
+        index=pd.Index(["2024-01-01", "2024-02-01"], name="snapshot_date"),
+    ).astype("Int64")
+    flows.attrs["not_meaningful"] = {"cells": [("2024-01-01", "entered")], "why": "flows"}
+    for lang in ("de", "en"):
+        table = tables.present(flows, lang)
+        assert table.formatted().iloc[0].tolist() == ["10", "x"]
+        assert table.notes[-1].startswith("x: ")
+    assert "Tabellenfach gesperrt, weil Aussage nicht sinnvoll" in tables.present(flows).notes[-1]
+    flows.attrs.pop("not_meaningful")
+    assert tables.present(flows, "de").formatted().iloc[0].tolist() == ["10", "k. A."]
+
+
+def test_instruction_forms_in_english_as_the_categories_name_them() -> None:
+    assert [
+        texts.label(c, "en") for c in ("Präsenz", "Digital", "Kombiniert", "Fernunterricht")
+    ] == [
+        "In person",
+        "Digital",
+        "Combined",
+        "Distance learning",
+    ]
+    assert texts.label("Sonstige kombinierte Lernformen", "en") == "Other combined formats"
+    assert texts.label("Sonstige digitale Lernformen", "en") == "Other digital formats"

@@ -199,7 +199,15 @@ def test_costs_equal_python_quartiles(offers: pd.DataFrame, per: str) -> None:
         seen.add((key(category), course))
         groups[(key(category), currency)].append(float(cost))
     table = offers.edu.costs(by="instruction_form_category", per=per)
-    assert table.attrs["costs"] == {"per": per}
+    # How many courses (events) have a cost, and how many of them state 0 (a price too).
+    unit = "course_id" if per == "course" else "event_id"
+    priced = {
+        u: float(c)
+        for u, c, cur in offers[[unit, "cost", "cost_currency"]].itertuples(index=False)
+        if not (pd.isna(c) or pd.isna(cur))
+    }
+    zero = sum(c == 0 for c in priced.values())
+    assert table.attrs["costs"] == {"per": per, "priced": len(priced), "zero": zero}
     assert table.index.names == ["instruction_form_category", "currency"]
     assert len(table) == len(groups)
     rows = {(key(cat), cur): row for (cat, cur), row in table.iterrows()}

@@ -39,6 +39,12 @@ CHARTS = """() => [...document.querySelectorAll('.jp-OutputArea img')].map(img =
     width: img.naturalWidth, height: img.naturalHeight, alt: img.alt || ''
 }))"""
 
+WIDE_TABLES = """() => [...document.querySelectorAll('table.educatalog-table')].map(table => {
+    const area = table.closest('.jp-OutputArea-output');
+    return {caption: (table.querySelector('caption, thead') || table).textContent.slice(0, 80),
+            width: area.scrollWidth, room: area.clientWidth};
+}).filter(t => t.width > t.room + 1)"""
+
 # JupyterLab's own console errors that say nothing about the notebook.
 BENIGN = (r"favicon", r"/api/workspaces", r"lsp", r"/lab/api/translations")
 
@@ -83,6 +89,11 @@ def test_notebook_runs_in_jupyterlab(
         assert len(chart["alt"]) > 20, f"{where}: a chart without alt text: {chart}"
     if name not in ("06-report",):  # the report notebook's charts are files and outputs
         assert charts, f"{where}: no chart"
+
+    if name != "06-report":  # the report's tables are the report's
+        # At 1,400 pixels with the file browser open, no table is cut off at the right.
+        wide = page.evaluate(WIDE_TABLES)
+        assert not wide, f"{where}: tables wider than their output area: {wide}"
 
     text = page.evaluate(READER_TEXT)
     assert text.strip(), f"{where}: nothing for readers"

@@ -142,3 +142,40 @@ def test_notebooks_command_refuses_an_unknown_language(
         main(["notebooks", "--out", str(tmp_path), "--lang", "fr"])
     assert "invalid choice: 'fr'" in capsys.readouterr().err
     assert not any(tmp_path.iterdir())
+
+
+def test_code_both_languages_share_says_nothing_in_either() -> None:
+    """A shared code cell is read by readers of both languages: no comment or docstring in
+    one of them (a cell that needs words comes twice, tagged by language). The report
+    notebook's cells are the report's."""
+    for name in NAMES:
+        if name == "06-report":
+            continue
+        for cell in source(name).cells:
+            if cell.cell_type != "code" or cell_lang(cell) is not None:
+                continue
+            tokens = list(tokenize.generate_tokens(io.StringIO(cell.source).readline))
+            comments = [t.string for t in tokens if t.type == tokenize.COMMENT]
+            assert all(c.startswith("# noqa") for c in comments), (name, comments)
+            assert '"""' not in cell.source, name
+            assert "'''" not in cell.source, name
+
+
+def test_the_prose_names_things_as_the_tables_do() -> None:
+    from educatalog import texts
+
+    forms = notebook("03-instruction-forms-and-durations", "en").cells[0].source.lower()
+    for category in ("Präsenz", "Digital", "Kombiniert", "Fernunterricht"):
+        assert texts.label(category, "en").lower() in forms, category
+    for name in NAMES:
+        prose = " ".join(c.source for c in notebook(name, "en").cells if c.cell_type == "markdown")
+        # The tables say "Institutions"; "providers" only to explain the word.
+        assert len(re.findall(r"\bprovider", prose)) == prose.count("institutions (providers)")
+    trends = {lang: notebook("07-trends", lang) for lang in ("de", "en")}
+    german = " ".join(c.source for c in trends["de"].cells)
+    assert "am jeweiligen Stichtag gelistet" in german
+    assert "an jedem Stichtag gelistet" not in german
+    assert "„keine Förderart“" in german  # as the funding table labels it
+    english = " ".join(c.source for c in trends["en"].cells)
+    assert "listed on the snapshot date in question" in english
+    assert '"no funding type"' in english

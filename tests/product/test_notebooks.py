@@ -107,6 +107,38 @@ def test_notebook_runs_in_a_kernel(name: str, server: str, tmp_path: Path) -> No
         html = "".join(str(o.get("data", {}).get("text/html", "")) for o in outputs)
         if name not in ("05-explorer", "07-trends"):  # the tables, in the lang: German
             assert '<th scope="col">Veranstaltungen</th>' in html
+        # Every share with one precision: "< 0,1 %", never one with decimals of its own.
+        assert not re.search(r">\d+,\d\d\u00a0%<", html), name
+        for expected in SAYS.get(name, ()):
+            assert expected in html, (name, expected)
+    if name == "01-quickstart":  # the events that end before they start, shown as they are
+        shown = [o for o in nb.cells[_cell(nb, "ends_early")].outputs if "data" in o]
+        assert "event_end_date" in shown[0]["data"]["text/html"]
+
+
+# What the notebooks' tables say of themselves (German, the default language).
+SAYS = {
+    "03-instruction-forms-and-durations": [
+        '<th scope="col">Anteil der Veranstaltungen</th>',  # of all events
+        '<th scope="col">Anteil der Veranstaltungen je Unterrichtszeit</th>',
+    ],
+    "04-costs-funding-and-access": [
+        "Veranstaltungen mit Förderart</th>",  # the base of the funding types' share
+        '<th scope="col">Anteil ja (an allen)</th>',  # the voucher, unknown="separate"
+        '<th scope="col">Anteil nein (an allen)</th>',
+        '<th scope="col">Anteil ja (unter denen mit Angabe)</th>',  # barrier-free, "exclude"
+        "Kosten von 0 zählen als Preisangabe: ",
+    ],
+    "07-trends": [
+        '<th scope="row">keine Förderart</th>',
+        '<td class="count">x</td>',  # the first snapshot's flows: not applicable
+        "x: Tabellenfach gesperrt, weil Aussage nicht sinnvoll",
+    ],
+}
+
+
+def _cell(nb: nbformat.NotebookNode, text: str) -> int:
+    return next(k for k, c in enumerate(nb.cells) if c.cell_type == "code" and text in c.source)
 
 
 def test_a_failing_notebook_names_itself_and_the_error(tmp_path: Path) -> None:

@@ -50,7 +50,9 @@ def costs(
     events without a cost or currency are left out (:func:`quality` counts them). Every
     level of ``by`` is listed for every currency, with 0 and no quartiles where there are
     none. ``margins=True`` adds a row ``margins_name`` ("All") per currency over all groups.
-    ``attrs["costs"]["per"]`` says which. Definitions: ``docs/definitions.md``.
+    ``attrs["costs"]["per"]`` says which, ``["priced"]`` how many courses (events) have a
+    cost and ``["zero"]`` how many of them state 0 (a price like any other: voucher-funded
+    courses often do). Definitions: ``docs/definitions.md``.
     """
     choice(per, COST_UNITS, "per")
     keys = dimension_keys(by) if by is not None else []
@@ -70,7 +72,13 @@ def costs(
     if margins:
         out = _add_margins(out, data, keys, per, margins_name)
     out = keep_source(out, offers)
-    out.attrs["costs"] = {"per": per}
+    unit = "course_id" if per == "course" and "course_id" in data else "event_id"
+    counted = data.drop_duplicates(unit)
+    out.attrs["costs"] = {
+        "per": per,
+        "priced": len(counted),  # courses (events) with a cost
+        "zero": int((counted["cost"] == 0).sum()),  # of them at 0: a stated price too
+    }
     if margins:
         out.attrs["margins"] = margins_name
     return out

@@ -75,10 +75,11 @@ def supply(
     stated maxima; it is missing (NA) where a group has events but none states a maximum.
     ``normalize`` says what ``share`` is a share of: ``"all"`` (or True) the total,
     ``"index"`` each value of the first dimension, ``"columns"`` each value of the second;
-    False leaves the column out. ``margins=True`` adds a total row ``margins_name``
-    ("All"), as pandas does: the distinct events, courses and institutions of every row
-    listed (a course in two states counts once), the places, and a share of 1. Definitions:
-    ``docs/definitions.md``.
+    False leaves the column out (``attrs["supply_share"]`` records it, with ``dropna`` and
+    the events of the base, so that a table's header can name its base). ``margins=True``
+    adds a total row ``margins_name`` ("All"), as pandas does: the distinct events, courses
+    and institutions of every row listed (a course in two states counts once), the places,
+    and a share of 1. Definitions: ``docs/definitions.md``.
 
     >>> supply(offers, by=["state", "instruction_time"], normalize="index")  # doctest: +SKIP
     """
@@ -105,7 +106,16 @@ def supply(
     if margins:
         rows = data.dropna(subset=keys) if dropna else data
         table = with_margins(table, _totals(rows, share=normalize is not False), margins_name)
-    return keep_source(table, offers)
+    table = keep_source(table, offers)
+    if normalize is not False:
+        base = data.dropna(subset=keys) if dropna else data
+        table.attrs["supply_share"] = {
+            "normalize": "all" if normalize is True else normalize,
+            "by": list(keys),
+            "dropna": dropna,
+            "events": int(base["event_id"].nunique()),
+        }
+    return table
 
 
 def _totals(rows: pd.DataFrame, *, share: bool = False) -> dict[str, Any]:

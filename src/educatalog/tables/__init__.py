@@ -163,16 +163,19 @@ class Table:
         return self.to_html()
 
 
+# Row labels may wrap and cells keep little padding, so that a table with long labels
+# ("mehr als 3 Monate bis 6 Monate") and several columns fits a notebook's output area at
+# 1,400 pixels with JupyterLab's file browser open, instead of being cut off at the right.
 _STYLE = (
     "<style>table.educatalog-table{border-collapse:collapse;font-variant-numeric:tabular-nums;"
     "margin:0.4em 0 0.6em}table.educatalog-table caption{text-align:left;font-weight:bold;"
     "padding:0 0 0.3em;color:#1a1a1a}table.educatalog-table th,table.educatalog-table td"
-    "{padding:2px 10px;border-bottom:1px solid #d0d0d0;color:#1a1a1a}"
+    "{padding:2px 6px;border-bottom:1px solid #d0d0d0;color:#1a1a1a}"
     "table.educatalog-table thead th{text-align:right!important;vertical-align:bottom;"
     "border-bottom:1px solid #555}table.educatalog-table thead th:first-child"
     "{text-align:left!important}table.educatalog-table thead th.educatalog-index"
     "{text-align:left!important}table.educatalog-table tbody th{text-align:left!important;"
-    "font-weight:normal;white-space:nowrap}table.educatalog-table td{text-align:right!important}"
+    "font-weight:normal}table.educatalog-table td{text-align:right!important}"
     "table.educatalog-table td.text{text-align:left!important}"
     "table.educatalog-table tr.educatalog-total th,table.educatalog-table tr.educatalog-total td"
     "{font-weight:bold;border-top:1px solid #555}"
@@ -300,24 +303,31 @@ def _by_state(frame: pd.DataFrame, lang: str, margins: Any, *, rates: bool) -> p
     return frame
 
 
+# Dimensions whose missing value has a meaning of its own: an event of a course without any
+# funding type has no funding type (not an unstated one).
+_NONE_LABELS = {"funding_type": "no_funding", "funding_level": "no_funding"}
+
+
 def _labels(
     index: pd.Index, lang: str, margins: Any, *, national: bool, rates: bool = False
 ) -> pd.Index:
-    def word(value: Any) -> Any:
+    def word(value: Any, name: Any) -> Any:
         if margins is not None and isinstance(value, str) and value == margins:
             total = texts.total_label(national, lang)
             return texts.text("total.with_state", lang, total=total) if rates else total
         if isinstance(value, dt.date):  # kept as a date: an Excel date in a workbook
             return value.date() if isinstance(value, dt.datetime) else value
+        if str(name) in _NONE_LABELS and texts.is_missing(value):
+            return texts.text(_NONE_LABELS[str(name)], lang)
         return texts.label(value, lang)
 
     if isinstance(index, pd.MultiIndex):
-        tuples = [tuple(word(v) for v in key) for key in index]
+        tuples = [tuple(word(v, n) for v, n in zip(key, index.names, strict=True)) for key in index]
         names = [_index_name(n, lang) for n in index.names]
         labelled: pd.Index = pd.MultiIndex.from_tuples(tuples, names=names)
         return labelled
     plain: pd.Index = pd.Index(
-        [word(v) for v in index], name=_index_name(index.name, lang), dtype=object
+        [word(v, index.name) for v in index], name=_index_name(index.name, lang), dtype=object
     )
     return plain
 
@@ -343,7 +353,10 @@ def _headers(
             if name == "population":
                 header = texts.population_header(population, lang)
             elif name == "share" and "share" not in table.attrs and "events" in frame:
-                header = texts.text("column.share_of_events", lang)  # supply's: of events
+                header = _supply_share_header(table, lang)  # supply's: of which events
+            elif name == "share" and isinstance(table.attrs.get("share"), Mapping):
+                exclude = table.attrs["share"].get("unknown") == "exclude"
+                header = texts.text(f"column.share_yes_{'stated' if exclude else 'all'}", lang)
             else:
                 header = texts.text(key, lang, unit=unit)
         elif margins is not None and isinstance(column, str) and column == margins:
@@ -366,6 +379,29 @@ def _headers(
     return headers, kinds, dates
 
 
+def _supply_share_header(table: pd.DataFrame, lang: str) -> str:
+    """The header of :func:`educatalog.stats.supply`'s share, naming its base: all events,
+    the events of each value of a dimension, or the events that state the dimension."""
+    info = table.attrs.get("supply_share")
+    if not isinstance(info, Mapping):
+        return texts.text("column.share_of_events", lang)
+    keys = [str(k) for k in info.get("by", [])]
+    normalize = info.get("normalize")
+    if normalize in ("index", "columns") and len(keys) >= 2:
+        name = keys[0 if normalize == "index" else 1]
+        return texts.text("column.share_within", lang, dimension=texts.dimension(name, lang))
+    if info.get("dropna") and info.get("events") is not None and keys:
+        dimension = texts.text("and", lang).join(texts.dimension(k, lang) for k in keys)
+        return texts.text(
+            "column.share_of_stated",
+            lang,
+            n=texts.number(info["events"], lang),
+            dimension=dimension,
+            article="an" if dimension[:1].lower() in "aeiou" else "a",
+        )
+    return texts.text("column.share_of_events", lang)
+
+
 def _notes(table: pd.DataFrame, lang: str, population: Mapping[str, Any] | None) -> list[str]:
     notes = []
     if population:
@@ -378,6 +414,10 @@ def _notes(table: pd.DataFrame, lang: str, population: Mapping[str, Any] | None)
     costs = table.attrs.get("costs") if isinstance(table.attrs, dict) else None
     if isinstance(costs, Mapping) and costs.get("per") in ("course", "event"):
         notes.append(texts.text(f"note.costs_per_{costs['per']}", lang))
+        if costs.get("zero") and "zero" not in table.columns:  # else the column says it
+            key = "note.costs_zero" if costs["per"] == "course" else "note.costs_zero_events"
+            n, total = texts.number(costs["zero"], lang), texts.number(costs["priced"], lang)
+            notes.append(texts.text(key, lang, n=n, total=total))
     return notes
 
 

@@ -10,9 +10,9 @@ for their words and number formats, so that one page speaks one language and wri
 one way. Numbers, percentages and dates are formatted by Babel with the locale of the
 language (:data:`LOCALES`). Labels of the data are the catalogue's German names; in English
 the short lists a reader meets in every report (states, instruction-form categories,
-duration classes, yes/no) are translated, and a missing value is always :func:`missing`
-(also the catalogue's own "Keine Angabe"). The words themselves are in
-:mod:`educatalog.texts.words`.
+duration classes, yes/no, nationwide funding types) are translated, and a missing value is
+always :func:`missing` (also the catalogue's own "Keine Angabe"). The words themselves are
+in :mod:`educatalog.texts.words`, the English labels in :mod:`educatalog.texts.labels`.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from babel.dates import format_date, format_time
 from babel.numbers import format_decimal, format_percent
 
 from educatalog.errors import UsageError
-from educatalog.texts.words import DE_LABELS as _DE_LABELS
-from educatalog.texts.words import EN_LABELS as _EN_LABELS
+from educatalog.texts.labels import DE_LABELS as _DE_LABELS
+from educatalog.texts.labels import EN_LABELS as _EN_LABELS
 from educatalog.texts.words import TEXTS as _TEXTS
 
 __all__ = [
@@ -167,16 +167,27 @@ def number(value: Any, lang: str = DEFAULT_LANG, decimals: int = 0) -> str:
 
 
 def percent(value: Any, lang: str = DEFAULT_LANG, decimals: int = 1) -> str:
-    """A share (0.104) as a percentage in the language's format: "10,4 %" / "10.4%". A share
-    that is not 0 (not 1) never shows as 0 % (100 %): it gets the decimals it needs
-    ("0,02 %" for 1 of 5,503, "99,98 %" for the other 5,502)."""
+    """A share (0.104) as a percentage in the language's format: "10,4 %" / "10.4%", every
+    share with the same ``decimals``. A share that is not 0 (not 1) never shows as 0 %
+    (100 %): below the smallest step it is "< 0,1 %" / "<0.1%" (1 of 5,503), above the
+    largest "> 99,9 %" / ">99.9%" (the other 5,502)."""
     lang = check_lang(lang)
     if is_missing(value):
         return unknown(lang)
-    decimals = visible_decimals(float(value) * 100, decimals)
+    share = float(value)
+    shown = _percent(share, lang, decimals)
+    step = 10.0**-decimals / 100
+    if 0 < share < step and shown == _percent(0, lang, decimals):
+        return text("less_than", lang, share=_percent(step, lang, decimals))
+    if 1 - step < share < 1 and shown == _percent(1, lang, decimals):
+        return text("more_than", lang, share=_percent(1 - step, lang, decimals))
+    return shown
+
+
+def _percent(share: float, lang: Lang, decimals: int) -> str:
     base = "#,##0" + ("." + "0" * decimals if decimals > 0 else "")
     pattern = base + ("\u00a0%" if lang == "de" else "%")
-    return format_percent(float(value), format=pattern, locale=LOCALES[lang])
+    return format_percent(share, format=pattern, locale=LOCALES[lang])
 
 
 def visible_decimals(value: float, decimals: int, most: int = 4) -> int:

@@ -1,71 +1,9 @@
-"""The words of :mod:`educatalog.texts`: every reader-facing text in German and English, and
-the English names of the labels a reader meets in every report."""
+"""The words of :mod:`educatalog.texts`: every reader-facing text in German and English (the
+English names of the catalogue's labels are in :mod:`educatalog.texts.labels`)."""
 
 from __future__ import annotations
 
 from educatalog.texts.report_words import REPORT_TEXTS
-
-EN_LABELS: dict[str, str] = {
-    # states (Destatis' English names)
-    "Baden-Württemberg": "Baden-Württemberg",
-    "Bayern": "Bavaria",
-    "Berlin": "Berlin",
-    "Brandenburg": "Brandenburg",
-    "Bremen": "Bremen",
-    "Hamburg": "Hamburg",
-    "Hessen": "Hesse",
-    "Mecklenburg-Vorpommern": "Mecklenburg-Western Pomerania",
-    "Niedersachsen": "Lower Saxony",
-    "Nordrhein-Westfalen": "North Rhine-Westphalia",
-    "Rheinland-Pfalz": "Rhineland-Palatinate",
-    "Saarland": "Saarland",
-    "Sachsen": "Saxony",
-    "Sachsen-Anhalt": "Saxony-Anhalt",
-    "Schleswig-Holstein": "Schleswig-Holstein",
-    "Thüringen": "Thuringia",
-    # instruction-form categories
-    "Präsenz": "In person",
-    "Digital": "Online",
-    "Kombiniert": "Blended",
-    "Fernunterricht": "Distance learning",
-    # instruction forms (KURSNET)
-    "Präsenzveranstaltung": "Classroom course",
-    "Seminar": "Seminar",
-    "Workshop": "Workshop",
-    "Praxistraining": "Practical training",
-    "Sonstige Präsenzveranstaltung": "Other in-person format",
-    "Virtuelles Klassenzimmer": "Virtual classroom",
-    "Online-Seminar": "Online seminar",
-    "Online-Coaching": "Online coaching",
-    "Selbstlernmodul": "Self-study module",
-    "Sonstige digitale Lernformen": "Other online formats",
-    "Blended Learning": "Blended learning",
-    "Combined Learning": "Combined learning",
-    "Hybrid Learning": "Hybrid learning",
-    "Sonstige kombinierte Lernformen": "Other blended formats",
-    "Fernlehrgang": "Correspondence course",
-    "Sonstiger Fernunterricht": "Other distance learning",
-    # instruction times
-    "Vollzeit": "Full time",
-    "Teilzeit": "Part time",
-    # duration classes (KURSNET)
-    "bis 3 Tage": "up to 3 days",
-    "mehr als 3 Tage bis 1 Woche": "over 3 days to 1 week",
-    "mehr als 1 Woche bis 1 Monat": "over 1 week to 1 month",
-    "mehr als 1 Monat bis 3 Monate": "over 1 month to 3 months",
-    "mehr als 3 Monate bis 6 Monate": "over 3 months to 6 months",
-    "mehr als 6 Monate bis 1 Jahr": "over 6 months to 1 year",
-    "mehr als 1 Jahr bis 2 Jahre": "over 1 year to 2 years",
-    "mehr als 2 Jahre bis 3 Jahre": "over 2 years to 3 years",
-    "mehr als 3 Jahre": "over 3 years",
-    # funding levels
-    "federal": "federal",
-    "regional": "regional",
-}
-"""English names of the labels every report shows; other labels stay as the catalogue
-names them (they are names, like a course title)."""
-
-DE_LABELS: dict[str, str] = {"federal": "Bund", "regional": "Land/Region"}
 
 TEXTS: dict[str, tuple[str, str]] = {
     # key: (German, English)
@@ -79,6 +17,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "not_meaningful": ("x", "x"),
     "or": (" bzw. ", " or "),
+    "and": (" und ", " and "),
     "period.quarter": ("{quarter}. Quartal {year}", "Q{quarter} {year}"),
     "tick.quarter": ("{quarter}. Q.", "Q{quarter}"),
     "not_selected": ("nicht ausgewählt", "not selected"),
@@ -256,6 +195,19 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Per event: each event counts once with its course's cost; a course with ten events "
         "counts ten times; n = events.",
     ),
+    "note.costs_zero": (
+        "Kosten von 0 zählen als Preisangabe: {n} der {total} Kurse geben 0 an und sind in "
+        "Minimum und Quartilen enthalten.",
+        "A cost of 0 counts as a stated price: {n} of the {total} courses state 0 and are part "
+        "of the minimum and the quartiles.",
+    ),
+    "note.costs_zero_events": (
+        "Kosten von 0 zählen als Preisangabe: {n} der {total} Veranstaltungen haben einen Kurs "
+        "mit Kosten von 0 und sind in Minimum und Quartilen enthalten.",
+        "A cost of 0 counts as a stated price: {n} of the {total} events belong to a course "
+        "stating 0 and are part of the minimum and the quartiles.",
+    ),
+    "no_funding": ("keine Förderart", "no funding type"),
     "note.box": (
         "Kasten: erstes bis drittes Quartil; Linie: Median; Raute: Mittelwert; "
         "Antennen: Minimum bis Maximum.",
@@ -275,7 +227,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "({stated} of {events}); the other events count with no places.",
     ),
     "note.not_meaningful": (
-        "x: Angabe nicht sinnvoll ({why}).",
+        "x: Tabellenfach gesperrt, weil Aussage nicht sinnvoll ({why}).",
         "x: not meaningful ({why}).",
     ),
     "note.not_meaningful.selection": (
@@ -327,6 +279,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "events.many": ("{n} Veranstaltungen", "{n} events"),
     "n": ("{label} (n = {n})", "{label} (n = {n})"),
     "less_than_1": ("<1 %", "<1%"),
+    "less_than": ("<\u00a0{share}", "<{share}"),
+    "more_than": (">\u00a0{share}", ">{share}"),
     "empty.title": ("Keine Veranstaltung passt zu den Filtern.", "No offers match the filters."),
     "empty.capacity": (
         "Keine Veranstaltung nennt eine Höchstteilnehmerzahl.",
@@ -398,8 +352,22 @@ TEXTS: dict[str, tuple[str, str]] = {
     "column.mean_capacity": ("Plätze je Veranstaltung (Mittel)", "Places per event (mean)"),
     "column.share": ("Anteil", "Share"),
     "column.share_of_events": ("Anteil der Veranstaltungen", "Share of events"),
-    "column.share_no": ("Anteil nein", "Share no"),
-    "column.share_unknown": ("Anteil ohne Angabe", "Share not stated"),
+    "column.share_within": (
+        "Anteil der Veranstaltungen je {dimension}",
+        "Share of events within each {dimension}",
+    ),
+    "column.share_of_stated": (
+        "Anteil an den {n} Veranstaltungen mit {dimension}",
+        "Share of the {n} events with {article} {dimension}",
+    ),
+    # a flag's share() names its base: all events, or those that state yes or no
+    "column.share_yes_all": ("Anteil ja (an allen)", "Share yes (of all)"),
+    "column.share_yes_stated": (
+        "Anteil ja (unter denen mit Angabe)",
+        "Share yes (of those stated)",
+    ),
+    "column.share_no": ("Anteil nein (an allen)", "Share no (of all)"),
+    "column.share_unknown": ("Anteil ohne Angabe (an allen)", "Share not stated (of all)"),
     "column.yes": ("ja", "yes"),
     "column.no": ("nein", "no"),
     "column.unknown": ("ohne Angabe", "not stated"),

@@ -1,0 +1,80 @@
+"""The English names of the labels a reader meets in every report (and the German names of
+educatalog's own codes), for :func:`educatalog.texts.label`."""
+
+from __future__ import annotations
+
+EN_LABELS: dict[str, str] = {
+    # states (Destatis' English names)
+    "Baden-Württemberg": "Baden-Württemberg",
+    "Bayern": "Bavaria",
+    "Berlin": "Berlin",
+    "Brandenburg": "Brandenburg",
+    "Bremen": "Bremen",
+    "Hamburg": "Hamburg",
+    "Hessen": "Hesse",
+    "Mecklenburg-Vorpommern": "Mecklenburg-Western Pomerania",
+    "Niedersachsen": "Lower Saxony",
+    "Nordrhein-Westfalen": "North Rhine-Westphalia",
+    "Rheinland-Pfalz": "Rhineland-Palatinate",
+    "Saarland": "Saarland",
+    "Sachsen": "Saxony",
+    "Sachsen-Anhalt": "Saxony-Anhalt",
+    "Schleswig-Holstein": "Schleswig-Holstein",
+    "Thüringen": "Thuringia",
+    # instruction-form categories
+    "Präsenz": "In person",
+    "Digital": "Digital",
+    "Kombiniert": "Combined",
+    "Fernunterricht": "Distance learning",
+    # instruction forms (KURSNET)
+    "Präsenzveranstaltung": "Classroom course",
+    "Seminar": "Seminar",
+    "Workshop": "Workshop",
+    "Praxistraining": "Practical training",
+    "Sonstige Präsenzveranstaltung": "Other in-person format",
+    "Virtuelles Klassenzimmer": "Virtual classroom",
+    "Online-Seminar": "Online seminar",
+    "Online-Coaching": "Online coaching",
+    "Selbstlernmodul": "Self-study module",
+    "Sonstige digitale Lernformen": "Other digital formats",
+    "Blended Learning": "Blended learning",
+    "Combined Learning": "Combined learning",
+    "Hybrid Learning": "Hybrid learning",
+    "Sonstige kombinierte Lernformen": "Other combined formats",
+    "Fernlehrgang": "Correspondence course",
+    "Sonstiger Fernunterricht": "Other distance learning",
+    # instruction times
+    "Vollzeit": "Full time",
+    "Teilzeit": "Part time",
+    # duration classes (KURSNET)
+    "bis 3 Tage": "up to 3 days",
+    "mehr als 3 Tage bis 1 Woche": "over 3 days to 1 week",
+    "mehr als 1 Woche bis 1 Monat": "over 1 week to 1 month",
+    "mehr als 1 Monat bis 3 Monate": "over 1 month to 3 months",
+    "mehr als 3 Monate bis 6 Monate": "over 3 months to 6 months",
+    "mehr als 6 Monate bis 1 Jahr": "over 6 months to 1 year",
+    "mehr als 1 Jahr bis 2 Jahre": "over 1 year to 2 years",
+    "mehr als 2 Jahre bis 3 Jahre": "over 2 years to 3 years",
+    "mehr als 3 Jahre": "over 3 years",
+    # funding levels
+    "federal": "federal",
+    "regional": "regional",
+    # federal funding types: nationwide instruments, in English with the German name a
+    # reader searches for; the states' programmes keep their names ("Meisterbonus Bayern")
+    "Bildungsgutschein": "Education voucher (Bildungsgutschein)",
+    "Weiterbildungsförderung Beschäftigter": "Training support for employees",
+    "Qualifizierungsgeld": "Qualification allowance (Qualifizierungsgeld)",
+    "Aktivierungs- und Vermittlungsgutschein": "Activation and placement voucher (AVGS)",
+    "Aufstiegs-BAföG": "Upgrading training grant (Aufstiegs-BAföG)",
+    "BAföG": "Student grant (BAföG)",
+    "Weiterbildungsstipendium": "Continuing education scholarship",
+    "Deutsche Rentenversicherung (Teilhabe)": "German Pension Insurance (participation)",
+    "Berufsgenossenschaft": "Statutory accident insurance (Berufsgenossenschaft)",
+    "Berufsförderungsdienst der Bundeswehr": "Armed Forces vocational support",
+    "BAMF Berufssprachkurs": "BAMF job-related language course",
+    "ESF-Programme": "ESF programmes",
+}
+"""English names of the labels every report shows; other labels stay as the catalogue
+names them (they are names, like a course title)."""
+
+DE_LABELS: dict[str, str] = {"federal": "Bund", "regional": "Land/Region"}
