@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from educatalog.server.guard import Guard, interruptible
+from educatalog.server.guard import CHECK_STEPS, Guard, interruptible
 from educatalog.server.store import Database
 
 __all__ = [
@@ -67,6 +67,8 @@ class Context:
     conn: sqlite3.Connection
     guard: Guard
     limits: Limits = field(default_factory=Limits)
+    steps: int = CHECK_STEPS
+    """SQLite VM steps between two checks of the guard on this connection."""
 
     @classmethod
     @contextmanager
@@ -81,8 +83,8 @@ class Context:
         """A context with a connection of the database leased to it for the block (its
         progress handler is the guard's); ``cache_kib`` sets a smaller page cache."""
         guard = guard or Guard()
-        with db.lease(guard.progress, cache_kib=cache_kib) as conn:
-            yield cls(db, conn, guard, limits or Limits())
+        with db.lease(guard.progress, CHECK_STEPS, cache_kib=cache_kib) as conn:
+            yield cls(db, conn, guard, limits or Limits(), CHECK_STEPS)
 
     @contextmanager
     def working(self) -> Iterator[None]:
@@ -90,3 +92,16 @@ class Context:
         into the guard's error."""
         with self.guard.working(), interruptible(self.guard):
             yield
+
+    @contextmanager
+    def walk_budget(self, steps: int) -> Iterator[None]:
+        """Interrupt the statements of the block after ``steps`` SQLite VM steps (the
+        interruption's reason is then ``"walk"``), with one call from SQLite instead of a
+        check every few thousand steps; the guard's checks resume after the block."""
+        self.conn.set_progress_handler(self.guard.walk_spent, steps)
+        try:
+            yield
+        finally:
+            self.conn.set_progress_handler(self.guard.progress, self.steps)
+            if self.guard.reason == "walk":
+                self.guard.reason = None

@@ -46,11 +46,7 @@ CHUNK_OBJECTS = 100_000
 """The most objects (by the upper bound) a chunk of a streamed answer is built from."""
 
 ID_SCAN_BUDGET = 1_000_000
-"""SQLite VM steps (about 35 ms) allowed to the walk in id order before the planner's plan."""
-
-_BUDGET_STEP = 50_000
-"""VM steps between two calls of the budget check: each call takes the GIL back from the
-other requests' threads, so it must be rare for SQLite to work on several pages at once."""
+"""SQLite VM steps (about 50 ms) allowed to the walk in id order before the planner's plan."""
 
 SELECTIVE_ROWS = 5_000
 """An equality on an indexed column expected to match fewer rows goes straight to its index."""
@@ -67,6 +63,7 @@ def read_items(ctx: Context, bound: BoundQuery) -> tuple[list[Row], dict[str, in
         columns = _columns(coll, bound.fields)
         rows = _rows(ctx.db, coll, columns, _page(ctx, bound, columns))
         _attach(ctx, coll, rows, bound.fields, bound.deep)
+        ctx.guard.check()
         return rows, meta
 
 
@@ -90,6 +87,7 @@ def read_items_json(ctx: Context, bound: BoundQuery) -> tuple[bytes, dict[str, i
         # match that a sort has to look at).
         page = _page_sql(_flat_item(ctx.db, bound), as_array=True)
         (array,) = next(iter(_page(ctx, bound, _columns(bound.collection, bound.fields), page)))
+        ctx.guard.check()  # a statement shorter than the guard's interval is checked here
         return array.encode(), meta
 
 
@@ -100,6 +98,7 @@ def read_groups(ctx: Context, bound: BoundQuery) -> tuple[bytes, dict[str, int]]
         meta = _meta(ctx, bound)
         text, params = sql.aggregate_sql(bound, ctx.db.catalogue, ctx.db.special_text)
         (array,) = ctx.conn.execute(text, params).fetchone()
+        ctx.guard.check()
         return array.encode(), meta
 
 
@@ -329,7 +328,7 @@ def _page(
         text, params = sql.page_sql(
             bound, columns, db.catalogue, db.special_text, scan_in_id_order=True
         )
-        with guard.walk_budget(ID_SCAN_BUDGET // _BUDGET_STEP):
+        with ctx.walk_budget(ID_SCAN_BUDGET):
             try:
                 return conn.execute(wrap(text), params).fetchall()
             except sqlite3.OperationalError as exc:

@@ -297,7 +297,7 @@ class Database:
     def lease(
         self,
         progress: Callable[[], int] | None = None,
-        steps: int = 50_000,
+        steps: int = 1_000_000,
         *,
         cache_kib: int | None = None,
     ) -> Iterator[sqlite3.Connection]:
