@@ -88,7 +88,7 @@ def read_items_json(ctx: Context, bound: BoundQuery) -> tuple[bytes, dict[str, i
         page = _page_sql(_flat_item(ctx.db, bound), as_array=True)
         (array,) = next(iter(_page(ctx, bound, _columns(bound.collection, bound.fields), page)))
         ctx.guard.check()  # a statement shorter than the guard's interval is checked here
-        return array.encode(), meta
+        return bytes(array), meta
 
 
 def read_groups(ctx: Context, bound: BoundQuery) -> tuple[bytes, dict[str, int]]:

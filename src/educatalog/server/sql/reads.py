@@ -102,11 +102,18 @@ def page_sql(
 
 
 def json_rows_sql(page: str, item: str, *, as_array: bool) -> str:
-    """The rows of ``page`` (aliased ``t0``) as JSON objects built by SQLite from ``item``:
-    one JSON array (``as_array``), or one JSON text a row (a streamed answer's pieces)."""
+    """The rows of ``page`` (aliased ``t0``) as JSON objects built by SQLite from ``item``
+    (a ``json_object``): one JSON array (``as_array``), or one JSON text a row (a streamed
+    answer's pieces), as bytes.
+
+    The objects are joined as text, not re-read as JSON (``json_group_array(json(...))``
+    parsed every object once more: 40 % of the time of a page), and come out as a BLOB,
+    which Python takes as bytes without decoding UTF-8 (and the server without encoding
+    it again)."""
     if as_array:
-        return f"SELECT json_group_array(json({item})) FROM ({page}) AS t0"
-    return f"SELECT CAST(json({item}) AS BLOB) FROM ({page}) AS t0"
+        array = f"'[' || coalesce(group_concat({item}, ','), '') || ']'"
+        return f"SELECT CAST({array} AS BLOB) FROM ({page}) AS t0"
+    return f"SELECT CAST({item} AS BLOB) FROM ({page}) AS t0"
 
 
 def flat_item_sql(
