@@ -1,6 +1,6 @@
-"""Pages the server reads another way than SQL says it: pages in id order walked within a
-step budget, statements shorter than the guard's interval. Each gives the rows plain SQL
-gives."""
+"""Pages the server reads another way than SQL says it: deep pages of a whole collection
+from a sampled id, pages in id order walked within a step budget, statements shorter than
+the guard's interval. Each gives the rows plain SQL gives."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from educatalog.query import Query, bind
 from educatalog.server import items
 from educatalog.server.context import Context
 from educatalog.server.guard import Guard, QueryTooLong
-from educatalog.server.items import read_items, read_items_json
+from educatalog.server.items import read_items, read_items_json, stream_items
 from educatalog.server.store import Database
 
 
@@ -26,11 +26,43 @@ def _ids_by_sql(database: Path, where: str = "1", offset: int = 0, limit: int = 
         return [i for (i,) in rows]
 
 
-def _ids(ctx: Context, params: list[tuple[str, str]]) -> list[int]:
+def _ids(ctx: Context, params: list[tuple[str, str]], streamed: bool = False) -> list[int]:
     bound = bind(Query.from_params([("fields", "id"), *params]), "events")
+    if streamed:
+        body = b"".join(stream_items(ctx, bound))
+        return [row["id"] for row in json.loads(body)["data"]]
     page = read_items_json(ctx, bound)
     assert page is not None
     return [row["id"] for row in json.loads(page[0])]
+
+
+def test_deep_pages_of_a_whole_collection_are_the_rows_sql_skips_to(
+    small_database: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(Database, "RANK_STEP", 8)  # a sampled id every 8 rows of 132
+    db = Database(small_database)
+    with Context.lease(db) as ctx:
+        total = db.total_count("events", ctx.conn)
+        for offset in (0, 7, 8, 9, 63, 64, 127, total - 1, total, total + 50):
+            for limit in (1, 5, 100):
+                params = [("limit", str(limit)), ("offset", str(offset))]
+                expected = _ids_by_sql(small_database, offset=offset, limit=limit)
+                assert _ids(ctx, params) == expected, (offset, limit)
+            expected = _ids_by_sql(small_database, offset=offset)
+            assert _ids(ctx, [("limit", "-1"), ("offset", str(offset))], True) == expected
+        # pages by number, the naive loop's way
+        assert _ids(ctx, [("limit", "10"), ("page", "4")]) == _ids_by_sql(
+            small_database, offset=30, limit=10
+        )
+        # the meta counts are the collection's, not the sampled start's
+        bound = bind(Query(fields=("id",), limit=3, offset=40, meta="*"), "events")
+        _, meta = read_items(ctx, bound)
+        assert meta == {"total_count": total, "filter_count": total}
+        # descending and filtered pages skip the plain way, to the same rows
+        bound = bind(Query(fields=("id",), limit=4, offset=20, sort=("-id",)), "events")
+        rows, _ = read_items(ctx, bound)
+        assert [r["id"] for r in rows] == sorted(_ids_by_sql(small_database), reverse=True)[20:24]
+    db.close()
 
 
 def test_a_walk_in_id_order_that_runs_out_of_steps_falls_back_to_the_planner(
