@@ -99,3 +99,48 @@ def test_a_statement_shorter_than_the_guards_interval_is_checked_after_it(
         with Context.lease(db, Guard(budget=0.0, per_row=0.0)) as ctx, pytest.raises(QueryTooLong):
             read(ctx, bound)
     db.close()
+
+
+@pytest.mark.parametrize(
+    ("sort", "order"),
+    [
+        ("max_participants", "t0.max_participants ASC NULLS LAST, t0.id"),
+        ("-event_start_date", "t0.event_start_date DESC NULLS FIRST, t0.id"),
+        ("course.title,-id", "c.title ASC NULLS LAST, t0.id DESC"),
+    ],
+)
+def test_sorted_pages_are_the_rows_of_a_sort_of_whole_rows(
+    small_database: Path, sort: str, order: str
+) -> None:
+    """Sorted by other keys than id, the page's ids are sorted alone and its rows read
+    after: the same rows in the same order as a sort of whole rows, ties and nulls too."""
+    db = Database(small_database)
+    with sqlite3.connect(small_database) as conn:
+        every = [
+            list(row)
+            for row in conn.execute(
+                "SELECT t0.id, t0.max_participants, t0.event_start_date FROM events AS t0 "
+                f"LEFT JOIN courses AS c ON c.id = t0.course ORDER BY {order}"
+            )
+        ]
+    fields = "id,max_participants,event_start_date"
+    with Context.lease(db) as ctx:
+        for offset, limit in ((0, 7), (5, 20), (120, 100), (0, -1)):
+            bound = bind(
+                Query.from_params(
+                    [
+                        ("fields", fields),
+                        ("sort", sort),
+                        ("offset", str(offset)),
+                        ("limit", str(limit)),
+                    ]
+                ),
+                "events",
+            )
+            page = read_items_json(ctx, bound)
+            assert page is not None
+            rows = [list(r.values()) for r in json.loads(page[0])]
+            assert rows == every[offset : None if limit < 0 else offset + limit], (offset, limit)
+            streamed = json.loads(b"".join(stream_items(ctx, bound)))["data"]
+            assert [list(r.values()) for r in streamed] == rows
+    db.close()

@@ -92,13 +92,23 @@ def page_sql(
         order.append("t0.id ASC")
     if select is None:
         select = ", ".join(f"t0.{quote(c)}" for c in columns)
-    source = f"{quote(bound.collection.name)} AS t0" + (" NOT INDEXED" if scan_in_id_order else "")
+    table = quote(bound.collection.name)
+    source = f"{table} AS t0" + (" NOT INDEXED" if scan_in_id_order else "")
     limit = sql.param(-1 if bound.limit is None else bound.limit)
-    text = (
-        f"SELECT {select} FROM {source} {' '.join(join_sql)} WHERE {where} "
+    rows = (
+        f"FROM {source} {' '.join(join_sql)} WHERE {where} "
         f"ORDER BY {', '.join(order)} LIMIT {limit} OFFSET {sql.param(bound.offset)}"
     )
-    return text, sql.params
+    if bound.random or sorted_by_id_only(bound):
+        return f"SELECT {select} {rows}", sql.params
+    # Sorted by other keys: the ids of the page first, sorted with their keys alone (a
+    # sort of full rows carried every column of every match), then the page's rows by id,
+    # in that order (the left side of a CROSS JOIN is SQLite's outer loop).
+    return (
+        f"SELECT {select} FROM (SELECT t0.id AS _k {rows}) AS _p "
+        f"CROSS JOIN {table} AS t0 ON t0.id = _p._k",
+        sql.params,
+    )
 
 
 def json_rows_sql(page: str, item: str, *, as_array: bool) -> str:
