@@ -65,6 +65,7 @@ def page_sql(
     ``scan_in_id_order`` forbids indexes on the root table (lookups by id still work), so
     that a page in id order is read by walking the table in that order and stops after
     ``limit`` matches, where SQLite's planner would collect and sort every match.
+    Otherwise a filtered or sorted page is read in two steps: its ids, then its rows.
     """
     sql = Sql(special_text)
     where = where_and_search_sql(bound, sql, catalogue)
@@ -99,11 +100,13 @@ def page_sql(
         f"FROM {source} {' '.join(join_sql)} WHERE {where} "
         f"ORDER BY {', '.join(order)} LIMIT {limit} OFFSET {sql.param(bound.offset)}"
     )
-    if bound.random or sorted_by_id_only(bound):
+    whole = bound.filter is None and bound.search is None
+    if bound.random or scan_in_id_order or (whole and sorted_by_id_only(bound)):
         return f"SELECT {select} {rows}", sql.params
-    # Sorted by other keys: the ids of the page first, sorted with their keys alone (a
-    # sort of full rows carried every column of every match), then the page's rows by id,
-    # in that order (the left side of a CROSS JOIN is SQLite's outer loop).
+    # Sorted by other keys than id, or filtered: the ids of the page first, sorted with
+    # their keys alone (from an index that covers the filter, where there is one), then the
+    # page's rows by id, in that order (the left side of a CROSS JOIN is SQLite's outer
+    # loop). A sort of full rows carried every column of every match.
     return (
         f"SELECT {select} FROM (SELECT t0.id AS _k {rows}) AS _p "
         f"CROSS JOIN {table} AS t0 ON t0.id = _p._k",
