@@ -39,7 +39,8 @@ from pathlib import Path
 
 import httpx
 
-from educatalog.demodata import DEMO_TOKEN
+DEMO_TOKEN = "educatalog-demo-token"
+"""The demo server's token (``educatalog.demodata.DEMO_TOKEN``; older revisions have it too)."""
 
 ROOT = Path(__file__).resolve().parents[1]
 Params = dict[str, str]
@@ -114,7 +115,9 @@ def export_revision(revision: str, into: Path) -> Path:
 def demo_database(scale: float, src: Path | None = None) -> Path:
     """The demo database at ``scale`` as the code of ``src`` (default: this tree) builds it."""
     code = (
-        "from educatalog.demodata.embedded import demo_database; "
+        "try:\n    from educatalog.demodata.embedded import demo_database\n"
+        "except ImportError:  # revisions before the demo was its own package\n"
+        "    from educatalog.server.embedded import demo_database\n"
         f"print(demo_database(scale={scale}))"
     )
     env = dict(os.environ, PYTHONPATH=str(src)) if src else None
