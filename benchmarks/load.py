@@ -47,6 +47,33 @@ def _rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+SERVER_PID = 0
+"""The server's process (``--server-pid``), whose CPU time each step reports."""
+
+
+def _cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Timer:
+    """Seconds, and CPU seconds of this process and of the server, from its start."""
+
+    def __init__(self) -> None:
+        self.wall = time.perf_counter()
+        self.cpu = time.process_time()
+        self.server = _cpu_seconds(SERVER_PID) if SERVER_PID else 0.0
+
+    def result(self, **more: Any) -> dict[str, Any]:
+        return {
+            "seconds": time.perf_counter() - self.wall,
+            "client_cpu": time.process_time() - self.cpu,
+            "server_cpu": (_cpu_seconds(SERVER_PID) - self.server) if SERVER_PID else 0.0,
+            **more,
+        }
+
+
 def naive(url: str, every: int) -> dict[str, Any]:
     """Pages of 100 by number; with ``every`` > 1 only every so many pages (times scaled)."""
     import httpx
@@ -54,7 +81,7 @@ def naive(url: str, every: int) -> dict[str, Any]:
 
     rows: list[dict[str, Any]] = []
     size = 0
-    t0 = time.perf_counter()
+    timer = Timer()
     with httpx.Client(base_url=url, headers=HEADERS, timeout=600) as client:
         page = 1
         while True:
@@ -66,8 +93,10 @@ def naive(url: str, every: int) -> dict[str, Any]:
                 break
             page += every
     frame = pd.json_normalize(rows)
-    seconds = (time.perf_counter() - t0) * every
-    return {"seconds": seconds, "rows": len(frame) * every, "mb": size * every / MB}
+    out = timer.result(rows=len(frame) * every, mb=size * every / MB)
+    for key in ("seconds", "client_cpu", "server_cpu"):
+        out[key] *= every
+    return out
 
 
 def _client(url: str) -> Any:
@@ -81,15 +110,13 @@ def toolkit(url: str) -> dict[str, Any]:
 
     client = _client(url)
     base = _rss_mb()
-    t0 = time.perf_counter()
+    timer = Timer()
     frame = educatalog.load(COLLECTION, client=client)
-    seconds = time.perf_counter() - t0
-    return {
-        "seconds": seconds,
-        "rows": len(frame),
-        "peak_mb": _rss_mb() - base,
-        "frame_mb": frame.memory_usage(deep=True).sum() / MB,
-    }
+    return timer.result(
+        rows=len(frame),
+        peak_mb=_rss_mb() - base,
+        frame_mb=frame.memory_usage(deep=True).sum() / MB,
+    )
 
 
 def _recorded(url: str) -> tuple[Any, list[dict[str, str]]]:
@@ -118,7 +145,7 @@ def transfer(url: str) -> dict[str, Any]:
     import httpx
 
     client, recorded = _recorded(url)  # the list of requests (b) makes
-    t0 = time.perf_counter()
+    timer = Timer()
     with (
         httpx.Client(base_url=url, headers=HEADERS, timeout=600) as raw,
         ThreadPoolExecutor(client.max_concurrency) as pool,
@@ -126,7 +153,7 @@ def transfer(url: str) -> dict[str, Any]:
         sizes = list(
             pool.map(lambda p: len(raw.get(f"/items/{COLLECTION}", params=p).content), recorded)
         )
-    return {"seconds": time.perf_counter() - t0, "requests": len(sizes), "mb": sum(sizes) / MB}
+    return timer.result(requests=len(sizes), mb=sum(sizes) / MB)
 
 
 def decode(url: str) -> dict[str, Any]:
@@ -147,17 +174,18 @@ def decode(url: str) -> dict[str, Any]:
     def one(body: bytes) -> Any:
         return _page(decoder(body).data, coll)
 
-    t0 = time.perf_counter()
+    timer = Timer()
     frame = _combine([one(body) for body in bodies])
-    serial = time.perf_counter() - t0
+    serial = timer.result()
     del frame
-    t0 = time.perf_counter()
+    timer = Timer()
     with ThreadPoolExecutor(client.max_concurrency) as pool:
         frame = _combine(list(pool.map(one, bodies)))
-    threaded = time.perf_counter() - t0
+    threaded = timer.result()
     return {
-        "seconds": serial,
-        "threaded": threaded,
+        **serial,
+        "threaded": threaded["seconds"],
+        "threaded_cpu": threaded["client_cpu"],
         "threads": client.max_concurrency,
         "rows": len(frame),
         "mb": sum(map(len, bodies)) / MB,
@@ -171,7 +199,7 @@ def careful(url: str) -> dict[str, Any]:
     import pyarrow as pa
 
     workers, size = 4, 1000
-    spent = {"transfer": 0.0, "json": 0.0, "arrow": 0.0}
+    spent = {"json": 0.0, "arrow": 0.0}  # CPU seconds of the threads in each
     lock = threading.Lock()
 
     def add(**seconds: float) -> None:
@@ -180,15 +208,14 @@ def careful(url: str) -> dict[str, Any]:
                 spent[key] += value
 
     base = _rss_mb()
-    t0 = time.perf_counter()
+    timer = Timer()
     with httpx.Client(base_url=url, headers=HEADERS, timeout=600) as http:
 
         def get(params: dict[str, str]) -> list[dict[str, Any]]:
-            s = time.perf_counter()
             content = http.get(f"/items/{COLLECTION}", params=params).content
-            m = time.perf_counter()
+            m = time.thread_time()
             data: list[dict[str, Any]] = orjson.loads(content)["data"]
-            add(transfer=m - s, json=time.perf_counter() - m)
+            add(json=time.thread_time() - m)
             return data
 
         def ids(sort: str) -> int:
@@ -206,9 +233,9 @@ def careful(url: str) -> dict[str, Any]:
                 window_json = orjson.dumps(window).decode()
                 rows = get({"filter": window_json, "sort": "id", "limit": str(size)})
                 if rows:
-                    s = time.perf_counter()
+                    s = time.thread_time()
                     tables.append(pa.Table.from_pylist(rows))
-                    add(arrow=time.perf_counter() - s)
+                    add(arrow=time.thread_time() - s)
                     last = rows[-1]["id"]
                 if len(rows) < size:
                     return tables
@@ -218,56 +245,49 @@ def careful(url: str) -> dict[str, Any]:
     s = time.perf_counter()
     frame = pa.concat_tables(tables, promote_options="default").to_pandas()
     spent["frame"] = time.perf_counter() - s
-    return {
-        "seconds": time.perf_counter() - t0,
-        "rows": len(frame),
-        "peak_mb": _rss_mb() - base,
-        "spent": spent,
-    }
+    return timer.result(rows=len(frame), peak_mb=_rss_mb() - base, spent=spent)
 
 
 STEPS = {"a": naive, "b": toolkit, "c": transfer, "d": decode, "e": careful}
 
 
-def _run(step: str, url: str, src: Path | None, every: int = 1) -> dict[str, Any]:
+def _run(step: str, url: str, src: Path | None, server: int, every: int = 1) -> dict[str, Any]:
+    """A step in a fresh process, with the code of ``src`` (default: this tree)."""
     env = dict(os.environ, PYTHONPATH=str(src)) if src else None
-    cmd = [sys.executable, __file__, "--step", step, "--url", url, "--naive-every", str(every)]
+    cmd = [sys.executable, __file__, "--step", step, "--url", url]
+    cmd += ["--naive-every", str(every), "--server-pid", str(server)]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env)
     result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
     result["load"] = os.getloadavg()[0]
     return result
 
 
+def _row(step: str, seconds: float, mb: float, r: dict[str, Any], note: str = "") -> None:
+    cpu = f"{r['client_cpu']:.1f} + {r['server_cpu']:.1f}"
+    print(f"| {step} | {seconds:.1f} | {mb / seconds:.0f} | {cpu} | {note} |")
+
+
 def _table(name: str, r: dict[str, dict[str, Any]], mb: float) -> None:
     a, b, c, d, e = (r[k] for k in "abcde")
-    rate = mb / b["seconds"]
     print(f"\n**{name}** ({b['rows']:,} {COLLECTION}; {c['requests']:,} requests, {mb:.0f} MB)\n")
-    print("| step | seconds | MB/s | note |")
-    print("|---|---:|---:|---|")
+    print("| step | seconds | MB/s | CPU s: client + server | note |")
+    print("|---|---:|---:|---:|---|")
     if a:
-        naive_rate = a["mb"] / a["seconds"]
-        print(f"| (a) naive loop | {a['seconds']:.1f} | {naive_rate:.0f} | {a['note']} |")
-    print(
-        f"| (b) `educatalog.load` | {b['seconds']:.1f} | {rate:.0f} | peak {b['peak_mb']:.0f} "
-        f"MB, frame {b['frame_mb']:.0f} MB ({b['peak_mb'] / b['frame_mb']:.1f}x) |"
-    )
-    print(f"| (c) transfer alone | {c['seconds']:.1f} | {c['mb'] / c['seconds']:.0f} | |")
-    print(
-        f"| (d) decoding alone, 1 thread | {d['seconds']:.1f} | {d['mb'] / d['seconds']:.0f} | "
-        "into the typed frame |"
-    )
-    print(
-        f"| (d) decoding alone, {d['threads']} threads | {d['threaded']:.1f} | "
-        f"{d['mb'] / d['threaded']:.0f} | as (b) decodes, beside its downloads |"
-    )
+        _row("(a) naive loop", a["seconds"], a["mb"], a, a["note"])
+    ratio = b["peak_mb"] / b["frame_mb"]
+    peak = f"peak {b['peak_mb']:.0f} MB, frame {b['frame_mb']:.0f} MB ({ratio:.1f}x)"
+    _row("(b) `educatalog.load`", b["seconds"], mb, b, peak)
+    _row("(c) transfer alone", c["seconds"], mb, c)
+    _row("(d) decoding alone, 1 thread", d["seconds"], mb, d, "into the typed frame")
+    threaded = {**d, "client_cpu": d["threaded_cpu"]}
+    _row(f"(d) decoding alone, {d['threads']} threads", d["threaded"], mb, threaded, "as (b) does")
     sp = e["spent"]
-    print(
-        f"| (e) careful: httpx + orjson + `Table.from_pylist` | {e['seconds']:.1f} | "
-        f"{mb / e['seconds']:.0f} | summed over its threads: transfer {sp['transfer']:.1f} s, "
-        f"orjson {sp['json']:.1f} s ({mb / sp['json']:.0f} MB/s), from_pylist "
+    note = (
+        f"CPU in orjson {sp['json']:.1f} s ({mb / sp['json']:.0f} MB/s), in from_pylist "
         f"{sp['arrow']:.1f} s ({mb / sp['arrow']:.0f} MB/s), to_pandas {sp['frame']:.1f} s; "
-        f"peak {e['peak_mb']:.0f} MB |"
+        f"peak {e['peak_mb']:.0f} MB"
     )
+    _row("(e) careful: httpx + orjson + `Table.from_pylist`", e["seconds"], mb, e, note)
     ratios = f"(b) is {e['seconds'] / b['seconds']:.1f}x (e)"
     if a:
         ratios = f"(b) is {a['seconds'] / b['seconds']:.1f}x (a), " + ratios
@@ -286,8 +306,11 @@ def main() -> None:
     parser.add_argument("--baseline", help="a git revision to compare with (e.g. main)")
     parser.add_argument("--step", help=argparse.SUPPRESS)
     parser.add_argument("--url", help=argparse.SUPPRESS)
+    parser.add_argument("--server-pid", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.step:
+        global SERVER_PID
+        SERVER_PID = args.server_pid
         if args.step == "a":
             print(json.dumps(naive(args.url, args.naive_every)))
         else:
@@ -310,8 +333,8 @@ def main() -> None:
             for i, step in enumerate("bcde" + ("a" if args.naive_every else "")):
                 order = list(trees) if i % 2 == 0 else list(reversed(trees))
                 for name in order:
-                    url = started[name][1]
-                    results[name][step] = _run(step, url, trees[name], args.naive_every)
+                    proc, url = started[name]
+                    results[name][step] = _run(step, url, trees[name], proc.pid, args.naive_every)
         finally:
             for proc, _ in started.values():
                 proc.terminate()
