@@ -126,7 +126,8 @@ def test_datetimes_read_as_on_the_general_path(
     first = frame.iloc[0]["event_start_date"]
     expected = frames.typed_column([value], CATALOGUE["events"].field("event_start_date"))
     if parsed is None:
-        assert pd.isna(first) and pd.isna(expected[0])
+        assert pd.isna(first)
+        assert pd.isna(expected[0])
         assert any("became NaT" in str(w.message) for w in recwarn)
     else:
         assert first == pd.Timestamp(parsed) == expected[0]
