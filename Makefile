@@ -29,8 +29,13 @@ format: setup
 	$(BIN)/ruff check --fix src tests benchmarks
 	$(BIN)/ruff format src tests benchmarks
 
+# The suite on two workers (pytest-xdist), each taking whole modules, so that a module's
+# servers, kernels and browser are started once; PYTEST_WORKERS=0 runs it in one process.
+PYTEST_WORKERS ?= 2
+PARALLEL = $(if $(filter 0,$(PYTEST_WORKERS)),-p no:xdist,-n $(PYTEST_WORKERS) --dist loadscope)
+
 test: lint
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(PARALLEL) $(PYTEST_ARGS)
 
 # The lowest versions pyproject.toml allows (ci/floors.txt), installed together in their own
 # virtual environment and run through the suite (the install and browser tests aside: they use
@@ -47,7 +52,7 @@ $(FLOORS_VENV)/.installed: pyproject.toml ci/floors.txt $(STAMP)
 	@touch $@
 
 test-floors: $(FLOORS_VENV)/.installed
-	$(FLOORS_VENV)/bin/python -m pytest -m "not install and not browser" \
+	$(FLOORS_VENV)/bin/python -m pytest $(PARALLEL) -m "not install and not browser" \
 	  --ignore=tests/server/test_schemathesis.py \
 	  $(PYTEST_ARGS)
 

@@ -33,7 +33,7 @@ import httpx
 
 TARGET_UPDATE = 2.0
 
-CHART = "document.querySelector('.educatalog-chart img')"
+CHART = "document.querySelector('.educatalog-explorer-chart img')"
 
 
 def free_port() -> int:
@@ -71,7 +71,7 @@ def painted(page: Any) -> None:
 def view(page: Any) -> tuple[str, str]:
     return (
         page.evaluate(f"() => {CHART}.src"),
-        page.locator(".educatalog-table").inner_text(),
+        page.locator(".educatalog-explorer-table").inner_text(),
     )
 
 
@@ -89,15 +89,19 @@ def timed_change(page: Any, action: Callable[[], Any]) -> float:
 
 
 CHANGES: dict[str, Callable[[Any], Any]] = {
-    "a state": lambda p: p.locator(".educatalog-states select").select_option(label="Bayern"),
-    "the measure": lambda p: p.locator(".educatalog-measure button", has_text="Kurse").click(),
-    "a second dimension": lambda p: p.locator(".educatalog-by2 select").select_option(
+    "a state": lambda p: p.locator(".educatalog-explorer-states select").select_option(
+        label="Bayern"
+    ),
+    "the measure": lambda p: p.locator(
+        ".educatalog-explorer-measure button", has_text="Kurse"
+    ).click(),
+    "a second dimension": lambda p: p.locator(".educatalog-explorer-by2 select").select_option(
         label="Lernform"
     ),
-    "the start range": lambda p: p.locator(".educatalog-start .noUi-handle").first.press(
+    "the start range": lambda p: p.locator(".educatalog-explorer-start .noUi-handle").first.press(
         "ArrowRight"
     ),
-    "all states again": lambda p: p.locator(".educatalog-states select").select_option([]),
+    "all states again": lambda p: p.locator(".educatalog-explorer-states select").select_option([]),
 }
 
 

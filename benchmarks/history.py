@@ -16,7 +16,15 @@ process's baseline after its imports (``VmRSS`` once pandas, pyarrow, DuckDB and
 are imported, before any data is read). Their tables are checked equal. Targets: (a) at
 least 10 times less peak memory than (b), and faster.
 
+Then the cost of verification (issue 22), each in a fresh process, with and without
+``verify`` and twice each: the first read (``history.open`` and ``supply(by="state")``:
+every file it reads hashed against the manifest before DuckDB reads it) and later reads
+(``supply`` and ``flows("courses")`` again on the same open archive: a ``stat`` per file),
+with the archive in the page cache ("warm") and with its pages dropped first ("cold",
+``posix_fadvise(DONTNEED)`` on its files only); and ``Archive.verify()`` (every file).
+
     python benchmarks/history.py --scale 140 --dir /tmp/educatalog-history
+    python benchmarks/history.py --scale 140 --verification-only   # the second table only
     python benchmarks/history.py --scale 0.2 --months 6       # a quick look
 """
 
@@ -113,6 +121,72 @@ def measure_naive(plain: str, out: str, baseline: float) -> dict[str, Any]:
     return {"seconds": seconds, "rows": len(table)}
 
 
+def drop_from_page_cache(folder: Path) -> None:
+    """Ask the kernel to forget the pages of the files in ``folder`` (and no others)."""
+    for file in folder.rglob("*"):
+        if file.is_file() and hasattr(os, "posix_fadvise"):
+            fd = os.open(file, os.O_RDONLY)
+            try:
+                os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+            finally:
+                os.close(fd)
+
+
+def _timing_checks() -> dict[str, float]:
+    """Count the time the archive spends checking its files (hashing, or a ``stat``)."""
+    from educatalog.history.integrity import Checker
+
+    spent = {"seconds": 0.0, "calls": 0}
+    for name in ("check", "read"):
+        original = getattr(Checker, name)
+
+        def timed(self: Any, *args: Any, _original: Any = original, **kwargs: Any) -> Any:
+            t0 = time.perf_counter()
+            try:
+                return _original(self, *args, **kwargs)
+            finally:
+                spent["seconds"] += time.perf_counter() - t0
+                spent["calls"] += 1
+
+        setattr(Checker, name, timed)
+    return spent
+
+
+def measure_reads(archive: str, verify: bool, cold: bool) -> dict[str, Any]:
+    """The first read of an archive and later ones, with or without verification, and
+    the part of each spent checking files."""
+    from educatalog import history
+
+    spent = _timing_checks()
+    if cold:
+        drop_from_page_cache(Path(archive))
+    t0 = time.perf_counter()
+    arc = history.open(archive, verify=verify)
+    first = arc.supply(by="state")
+    t1 = time.perf_counter()
+    first_checks, spent["seconds"], spent["calls"] = spent["seconds"], 0.0, 0
+    again = arc.supply(by="state")
+    t2 = time.perf_counter()
+    later_checks, later_calls = spent["seconds"], spent["calls"]
+    arc.flows("courses")
+    t3 = time.perf_counter()
+    assert again.equals(first)
+    hashed = sum(f.stat().st_size for f in arc.files("offers") + arc.files("funding"))
+    result = {
+        "first": t1 - t0,
+        "later_supply": t2 - t1,
+        "later_flows": t3 - t2,
+        "first_checks": first_checks,
+        "later_checks": later_checks,
+        "later_calls": later_calls,
+    }
+    if verify and not cold:
+        t4 = time.perf_counter()
+        arc.verify()
+        result["verify_all"] = time.perf_counter() - t4
+    return {**result, "hashed_mb": hashed / 2**20}
+
+
 def child(kind: str, source: str, out: str) -> None:
     # the same imports on both sides, so that the baselines compare
     import duckdb  # noqa: F401
@@ -121,6 +195,10 @@ def child(kind: str, source: str, out: str) -> None:
 
     from educatalog import history, snapshot, stats  # noqa: F401
 
+    if kind.startswith("reads"):  # reads-verify-warm, reads-noverify-cold, ...
+        _, verify, cache = kind.split("-")
+        print(json.dumps(measure_reads(source, verify == "verify", cache == "cold")))
+        return
     baseline = _status("VmRSS")
     measure = measure_duckdb if kind == "duckdb" else measure_naive
     result = measure(source, out, baseline)
@@ -145,12 +223,14 @@ def main() -> None:
     parser.add_argument("--months", type=int, default=24)
     parser.add_argument("--dir", default="/tmp/educatalog-history-bench")
     parser.add_argument("--plain-only", action="store_true", help="build the snapshots only")
+    parser.add_argument(
+        "--verification-only", action="store_true", help="measure the cost of verification only"
+    )
     parser.add_argument("--child", nargs=3, metavar=("KIND", "SOURCE", "OUT"))
     args = parser.parse_args()
     if args.child:
         child(*args.child)
         return
-    import pandas as pd
 
     folder = Path(args.dir) / f"scale{args.scale:g}-months{args.months}"
     if not (folder / "plain.json").is_file():
@@ -164,6 +244,15 @@ def main() -> None:
         print(f"Archiving the {args.months} snapshots ...")
         (folder / "archive.json").write_text(json.dumps({"add_seconds": build_archive(folder)}))
     built.update(json.loads((folder / "archive.json").read_text()))
+    if not args.verification_only:
+        compare(folder, args, built)
+    verification(folder, args.months)
+
+
+def compare(folder: Path, args: argparse.Namespace, built: dict[str, Any]) -> None:
+    """The archive by DuckDB against every plain snapshot in pandas (the first table)."""
+    import pandas as pd
+
     plain_mb = size(folder / "plain") / 2**20
     archive_mb = size(folder / "archive") / 2**20
     duck = run_child("duckdb", folder / "archive", folder / "duckdb.pkl")
@@ -197,6 +286,41 @@ def main() -> None:
         f"building: timeline {built['timeline_seconds']:.0f} s, {args.months} x snapshot.save "
         f"{built['save_seconds']:.0f} s, {args.months} x history.add {built['add_seconds']:.0f} s"
     )
+
+
+def verification(folder: Path, months: int) -> None:
+    """What verifying the files costs: first and later reads, with and without (the second
+    table); each configuration three times, in alternating fresh processes, the fastest
+    run kept; and the time spent checking files itself, measured inside each run."""
+    runs: dict[str, list[dict[str, Any]]] = {}
+    kinds = [f"reads-{v}-{c}" for c in ("warm", "cold") for v in ("verify", "noverify")]
+    for _ in range(3):
+        for kind in kinds:
+            runs.setdefault(kind, []).append(run_child(kind, folder / "archive", folder / "x"))
+    best = {k: {m: min(r[m] for r in rs) for m in rs[0]} for k, rs in runs.items()}
+    load = os.getloadavg()
+    mb = size(folder / "archive") / 2**20
+    hashed = best[kinds[0]]["hashed_mb"]
+    print(f"\nVerification: the archive of {months} snapshots ({mb:,.0f} MB; the first supply")
+    print(f"hashes the {hashed:,.0f} MB of offers and funding files it reads);")
+    print(f"load average {load[0]:.1f}, the fastest of three runs each\n")
+    print(
+        "| `history.open(DIR, verify=...)` | first read: open + supply by state "
+        "| of which checking files | later read: supply by state | of which checking files "
+        "| later read: flows of courses |"
+    )
+    print("|---|---:|---:|---:|---:|---:|")
+    for cache in ("warm", "cold"):
+        where = "in the page cache" if cache == "warm" else "read from disk"
+        for verify in ("verify", "noverify"):
+            r = best[f"reads-{verify}-{cache}"]
+            print(
+                f"| verify={verify == 'verify'}, archive {where} | {r['first']:.2f} s "
+                f"| {r['first_checks']:.3f} s | {r['later_supply']:.2f} s "
+                f"| {r['later_checks']:.3f} s ({r['later_calls']:.0f} checks) "
+                f"| {r['later_flows']:.2f} s |"
+            )
+    print(f"\n`Archive.verify()` (every file hashed): {best[kinds[0]]['verify_all']:.2f} s")
 
 
 if __name__ == "__main__":

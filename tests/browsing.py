@@ -170,15 +170,23 @@ def number(text: str, lang: str) -> float:
 
 def screen_table(locator: Any) -> tuple[list[str], list[tuple[str, list[str]]]]:
     """The value columns' headers and the rows (label, cells) of an ``educatalog-table`` on
-    screen, the total row (``tfoot``) included. A row's label is its last header cell (the
-    state's name where a key stands before it)."""
-    headers = [h.inner_text().strip() for h in locator.locator("thead tr").last.locator("th").all()]
-    rows = []
-    labels = 0
-    for row in locator.locator("tbody tr, tfoot tr").all():
-        keys = [t.inner_text().strip() for t in row.locator("th").all()]
-        labels = max(labels, len(keys))
-        rows.append(
-            (keys[-1] if keys else "", [c.inner_text().strip() for c in row.locator("td").all()])
-        )
-    return headers[labels:], rows
+    screen, the total row (``tfoot``) included, read at one moment (the table may be drawn
+    anew meanwhile). A row's label is its last header cell (the state's name where a key
+    stands before it)."""
+    headers, rows = locator.evaluate(_READ_TABLE)
+    return headers, [(label, cells) for label, cells in rows]
+
+
+_READ_TABLE = """(table) => {
+    const text = (cell) => cell.innerText.trim();
+    const head = [...table.querySelectorAll('thead tr')].pop();
+    const headers = head ? [...head.querySelectorAll('th')].map(text) : [];
+    let labels = 0;
+    const rows = [...table.querySelectorAll('tbody tr, tfoot tr')].map((row) => {
+        const keys = [...row.querySelectorAll('th')].map(text);
+        labels = Math.max(labels, keys.length);
+        const cells = [...row.querySelectorAll('td')].map(text);
+        return [keys.length ? keys[keys.length - 1] : '', cells];
+    });
+    return [headers.slice(labels), rows];
+}"""

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -216,6 +215,7 @@ def _notebooks(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
+    from educatalog import manifests
     from educatalog.report import make_report
 
     try:
@@ -237,7 +237,8 @@ def _report(args: argparse.Namespace) -> int:
         return _fail("report", str(exc))
     print(f"Report written to {page}")
     print(f"  charts: {page.parent / 'charts'}, tables: {page.parent / 'tables.xlsx'}")
-    if json.loads((page.parent / "manifest.json").read_text(encoding="utf-8"))["source"]["demo"]:
+    written = manifests.read_report(page.parent)  # checked against its checksum of itself
+    if written is not None and written["source"]["demo"]:
         print("(built on SYNTHETIC demo data)")
     return 0
 
@@ -245,6 +246,7 @@ def _report(args: argparse.Namespace) -> int:
 def _dashboard(args: argparse.Namespace) -> int:
     from educatalog.dashboard import serve
 
+    _interrupt_on_sigterm()  # so that Voilà, its kernels and the temporary folder go too
     try:
         origin = None
         if not args.snapshot:

@@ -19,11 +19,14 @@ from __future__ import annotations
 
 import html
 import importlib.util
+import json
 import os
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +40,7 @@ from educatalog.fetch import fetch_snapshot
 from educatalog.kernels import server_args
 from educatalog.workspace import PACKAGE
 
-__all__ = ["DEFAULT_PORT", "page", "serve"]
+__all__ = ["DEFAULT_PORT", "Prepared", "page", "prepare", "serve", "show"]
 
 DEFAULT_PORT = 8866
 """Where the dashboard listens unless told otherwise (Voilà's own default)."""
@@ -76,34 +79,50 @@ def _word(key: str, lang: str, **fields: Any) -> str:
     return template.format(**fields) if fields else template
 
 
-def page(
-    snapshot_path: str | os.PathLike[str] | None = None,
-    *,
-    lang: str | None = None,
-    query: str | None = None,
-) -> Any:
-    """The dashboard page as a widget (what a visitor's kernel shows): the heading, the
-    demo banner, the explorer over the snapshot's offers showing the view ``query`` (a
-    URL query string; default: the page's, ``$QUERY_STRING``), and the widget that keeps
-    the page's address in step with the view."""
-    import ipywidgets as w
+@dataclass
+class Prepared:
+    """What a visitor's kernel prepares before the visitor is known: the catalogue's
+    snapshot read, its offers in an explorer, the page's words."""
 
+    explorer: Any
+    lang: str
+    path: Path
+    demo: bool
+
+
+def prepare(
+    snapshot_path: str | os.PathLike[str] | None = None, *, lang: str | None = None
+) -> Prepared:
+    """The expensive part of the page (imports, the snapshot, the offers, the first chart),
+    done while a kernel waits for its visitor (Voilà's preheated kernels)."""
     from educatalog.widgets import Explorer
-    from educatalog.widgets.url_sync import follow
 
     path = snapshot_path or os.environ.get(ENV_SNAPSHOT)
     if not path:
         raise UsageError(f"page() needs a snapshot: give its path or set ${ENV_SNAPSHOT}.")
     lang = texts.check_lang(lang or os.environ.get(ENV_LANG, texts.DEFAULT_LANG))
-    query = os.environ.get("QUERY_STRING", "") if query is None else query
     catalogue = snapshot.load(path)
     explorer = Explorer(catalogue.offers(), lang=lang, heading=False)
+    return Prepared(explorer, lang, Path(path), bool(catalogue.source.demo))
+
+
+def show(prepared: Prepared, *, query: str | None = None) -> Any:
+    """The page for the visitor who came: the heading, the demo banner, the explorer
+    showing the view ``query`` (a URL query string; default: the page's, which a preheated
+    kernel waits for) and the widget that keeps the page's address in step with the view."""
+    import ipywidgets as w
+
+    from educatalog.widgets.url_sync import follow
+
+    if query is None:
+        _wait_for_the_visitor()
+        query = os.environ.get("QUERY_STRING", "")
+    explorer, lang = prepared.explorer, prepared.lang
     problems = explorer.set_state(query) if query else []
     explorer.flush()
     head = [f"<h1 style='margin:0.2em 0'>{html.escape(_word('title', lang))}</h1>"]
-    if catalogue.source.demo:
-        manifest = snapshot.read_manifest(path)
-        origin = manifest.get("origin") or {}
+    if prepared.demo:
+        origin = snapshot.read_manifest(prepared.path).get("origin") or {}
         scale = origin.get("scale")
         shown = format_decimal(scale, locale=texts.LOCALES[lang]) if scale is not None else "?"
         described = _word("origin", lang, seed=origin.get("seed", "?"), scale=shown)
@@ -119,11 +138,37 @@ def page(
     return w.VBox([w.HTML("".join(head)), explorer.widget, follow(explorer)])
 
 
+def page(
+    snapshot_path: str | os.PathLike[str] | None = None,
+    *,
+    lang: str | None = None,
+    query: str | None = None,
+) -> Any:
+    """The dashboard page as a widget: :func:`prepare`, then :func:`show` (in one go,
+    outside a preheated kernel)."""
+    return show(prepare(snapshot_path, lang=lang), query=query)
+
+
+def _wait_for_the_visitor() -> None:
+    """In a kernel Voilà started before anybody asked (preheated), wait for the visitor's
+    request: then ``$QUERY_STRING`` holds the page's query string. Elsewhere at once."""
+    if os.environ.get("VOILA_PREHEAT", "False") == "False":
+        return
+    from voila.utils import wait_for_request
+
+    wait_for_request()
+
+
 def _notebook(lang: str) -> Any:
-    cell = nbformat.v4.new_code_cell(  # type: ignore[no-untyped-call]
-        "from educatalog.dashboard import page\n\npage()"
-    )
-    nb = nbformat.v4.new_notebook(cells=[cell])  # type: ignore[no-untyped-call]
+    # Two cells: Voilà runs the first in a kernel before a visitor comes (preheated), the
+    # second when one has: then only their view is drawn.
+    cells = [
+        nbformat.v4.new_code_cell(  # type: ignore[no-untyped-call]
+            "from educatalog.dashboard import prepare, show\n\nprepared = prepare()"
+        ),
+        nbformat.v4.new_code_cell("show(prepared)"),  # type: ignore[no-untyped-call]
+    ]
+    nb = nbformat.v4.new_notebook(cells=cells)  # type: ignore[no-untyped-call]
     nb.metadata["kernelspec"] = {
         "name": "python3",
         "display_name": "Python 3",
@@ -170,6 +215,15 @@ def serve(
         env.update({ENV_SNAPSHOT: str(data), ENV_LANG: lang})
         runtime = folder / "runtime"  # short: the kernels' sockets lie in it
         env["JUPYTER_RUNTIME_DIR"] = str(runtime)
+        # jupyter_server's default ping timeout (3 x the interval) makes tornado complain aloud
+        # on every visit: the same as the interval, in a config file (the command line would
+        # make the number a string)
+        (folder / "voila.json").write_text(
+            json.dumps({"Voila": {"tornado_settings": {"ws_ping_timeout": 30_000}}}),
+            encoding="utf-8",
+        )
+        configs = [str(folder), env.get("JUPYTER_CONFIG_PATH")]
+        env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(filter(None, configs))
         templates = str(PACKAGE / "data" / "jupyter")  # voila/templates/educatalog
         env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [templates, env.get("JUPYTER_PATH")]))
         command = [
@@ -185,17 +239,46 @@ def serve(
             "--VoilaConfiguration.theme=light",
             f"--HTMLExporter.language_code={lang}",
             "--VoilaConfiguration.show_tracebacks=False",
+            # a kernel that has read the catalogue waits for the next visitor
+            "--VoilaConfiguration.preheat_kernel=True",
+            "--Voila.log_level=ERROR",  # the address is said above; a failure still shows
+            "--VoilaConfiguration.default_pool_size=1",
             *server_args(runtime),
         ]
         shown = f"[{host}]" if ":" in host else host
         notify(f"Serving the dashboard at http://{shown}:{port}/ (stop with Ctrl+C)")
-        process = subprocess.Popen(command, env=env, cwd=folder, stdin=subprocess.DEVNULL)
+        process = subprocess.Popen(
+            command,
+            env=env,
+            cwd=folder,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        stopping = threading.Event()
+        relay = threading.Thread(target=_relay, args=(process, stopping, notify), daemon=True)
+        relay.start()
         try:
             return process.wait()
         except KeyboardInterrupt:
+            stopping.set()  # what the stopped kernels say as they go is no news
             process.terminate()
             try:
                 return process.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 process.kill()
                 return process.wait()
+        finally:
+            relay.join(timeout=5)
+
+
+def _relay(
+    process: subprocess.Popen[str], stopping: threading.Event, notify: Callable[[str], None]
+) -> None:
+    """Voilà's and its kernels' output, line by line, until the dashboard is stopped (a
+    kernel waiting for its visitor then complains that its sockets are gone)."""
+    assert process.stdout is not None
+    for line in process.stdout:
+        if not stopping.is_set():
+            notify(line.rstrip("\n"))

@@ -22,6 +22,8 @@
         ├── WrongType               an argument of the wrong type (a TypeError too)
         └── InvalidTestData         rows for a test server that do not fit the catalogue
 
+    CacheRebuilt (a UserWarning)    a cached database was damaged and is built again
+
 Each error carries the HTTP status and the Directus error ``code`` the service uses for it,
 so the server renders them as ``{"errors": [{"message": ..., "extensions": {"code": ...}}]}``
 and the client maps such bodies back to the same classes. Usage mistakes are also
@@ -38,6 +40,7 @@ from typing import Any, ClassVar
 __all__ = [
     "ArchiveError",
     "AuthenticationError",
+    "CacheRebuilt",
     "DataError",
     "EducatalogError",
     "IncompleteDownload",
@@ -94,6 +97,11 @@ class ServiceError(EducatalogError):
 
 class DataError(EducatalogError):
     """Data that does not add up, or cannot be written or read."""
+
+
+class CacheRebuilt(UserWarning):
+    """A database cached in ``$EDUCATALOG_CACHE`` did not match the checksum kept beside it
+    (or had none) and is built again (:mod:`educatalog.cache`); the message names it."""
 
 
 class UsageError(EducatalogError, ValueError):

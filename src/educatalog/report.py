@@ -26,11 +26,12 @@ from typing import Any
 
 import nbformat
 
-from educatalog import texts
+from educatalog import manifests, texts
 from educatalog._version import __version__
 from educatalog.client import Client
 from educatalog.connection import Origin, configured_client, started
 from educatalog.errors import EducatalogError, ReportError, UsageError, did_you_mean
+from educatalog.files import atomic_text
 from educatalog.kernels import private_kernel
 from educatalog.urls import public_url
 from educatalog.workspace import NOTEBOOKS, cell_lang, inside_package, localize, output_folder
@@ -41,6 +42,7 @@ __all__ = [
     "make_report",
     "notebook_path",
     "render_html",
+    "verify",
     "write_report",
 ]
 
@@ -416,6 +418,15 @@ def _check_states(client: Client, states: Sequence[str]) -> None:
             raise UsageError(f'No state "{state}".{hint}')
 
 
+def verify(folder: str | os.PathLike[str]) -> dict[str, Any]:
+    """Check the report in ``folder`` as a reader of it would: its ``manifest.json``
+    (unchanged since written: its checksum of itself), complete, and every file it lists
+    (``report.html``, ``tables.xlsx``, the charts ...) as the report wrote it; returns the
+    manifest. A damaged, changed or missing file raises
+    :class:`~educatalog.errors.ReportError` naming it."""
+    return manifests.verify_report(folder)
+
+
 def _charts(folder: Path) -> dict[Path, tuple[int, int]]:
     return {p: (p.stat().st_mtime_ns, p.stat().st_size) for p in (folder / "charts").glob("*.png")}
 
@@ -432,15 +443,19 @@ def _remove_earlier_report(folder: Path) -> None:
     touched: the folder is refused instead."""
     manifest = folder / "manifest.json"
     try:
-        earlier = json.loads(manifest.read_text(encoding="utf-8"))
+        earlier = manifests.read_report(folder)  # checked: a damaged one is named
+    except ReportError as exc:
+        raise ReportError(
+            f"{exc} It cannot say which files of {folder} an earlier report wrote: move them "
+            "away or choose another folder with --out."
+        ) from None
+    if earlier is None:
+        files: list[str] | None = []
+    else:
         files = list(earlier["files"]) if "educatalog" in earlier else None
         recorded = earlier["files"].values() if files is not None else ()
         if not all(v is None or isinstance(v, str) for v in recorded):
             files = None  # a checksum, or None for a file a failed run did not write
-    except FileNotFoundError:
-        files = []
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        files = None
     if files is None or any((folder / n).exists() and n not in files for n in REPORT_FILES):
         raise ReportError(
             f"{folder} holds files that no educatalog report wrote (report.html, "
@@ -449,7 +464,7 @@ def _remove_earlier_report(folder: Path) -> None:
     unchanged = []
     for name in files:
         path = (folder / name).resolve()
-        checksum = earlier["files"][name]
+        checksum = earlier["files"][name] if earlier else None
         if (
             checksum is not None
             and path.parent in (folder, folder / "charts")
@@ -498,6 +513,8 @@ def _write_manifest(
             files[name] = None
     hidden = ("out_dir", "archive", "population")
     manifest = {
+        "format": manifests.REPORT_FORMAT,
+        "format_version": manifests.REPORT_FORMAT_VERSION,
         "generated_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "complete": complete,
         "source": dict(source),
@@ -507,4 +524,5 @@ def _write_manifest(
         "educatalog": __version__,
         "files": files,
     }
-    (folder / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    text = json.dumps(manifests.sealed(manifest), indent=2) + "\n"
+    atomic_text(folder / "manifest.json", text)  # with its checksum of itself

@@ -88,8 +88,11 @@ def screenshots() -> Path:
     return folder
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(chromium: str) -> Iterator[Any]:
+    """Headless Chromium for the tests of one module. Not for the session: Playwright's
+    sync API keeps an event loop running in the main thread while it is open, and the
+    tests after this folder call asyncio.run()."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

@@ -12,6 +12,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -57,9 +58,14 @@ def start_dashboard(lang: str, log: Path) -> tuple[subprocess.Popen[bytes], str]
     return process, url
 
 
-def stop(process: subprocess.Popen[bytes]) -> None:
+def leftovers() -> set[str]:
+    """The dashboards' temporary folders (their snapshot, notebook, sockets) that exist."""
+    return {p.name for p in Path(tempfile.gettempdir()).glob("educatalog-dashboard-*")}
+
+
+def stop(process: subprocess.Popen[bytes], how: int = signal.SIGINT) -> None:
     try:
-        os.killpg(process.pid, signal.SIGINT)  # as Ctrl+C: Voilà and the kernels stop
+        os.killpg(process.pid, how)  # as Ctrl+C (or a service manager): Voilà and kernels stop
         process.wait(timeout=30)
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
@@ -71,12 +77,15 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 @pytest.fixture(scope="module")
 def dashboard(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log = tmp_path_factory.mktemp("dashboard") / "dashboard.log"
+    before = leftovers()
     process, url = start_dashboard("de", log)
     yield url
     stop(process)
     text = log.read_text()
     assert "without encryption" not in text, text
     assert "Traceback" not in text, text
+    assert "WARNING" not in text, text  # nothing that alarms whoever started it
+    assert leftovers() == before  # its temporary folder went with it
 
 
 def open_view(recorder: Recorder, url: str, page: Any | None = None) -> tuple[Any, float]:
@@ -85,7 +94,7 @@ def open_view(recorder: Recorder, url: str, page: Any | None = None) -> tuple[An
     started = time.monotonic()
     page.goto(url)
     page.wait_for_function(
-        "() => { const img = document.querySelector('.educatalog-chart img');"
+        "() => { const img = document.querySelector('.educatalog-explorer-chart img');"
         " return img && img.complete && img.naturalWidth > 0; }",
         timeout=180_000,
     )
@@ -95,14 +104,15 @@ def open_view(recorder: Recorder, url: str, page: Any | None = None) -> tuple[An
 
 
 def status(page: Any) -> str:
-    return str(page.locator(".educatalog-status").inner_text())
+    return str(page.locator(".educatalog-explorer-status").inner_text())
 
 
 def changes(page: Any, action: Any, expected: str) -> None:
     """Do ``action`` and wait until the status line says ``expected``."""
     action()
     page.wait_for_function(
-        "(text) => document.querySelector('.educatalog-status').textContent.includes(text)",
+        "(text) => document.querySelector('.educatalog-explorer-status')"
+        ".textContent.includes(text)",
         arg=expected,
         timeout=60_000,
     )
@@ -125,9 +135,9 @@ def test_the_dashboard_opens_with_its_chart_no_code_and_the_demo_mark(
     body = page.locator("body").inner_text()
     assert "from educatalog" not in body  # the code is hidden
     assert "page()" not in body
-    image = page.locator(".educatalog-chart img")
+    image = page.locator(".educatalog-explorer-chart img")
     assert "Veranstaltungen nach Bundesland" in (image.get_attribute("alt") or "")
-    _, rows = screen_table(page.locator(".educatalog-table table"))
+    _, rows = screen_table(page.locator(".educatalog-explorer-table table"))
     assert number(dict(rows)[texts.text("total", "de")][0], "de") == len(offers)
     everything = texts.number(len(offers), "de")
     assert f"{everything} von {everything}" in status(page)
@@ -139,10 +149,10 @@ def test_the_dashboard_opens_with_its_chart_no_code_and_the_demo_mark(
 
 def test_the_address_follows_the_controls(dashboard: str, recorder: Recorder) -> None:
     page, _ = open_view(recorder, dashboard)
-    states = page.locator(".educatalog-states select")
+    states = page.locator(".educatalog-explorer-states select")
     changes(page, lambda: states.select_option(label="Bayern"), "Bayern")
     assert query(page) == {"states": ["Bayern"]}
-    courses = page.locator(".educatalog-measure button", has_text="Kurse")
+    courses = page.locator(".educatalog-explorer-measure button", has_text="Kurse")
     changes(page, courses.click, "Bayern")
     page.wait_for_function("() => location.search.includes('measure=courses')")
     assert query(page) == {"measure": ["courses"], "states": ["Bayern"]}
@@ -153,16 +163,18 @@ def test_a_link_restores_the_view(
 ) -> None:
     link = dashboard + "?by=duration_class&measure=courses&states=Bayern&start=2025-03"
     page, _ = open_view(recorder, link)
-    assert page.locator(".educatalog-by select option:checked").inner_text() == "Dauer"
-    chosen = page.locator(".educatalog-states select option:checked").all_inner_texts()
+    assert page.locator(".educatalog-explorer-by select option:checked").inner_text() == "Dauer"
+    chosen = page.locator(".educatalog-explorer-states select option:checked").all_inner_texts()
     assert chosen == ["Bayern"]
-    pressed = page.locator(".educatalog-measure button.mod-active").inner_text()
+    pressed = page.locator(".educatalog-explorer-measure button.mod-active").inner_text()
     assert pressed.strip() == "Kurse"
-    assert "Kurse nach Dauer" in (page.locator(".educatalog-chart img").get_attribute("alt") or "")
+    assert "Kurse nach Dauer" in (
+        page.locator(".educatalog-explorer-chart img").get_attribute("alt") or ""
+    )
     months = offers["event_start_date"].dt.to_period("M")
     kept = offers[(offers["state"] == "Bayern") & (months >= pd.Period("2025-03", "M"))]
     expected = stats.supply(kept, "duration_class", normalize="all")["courses"]
-    headers, rows = screen_table(page.locator(".educatalog-table table"))
+    headers, rows = screen_table(page.locator(".educatalog-explorer-table table"))
     column = headers.index("Kurse")
     on_screen = {label: number(cells[column], "de") for label, cells in rows}
     for key, value in expected.items():
@@ -179,7 +191,9 @@ def test_a_link_with_mistakes_opens_and_names_them(dashboard: str, recorder: Rec
     assert "states=Bayren gibt es nicht" in problems
     assert "by=nonsense gibt es nicht" in problems
     assert "„x“ gibt es nicht" in problems
-    assert page.locator(".educatalog-states select option:checked").all_inner_texts() == ["Sachsen"]
+    assert page.locator(".educatalog-explorer-states select option:checked").all_inner_texts() == [
+        "Sachsen"
+    ]
     assert query(page) == {"states": ["Sachsen"]}  # the address shows what is shown
 
 
@@ -189,7 +203,7 @@ def test_two_visitors_do_not_see_each_others_choices(
     first, _ = open_view(recorder, dashboard)
     second, _ = open_view(recorder, dashboard, recorder.new_page())
     everything = texts.number(len(offers), "de")
-    states = first.locator(".educatalog-states select")
+    states = first.locator(".educatalog-explorer-states select")
     changes(first, lambda: states.select_option(label="Sachsen"), "Sachsen")
     second.wait_for_timeout(1500)
     assert f"{everything} von {everything}" in status(second)
@@ -203,16 +217,18 @@ def test_two_visitors_do_not_see_each_others_choices(
 def test_the_dashboard_speaks_english_when_asked(
     chromium: str, recorder: Recorder, tmp_path: Path
 ) -> None:
+    before = leftovers()
     process, url = start_dashboard("en", tmp_path / "dashboard.log")
     try:
         page, _ = open_view(recorder, url + "?states=Bayern")
         assert page.title() == "Explore the course supply"
         assert page.locator("html").get_attribute("lang") == "en"
         assert page.locator("[role=note]").inner_text().startswith("Synthetic demo data")
-        assert page.locator(".educatalog-states select option:checked").all_inner_texts() == [
-            "Bavaria"
-        ]
-        alt = page.locator(".educatalog-chart img").get_attribute("alt") or ""
+        assert page.locator(
+            ".educatalog-explorer-states select option:checked"
+        ).all_inner_texts() == ["Bavaria"]
+        alt = page.locator(".educatalog-explorer-chart img").get_attribute("alt") or ""
         assert "Events by state" in alt
     finally:
-        stop(process)
+        stop(process, signal.SIGTERM)  # as a service manager stops it
+    assert leftovers() == before

@@ -28,7 +28,7 @@ def explorer_page(lab: Lab, recorder: Recorder) -> Any:
     page = recorder.page
     lab.open(page, f"{LANG}/05-explorer.ipynb")
     lab.run_all(page)
-    page.wait_for_selector(".educatalog-explorer .educatalog-chart img", timeout=60_000)
+    page.wait_for_selector(".educatalog-explorer .educatalog-explorer-chart img", timeout=60_000)
     return page
 
 
@@ -36,7 +36,7 @@ def chart(page: Any) -> dict[str, Any]:
     return dict(
         page.evaluate(
             """() => {
-            const img = document.querySelector('.educatalog-explorer .educatalog-chart img');
+            const img = document.querySelector('.educatalog-explorer-chart img');
             return {src: img.src, alt: img.alt, width: img.naturalWidth,
                     height: img.naturalHeight, complete: img.complete};
         }"""
@@ -45,7 +45,7 @@ def chart(page: Any) -> dict[str, Any]:
 
 
 def shown(page: Any) -> tuple[list[str], list[tuple[str, list[str]]]]:
-    return screen_table(page.locator(".educatalog-explorer .educatalog-table table"))
+    return screen_table(page.locator(".educatalog-explorer .educatalog-explorer-table table"))
 
 
 def changed(page: Any, action: Callable[[], Any], what: str, alt: str = "") -> float:
@@ -107,7 +107,7 @@ def test_the_explorer_follows_every_control(
     seconds = {}
 
     # A state: the table counts Bavaria's events, as stats.supply does on the same filter.
-    states = root.locator(".educatalog-states select")
+    states = root.locator(".educatalog-explorer-states select")
     seconds["state"] = changed(page, lambda: states.select_option(label="Bayern"), "a state")
     bayern = offers[offers["state"] == "Bayern"]
     _, rows = shown(page)
@@ -118,7 +118,7 @@ def test_the_explorer_follows_every_control(
     assert on_screen["Bayern"] == len(bayern)
 
     # The measure: courses.
-    courses = root.locator(".educatalog-measure button", has_text="Kurse")
+    courses = root.locator(".educatalog-explorer-measure button", has_text="Kurse")
     seconds["measure"] = changed(page, courses.click, "the measure")
     headers, rows = shown(page)
     assert "Kurse" in headers
@@ -127,13 +127,13 @@ def test_the_explorer_follows_every_control(
     assert as_numbers(rows, column)["Bayern"] == expected["Bayern"]
 
     # A second dimension: courses by duration class and instruction form, a crosstab.
-    every = root.locator(".educatalog-states select")
+    every = root.locator(".educatalog-explorer-states select")
     changed(page, lambda: every.select_option([]), "all states again")
-    by2 = root.locator(".educatalog-by2 select")
+    by2 = root.locator(".educatalog-explorer-by2 select")
     seconds["second dimension"] = changed(
         page,
         lambda: (
-            root.locator(".educatalog-by select").select_option(label="Dauer"),
+            root.locator(".educatalog-explorer-by select").select_option(label="Dauer"),
             by2.select_option(label="Lernform"),
         ),
         "a second dimension",
@@ -150,14 +150,14 @@ def test_the_explorer_follows_every_control(
     assert len(on_screen) >= 8
 
     # The start range: the first month moves on by three (the slider's keys).
-    events = root.locator(".educatalog-measure button", has_text="Veranstaltungen")
+    events = root.locator(".educatalog-explorer-measure button", has_text="Veranstaltungen")
     changed(
         page,
         lambda: (by2.select_option(label="—"), events.click()),
         "one dimension again",
         alt="Veranstaltungen nach Dauer",
     )
-    handle = root.locator(".educatalog-start .noUi-handle").first
+    handle = root.locator(".educatalog-explorer-start .noUi-handle").first
 
     def later_start() -> None:
         for _ in range(3):
@@ -179,7 +179,7 @@ def test_the_explorer_follows_every_control(
 
 
 def download(page: Any, tmp_path: Path) -> Path:
-    link = page.locator(".educatalog-explorer .educatalog-download a[download]")
+    link = page.locator(".educatalog-explorer .educatalog-explorer-download a[download]")
     with page.expect_download() as started:
         link.click()
     saved = tmp_path / started.value.suggested_filename
@@ -189,11 +189,11 @@ def download(page: Any, tmp_path: Path) -> Path:
 
 def test_the_download_link_gives_the_table_on_screen(explorer_page: Any, tmp_path: Path) -> None:
     page = explorer_page
-    page.locator(".educatalog-explorer .educatalog-states select").select_option(
+    page.locator(".educatalog-explorer .educatalog-explorer-states select").select_option(
         label=["Bayern", "Sachsen"]
     )
     page.wait_for_function(
-        "() => document.querySelector('.educatalog-explorer .educatalog-status')"
+        "() => document.querySelector('.educatalog-explorer .educatalog-explorer-status')"
         ".textContent.includes('Bayern, Sachsen')"
     )
     page.wait_for_timeout(1000)
@@ -209,9 +209,11 @@ def test_the_download_link_gives_the_table_on_screen(explorer_page: Any, tmp_pat
     events = frame[headers[0]].tolist()
     assert events == [number(cells[0], LANG) for _, cells in rows]
 
-    page.locator(".educatalog-explorer .educatalog-format button", has_text="Excel").click()
+    page.locator(
+        ".educatalog-explorer .educatalog-explorer-format button", has_text="Excel"
+    ).click()
     page.wait_for_function(
-        "() => document.querySelector('.educatalog-explorer .educatalog-download a')"
+        "() => document.querySelector('.educatalog-explorer .educatalog-explorer-download a')"
         ".download.endsWith('.xlsx')"
     )
     xlsx = download(page, tmp_path)

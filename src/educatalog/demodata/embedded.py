@@ -25,9 +25,12 @@ def demo_database(
     """The demo catalogue's database file for ``(seed, scale)``, built on first use.
 
     Files are named after the seed, the scale, the generator's version and a fingerprint of
-    its code, so a changed generator never serves a stale file.
+    its code, so a changed generator never serves a stale file, and checked against the
+    checksum kept beside them before use (:func:`educatalog.cache.cached`): a damaged file
+    is built again.
     """
     from educatalog import demodata as demo
+    from educatalog.cache import cached
     from educatalog.server.store import build_database
 
     if scale <= 0:
@@ -35,11 +38,12 @@ def demo_database(
     seed = demo.DEFAULT_SEED if seed is None else seed
     folder = Path(directory) if directory is not None else cache_dir()
     name = f"demo-v{demo.GENERATOR_VERSION}-{code_fingerprint()}-seed{seed}-scale{scale:g}.sqlite"
-    path = folder / name
-    if rebuild or not path.is_file():
-        info = {"demo": True, "seed": seed, "scale": scale, "generator": demo.GENERATOR_VERSION}
-        build_database(path, demo.iter_rows(seed=seed, scale=scale), info=info)
-    return path
+    info = {"demo": True, "seed": seed, "scale": scale, "generator": demo.GENERATOR_VERSION}
+    return cached(
+        folder / name,
+        lambda path: build_database(path, demo.iter_rows(seed=seed, scale=scale), info=info),
+        rebuild=rebuild,
+    )
 
 
 def code_fingerprint(*files: str | os.PathLike[str]) -> str:

@@ -318,6 +318,7 @@ def as_of_database(
     cached beside the demo databases (named by seed, scale, date and code fingerprint)."""
     from pathlib import Path
 
+    from educatalog.cache import cached
     from educatalog.demodata.embedded import cache_dir, code_fingerprint
     from educatalog.server import store
     from educatalog.snapshot import serving
@@ -329,8 +330,8 @@ def as_of_database(
         f"demo-history-v{HISTORY_VERSION}-{fingerprint}-seed{seed}-"
         f"scale{scale:g}-{when.isoformat()}.sqlite"
     )
-    path = folder / name
-    if not path.is_file():
-        info = {"demo": True, "seed": seed, "scale": scale, "as_of": when.isoformat()}
-        store.build_database(path, DemoTimeline(seed, scale).rows(when), info=info)
-    return path
+    info = {"demo": True, "seed": seed, "scale": scale, "as_of": when.isoformat()}
+    return cached(  # checked against its checksum before use, built again when damaged
+        folder / name,
+        lambda path: store.build_database(path, DemoTimeline(seed, scale).rows(when), info=info),
+    )

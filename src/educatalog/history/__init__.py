@@ -43,10 +43,21 @@ does (distinct events, courses, institutions, capacity that is missing where no 
 states one, every level listed, missing values a group of their own), over the whole
 archive without loading it into pandas; the tests check both engines give equal tables.
 
+**Nothing wrong without an error.** ``archive.json`` records every file's size and SHA-256
+and a checksum of itself. Every file is checked against it before pandas or DuckDB reads it
+(:mod:`~educatalog.history.integrity`: hashed once while it stays unchanged, a ``stat``
+per later read), and DuckDB's own errors while reading are turned into an
+:class:`ArchiveError` naming the file: a damaged, truncated, extended or swapped file is an
+error naming it, never wrong numbers. ``open(path, verify=False)`` skips the checksums
+(sizes are still checked) for those who know their files are intact. :func:`add` checks the
+files it rewrites, flushes the new ones to disk and moves the new manifest into place in one
+rename, so that an addition killed at any point leaves the new snapshot complete or absent.
+
 **The package.** :mod:`~educatalog.history.format` (manifest, checksums),
 :mod:`~educatalog.history.versions` (deduplication into row versions),
 :mod:`~educatalog.history.writer` (:func:`add`, under the lock of
-:mod:`~educatalog.history.lock`), :mod:`~educatalog.history.archive` (:class:`Archive`:
+:mod:`~educatalog.history.lock`), :mod:`~educatalog.history.integrity` (checking files
+against the manifest), :mod:`~educatalog.history.archive` (:class:`Archive`:
 reading, exact rebuilds, DuckDB views), :mod:`~educatalog.history.trends` (supply, flows,
 lifetimes) and :mod:`~educatalog.history.demo` (:func:`build_demo`).
 """

@@ -3,7 +3,6 @@ bookkeeping of each table (:class:`Versions`)."""
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,14 +84,6 @@ def frame_of(table: pa.Table) -> pd.DataFrame:
     return frame
 
 
-def sha256(file: Path) -> str:
-    digest = hashlib.sha256()
-    with file.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def new_manifest() -> dict[str, Any]:
     return {
         "format": FORMAT,
@@ -104,9 +95,10 @@ def new_manifest() -> dict[str, Any]:
     }
 
 
-def read_manifest(folder: Path) -> dict[str, Any]:
-    """The manifest of the archive at ``folder``, checked for format, version and checksum."""
-    return manifests.read(
+def read_manifest(folder: Path, *, verify: bool = True) -> dict[str, Any]:
+    """The manifest of the archive at ``folder``, checked for format, version and (with
+    ``verify``) its checksum of itself."""
+    manifest = manifests.read(
         folder,
         ARCHIVE_MANIFEST,
         what="archive",
@@ -115,12 +107,21 @@ def read_manifest(folder: Path) -> dict[str, Any]:
         error=ArchiveError,
         missing=f"{folder} is not an archive (make one with `educatalog fetch --archive DIR` "
         "or educatalog.history.add)",
+        verify=verify,
     )
+    file = folder / ARCHIVE_MANIFEST
+    for key, kind in (("snapshots", list), ("tables", dict), ("files", dict)):
+        if not isinstance(manifest.get(key), kind):
+            raise ArchiveError(f'{file} is malformed: "{key}" is missing or not a {kind.__name__}.')
+    return manifest
 
 
 def remove_strays(folder: Path, manifest: Mapping[str, Any]) -> None:
     """Files an interrupted :func:`~educatalog.history.add` left behind (not in the
-    manifest): removed, so that an engine reading the folders sees the archive's rows only."""
+    manifest, or a manifest half-written): removed, so that an engine reading the folders
+    sees the archive's rows only."""
+    for partial in folder.glob(f".{ARCHIVE_MANIFEST}.*.partial"):
+        partial.unlink(missing_ok=True)
     listed = set(manifest.get("files", {}))
     for sub in ("tables", "offers", FUNDING, "snapshots"):
         for file in (folder / sub).rglob("*"):

@@ -175,7 +175,7 @@ def _chosen_dates(archive: Archive, dates: Iterable[dt.date | str] | None) -> li
 
 
 def _offer_columns(archive: Archive) -> list[str]:
-    empty = archive.connection().execute("SELECT * FROM offer_versions LIMIT 0").fetchdf()
+    empty = archive.sql("SELECT * FROM offer_versions LIMIT 0")
     return [str(c) for c in empty.columns]
 
 

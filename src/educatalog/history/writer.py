@@ -1,5 +1,9 @@
-"""Adding a snapshot to an archive: new row-version files first, then the manifest, under
-the archive's lock (:mod:`educatalog.history.lock`)."""
+"""Adding a snapshot to an archive, under the archive's lock (:mod:`educatalog.history.lock`):
+the new row-version files are written (the files they supersede read and checked against
+the manifest first), flushed to disk, rebuilt and compared, and only then does the new
+manifest replace the old one (one atomic rename); superseded files are removed last.
+Killed at any point, the archive holds the new snapshot completely or not at all, and the
+next :func:`add` removes what the killed one left (:func:`~.format.remove_strays`)."""
 
 from __future__ import annotations
 
@@ -14,7 +18,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from educatalog import manifests
+from educatalog import files, manifests
 from educatalog import snapshot as _snapshot
 from educatalog._version import __version__
 from educatalog.catalogue import Catalogue
@@ -34,9 +38,9 @@ from educatalog.history.format import (
     new_manifest,
     read_manifest,
     remove_strays,
-    sha256,
     without_personal,
 )
+from educatalog.history.integrity import Checker
 from educatalog.history.lock import locked
 from educatalog.snapshot.saving import column_entry
 
@@ -60,9 +64,11 @@ def add(
 
     ``date`` defaults to the day the catalogue was fetched (UTC) and must be later than
     every snapshot of the archive. Personal fields of contacts are left out unless
-    ``include_personal`` (a snapshot directory keeps what it holds). With ``verify`` the
-    new snapshot is rebuilt from the files written and compared with ``catalogue`` before
-    the archive's manifest takes it. One addition writes at a time: another waits up to
+    ``include_personal`` (a snapshot directory keeps what it holds). The archive's files
+    it rewrites are checked against the manifest first (always). With ``verify`` the new
+    snapshot is rebuilt from the files written and compared with ``catalogue`` before the
+    archive's manifest takes it. Killed at any point, the archive holds the new snapshot
+    completely or not at all. One addition writes at a time: another waits up to
     ``wait`` seconds for it, then fails with :class:`~educatalog.errors.ArchiveError`.
     """
     folder = Path(path)
@@ -75,12 +81,16 @@ def add(
     _check_folder(folder)
     with locked(folder, wait=wait):
         writer = _Writer(folder)
-        writer.add(catalogue, when, include_personal=include_personal, original=original)
-        archive = Archive(folder)
-        if verify:
-            _verify(archive, writer, catalogue, when, include_personal)
+        try:
+            writer.add(catalogue, when, include_personal=include_personal, original=original)
+            if verify:
+                unsaved = Archive(folder, _manifest=writer.manifest)
+                _verify(unsaved, catalogue, when, include_personal)
+        except BaseException:
+            writer.rollback()
+            raise
         writer.commit()
-    return archive
+    return Archive(folder)
 
 
 def _check_folder(folder: Path) -> None:
@@ -90,9 +100,7 @@ def _check_folder(folder: Path) -> None:
         raise ArchiveError(f"{folder} is neither an archive nor an empty folder.")
 
 
-def _verify(
-    archive: Archive, writer: _Writer, catalogue: Catalogue, when: dt.date, personal: bool
-) -> None:
+def _verify(archive: Archive, catalogue: Catalogue, when: dt.date, personal: bool) -> None:
     rebuilt = archive.snapshot(when)
     for name, frame in without_personal(catalogue, personal).items():
         try:
@@ -100,21 +108,21 @@ def _verify(
                 rebuilt[name], frame.reset_index(drop=True), check_exact=True
             )
         except AssertionError as exc:  # pragma: no cover - a bug, never data
-            writer.rollback()
             raise ArchiveError(
                 f'The archive does not rebuild table "{name}" of {when} exactly: {exc}'
             ) from None
 
 
 class _Writer:
-    """Adds one snapshot: writes new files, then swaps the manifest (:meth:`commit`)."""
+    """Adds one snapshot: writes new files (:meth:`add`), then swaps the manifest
+    (:meth:`commit`), or removes them again (:meth:`rollback`)."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.written: list[Path] = []
         self.superseded: list[Path] = []
         self.manifest: dict[str, Any] = {}
-        self._backup: bytes | None = None
+        self.checker = Checker(folder, {"files": {}}, verify=True)
 
     def add(
         self,
@@ -125,12 +133,15 @@ class _Writer:
         original: Mapping[str, Any] | None,
     ) -> None:
         folder = self.folder
-        if (folder / ARCHIVE_MANIFEST).is_file():
-            manifest = read_manifest(folder)
-            remove_strays(folder, manifest)
-        else:
-            folder.mkdir(parents=True, exist_ok=True)
-            manifest = new_manifest()
+        if not (folder / ARCHIVE_MANIFEST).is_file():
+            # An empty archive first: what an interrupted first addition leaves is in an
+            # archive, whose next addition removes it.
+            empty = new_manifest()
+            empty["manifest_sha256"] = manifests.checksum(empty)
+            atomic_text(folder / ARCHIVE_MANIFEST, json.dumps(empty, indent=1))
+        manifest = read_manifest(folder)
+        remove_strays(folder, manifest)
+        self.checker = Checker(folder, manifest, verify=True)
         dates = [s["date"] for s in manifest["snapshots"]]
         stamp = when.isoformat()
         if dates and stamp <= dates[-1]:
@@ -187,36 +198,37 @@ class _Writer:
                 "previous": previous,
             }
         )
-        self._finish(manifest, previous)
+        self._finish(manifest)
 
-    def _finish(self, manifest: dict[str, Any], previous: str | None) -> None:
+    def _finish(self, manifest: dict[str, Any]) -> None:
+        """The new manifest (not yet in place), the files it adds flushed to disk."""
         folder = self.folder
         manifest["educatalog_version"] = __version__
         manifest["demo"] = all(s["demo"] for s in manifest["snapshots"])
         manifest["updated_at"] = dt.datetime.now(dt.UTC).isoformat()
-        files = manifest["files"]
+        listed = manifest["files"]
         for path in self.superseded:
-            files.pop(path.relative_to(folder).as_posix(), None)
+            listed.pop(path.relative_to(folder).as_posix(), None)
         for path in self.written:
-            files[path.relative_to(folder).as_posix()] = {
+            listed[path.relative_to(folder).as_posix()] = {
                 "bytes": path.stat().st_size,
-                "sha256": sha256(path),
+                "sha256": files.sha256(path),
             }
         manifest["manifest_sha256"] = manifests.checksum(manifest)
+        files.durable(self.written)
         self.manifest = manifest
-        # The manifest goes in place now (readers need it to verify); rollback() restores.
-        self._backup = (folder / ARCHIVE_MANIFEST).read_bytes() if previous else None
-        atomic_text(folder / ARCHIVE_MANIFEST, json.dumps(manifest, indent=1, ensure_ascii=False))
 
     def commit(self) -> None:
+        """The new manifest in place (atomically, durably); then the superseded files go."""
+        text = json.dumps(self.manifest, indent=1, ensure_ascii=False)
+        atomic_text(self.folder / ARCHIVE_MANIFEST, text)
         for path in self.superseded:
             path.unlink(missing_ok=True)
 
-    def rollback(self) -> None:  # pragma: no cover - only after a failed verification
-        if self._backup is None:
-            (self.folder / ARCHIVE_MANIFEST).unlink(missing_ok=True)
-        else:
-            atomic_text(self.folder / ARCHIVE_MANIFEST, self._backup.decode())
+    def rollback(self) -> None:
+        """Remove the files written: the archive stays as its manifest says."""
+        for path in self.written:
+            path.unlink(missing_ok=True)
 
     def _table(
         self, where: str, name: str, frame: pd.DataFrame, versions: Versions, stamp: str
@@ -235,7 +247,7 @@ class _Writer:
             versions.open = self._write(f"{where}/open-{stamp}.parquet", opened)
             versions.schema = schema
             return "versioned", versions
-        previous = pq.read_table(self.folder / versions.open)
+        previous = self.checker.parquet(self.folder / versions.open)
         old = frame_of(previous.drop_columns([VALID_FROM, VALID_TO]))
         unchanged_old, unchanged_new = _v.unchanged(old, frame, key)
         closed = _v.closed(previous.filter(pa.array(~unchanged_old)), stamp)
@@ -253,7 +265,7 @@ class _Writer:
     def _close_all(self, where: str, versions: Versions, stamp: str) -> None:
         if versions.open is None:
             return
-        table = _v.closed(pq.read_table(self.folder / versions.open), stamp)
+        table = _v.closed(self.checker.parquet(self.folder / versions.open), stamp)
         if table.num_rows:
             versions.closed.append(self._write(f"{where}/closed-{stamp}.parquet", table))
         self.superseded.append(self.folder / versions.open)

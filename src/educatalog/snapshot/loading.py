@@ -128,21 +128,26 @@ def _source(manifest: Mapping[str, Any]) -> Source:
 
 def _read_bytes(folder: Path, entry: Mapping[str, Any], *, verify: bool) -> pa.Buffer:
     file = folder / entry["file"]
+    manifest = folder / MANIFEST
     try:
         data = file.read_bytes()
     except FileNotFoundError:
-        raise SnapshotError(f"{file} is missing from the snapshot.") from None
+        raise SnapshotError(f"{file} is missing ({manifest} lists it).") from None
     except OSError as exc:
         raise SnapshotError(f"{file} cannot be read: {exc}") from exc
     if verify:
         expected = entry.get("bytes")
         if isinstance(expected, int) and len(data) != expected:
             raise SnapshotError(
-                f"{file} is {len(data):,} bytes long; the manifest says {expected:,} "
-                f"(truncated or replaced)."
+                f"{file} is {len(data):,} bytes long; {manifest} says {expected:,} "
+                f"(truncated, appended to or replaced)."
             )
-        if hashlib.sha256(data).hexdigest() != entry.get("sha256"):
-            raise SnapshotError(f"{file} is corrupted: its checksum does not match the manifest.")
+        found = hashlib.sha256(data).hexdigest()
+        if found != entry.get("sha256"):
+            raise SnapshotError(
+                f"{file} is corrupted: its SHA-256 ({found[:16]}...) is not the one {manifest} "
+                f"records ({str(entry.get('sha256'))[:16]}...; changed or replaced)."
+            )
     return pa.py_buffer(data)
 
 
@@ -208,8 +213,11 @@ def database(
 
     The snapshot is verified first. The database is kept in ``directory`` (default: the
     ``snapshots`` folder of the cache, see :func:`educatalog.workspace.cache_dir`),
-    named by the manifest's checksum, so a snapshot is converted only once.
+    named by the manifest's checksum, so a snapshot is converted only once; before every
+    use it is checked against the checksum kept beside it (:func:`educatalog.cache.cached`),
+    and built again from the snapshot when damaged.
     """
+    from educatalog.cache import cached
     from educatalog.server.store import build_database
     from educatalog.workspace import cache_dir
 
@@ -217,9 +225,9 @@ def database(
     manifest = verify(folder)
     where = Path(directory) if directory is not None else cache_dir() / "snapshots"
     key = f"{manifest['manifest_sha256'][:20]}-{_code_fingerprint()}"
-    target = where / f"snapshot-{key}.sqlite"
-    if not target.is_file():
-        catalogue = load(folder, verify=False)  # verified above
+
+    def build(target: Path) -> None:
+        catalogue = load(folder)  # verified again: the bytes read are those checked
         source = manifest["source"]
         info = {
             "demo": bool(source.get("demo")),
@@ -233,7 +241,8 @@ def database(
             },
         }
         build_database(target, database_rows(catalogue), info=info)
-    return target
+
+    return cached(where / f"snapshot-{key}.sqlite", build)
 
 
 def _code_fingerprint() -> str:

@@ -46,11 +46,11 @@ from educatalog.widgets.display import (
     ui_text,
 )
 from educatalog.widgets.export import (
-    _presented,
     csv_bytes,
     download_link,
     file_suffix,
     new_path,
+    presented,
     xlsx_bytes,
 )
 from educatalog.widgets.url_state import State, apply_state, from_query, state_of
@@ -201,10 +201,10 @@ class Explorer:
         chosen format)."""
         self.widget = control_layout(self.controls, self.outputs, self.lang, heading=heading)
         # Stable names for style sheets and browser tests: educatalog-explorer, and
-        # educatalog-<name> on every control and output (educatalog-states, -chart, ...).
+        # educatalog-explorer-<name> on every control and output (-states, -chart, ...).
         self.widget.add_class("educatalog-explorer")
         for name, part in (*self.controls.items(), *self.outputs.items()):
-            part.add_class(f"educatalog-{name}")
+            part.add_class(f"educatalog-explorer-{name}")
         for name, control in self.controls.items():
             if name not in ("format", "reset"):
                 control.observe(self._on_change, names="value")
@@ -343,7 +343,7 @@ class Explorer:
         """The table with its totals for readers, the measure named under it."""
         title = self.figure_title or self._file_stem()
         measure = f"{texts.text('excel.measure', self.lang)}: {self._measure_name()}"
-        return _presented(self._full, self.lang, title, self.source, measure)
+        return presented(self._full, self.lang, title, self.source, measure)
 
     def _measure_name(self) -> str:
         return texts.text(f"measure.{self.controls['measure'].value}", self.lang)

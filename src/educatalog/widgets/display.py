@@ -104,8 +104,8 @@ def table_html(
         page = page.replace("</tbody></table>", f"</tbody>{foot}</table>", 1)
     # Row labels on one line: the table takes the width its labels need, the chart the rest.
     keep = (
-        "<style>.educatalog-table tbody th{white-space:nowrap}"
-        ".educatalog-table tfoot th{text-align:left}</style>"
+        "<style>table.educatalog-table tbody th{white-space:nowrap}"
+        "table.educatalog-table tfoot th{text-align:left}</style>"
     )
     return f"{keep}<div style='max-height:560px;overflow:auto'>{page}</div>"
 

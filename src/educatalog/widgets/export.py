@@ -38,7 +38,7 @@ def file_suffix(format: str | None, chosen: str) -> str:
     return suffix
 
 
-def _presented(
+def presented(
     table: pd.DataFrame, lang: str, title: str, source: Source | None, measure: str
 ) -> tables.Table:
     """The explorer's table with its totals (``margins``) for readers: "Insgesamt" (for all
