@@ -87,7 +87,8 @@ def decode_rows(
         return None
     if table.num_rows != 1:
         return None
-    data = table.column("data").combine_chunks()
+    column = table.column("data")  # one chunk: the body is one block (combine_chunks copies)
+    data = column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
     if data.null_count:
         return None
     rows = data.flatten()
