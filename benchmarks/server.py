@@ -1,13 +1,21 @@
-"""Benchmark the reference server: latency (p50/p99) and throughput of typical list queries.
+"""Benchmark the reference server: latency (p50/p95/p99) and throughput of typical list
+queries, deep pages and large answers at one million events, and the Directus conformance
+battery per query class, beside a real Directus where one runs.
 
-The server runs as a separate process (``educatalog serve --db``) on loopback, as a user
+Every server runs as a separate process (``educatalog serve --db``) on loopback, as a user
 would run it; this script is the client. ``GET /server/ping`` is the baseline of the same
-run: the cost of HTTP alone, which every query pays.
+run: the cost of HTTP alone, which every query pays. With ``--baseline REV`` the server of
+another git revision (exported with ``git archive``, serving the demo database its own code
+builds) runs beside this tree's, and every request goes to both, alternating which one is
+asked first, so that both see the same machine; the load average is printed with each table.
 
-    python benchmarks/server.py                    # default scale and one million events
-    python benchmarks/server.py --scales 1 --requests 200
+    python benchmarks/server.py                              # this tree: scales 1 and 200
+    python benchmarks/server.py --baseline 8e33e3e           # beside another revision
+    python benchmarks/server.py --scales 1 --requests 100 --parts classes,battery
 
-Prints a Markdown table (the README quotes it).
+The battery is the comparison's cases (``tests/directus/queries.py``, 859 requests) over its
+recorded catalogue; a Directus started by ``make directus`` (``tests/directus/harness.py``)
+is asked the same cases. Prints Markdown tables (the README quotes them).
 """
 
 from __future__ import annotations
@@ -20,16 +28,21 @@ import socket
 import statistics
 import subprocess
 import sys
+import tarfile
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
 
-from educatalog.demodata import DEMO_TOKEN
-from educatalog.demodata.embedded import demo_database
+DEMO_TOKEN = "educatalog-demo-token"
+"""The demo server's token (``educatalog.demodata.DEMO_TOKEN``; older revisions have it too)."""
 
+ROOT = Path(__file__).resolve().parents[1]
 Params = dict[str, str]
 
 
@@ -39,10 +52,16 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _start_server(db: Path) -> tuple[subprocess.Popen[bytes], str]:
+def _start_server(
+    db: Path, src: Path | None = None, tokens: Sequence[str] = (DEMO_TOKEN,)
+) -> tuple[subprocess.Popen[bytes], str]:
+    """``educatalog serve --db`` as its own process, this tree's or ``src``'s code."""
     port = _free_port()
     cmd = [sys.executable, "-m", "educatalog.cli", "serve", "--db", str(db), "--port", str(port)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    for token in tokens:
+        cmd += ["--token", token]
+    env = dict(os.environ, PYTHONPATH=str(src)) if src else None
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=env)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -53,6 +72,114 @@ def _start_server(db: Path) -> tuple[subprocess.Popen[bytes], str]:
             time.sleep(0.1)
     proc.kill()
     raise RuntimeError("the server did not start")
+
+
+@dataclass
+class Server:
+    """One server under test: its name, URL and token."""
+
+    name: str
+    url: str
+    token: str = DEMO_TOKEN
+    authorized: bool = True  # the token in every request's headers
+    client: httpx.Client = field(init=False)
+
+    def __post_init__(self) -> None:
+        headers = {"Authorization": f"Bearer {self.token}"} if self.authorized else {}
+        self.client = httpx.Client(base_url=self.url, headers=headers, timeout=600)
+
+    def get(self, path: str, params: Params | Sequence[tuple[str, str]]) -> float:
+        """Milliseconds to the end of the answer (which must not be a server error)."""
+        t0 = time.perf_counter()
+        response = self.client.get(path, params=params)
+        elapsed = (time.perf_counter() - t0) * 1000
+        if response.status_code >= 500:
+            raise RuntimeError(f"{self.name}: {path} {params}: {response.status_code}")
+        return elapsed
+
+
+def export_revision(revision: str, into: Path) -> Path:
+    """The ``src`` folder of a git revision, exported into ``into``."""
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", revision, "src"],
+        check=True,
+        capture_output=True,
+    ).stdout
+    tar = into / "src.tar"
+    tar.write_bytes(archive)
+    with tarfile.open(tar) as handle:
+        handle.extractall(into, filter="data")
+    return into / "src"
+
+
+def demo_database(scale: float, src: Path | None = None) -> Path:
+    """The demo database at ``scale`` as the code of ``src`` (default: this tree) builds it."""
+    code = (
+        "try:\n    from educatalog.demodata.embedded import demo_database\n"
+        "except ImportError:  # revisions before the demo was its own package\n"
+        "    from educatalog.server.embedded import demo_database\n"
+        f"print(demo_database(scale={scale}))"
+    )
+    env = dict(os.environ, PYTHONPATH=str(src)) if src else None
+    out = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True, env=env
+    )
+    return Path(out.stdout.strip().splitlines()[-1])
+
+
+@contextmanager
+def servers(
+    databases: dict[str, tuple[Path, Path | None]], tokens: Sequence[str] = (DEMO_TOKEN,)
+) -> Iterator[list[Server]]:
+    """Each named ``(database, src)`` served by its own process; stopped afterwards."""
+    with ExitStack() as stack:
+        out = []
+        for name, (db, src) in databases.items():
+            proc, url = _start_server(db, src, tokens)
+            stack.callback(proc.wait, 10)
+            stack.callback(proc.terminate)
+            out.append(Server(name, url, tokens[0], authorized=tokens[0] == DEMO_TOKEN))
+            stack.callback(out[-1].client.close)
+        yield out
+
+
+def alternate(
+    targets: Sequence[Server], requests: Sequence[tuple[str, Params]]
+) -> dict[str, list[float]]:
+    """Latencies of every request on every server, the order of the servers alternating."""
+    out: dict[str, list[float]] = {s.name: [] for s in targets}
+    for i, (path, params) in enumerate(requests):
+        for server in targets if i % 2 == 0 else list(reversed(targets)):
+            out[server.name].append(server.get(path, params))
+    return out
+
+
+def throughput(server: Server, requests: Sequence[tuple[str, Params]], clients: int) -> float:
+    """Requests a second with ``clients`` clients at once."""
+
+    def work(chunk: Sequence[tuple[str, Params]]) -> None:
+        with httpx.Client(base_url=server.url, headers=server.client.headers, timeout=600) as c:
+            for path, params in chunk:
+                c.get(path, params=params).raise_for_status()
+
+    t0 = time.perf_counter()
+    with ThreadPoolExecutor(clients) as pool:
+        list(pool.map(work, [requests[i::clients] for i in range(clients)]))
+    return len(requests) / (time.perf_counter() - t0)
+
+
+def pct(values: Sequence[float], q: int) -> float:
+    """The ``q``-th percentile (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
+
+
+def _load() -> str:
+    return ", ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+# ---------------------------------------------------------------------------------------
+# Typical queries
 
 
 def _date(rng: random.Random) -> str:
@@ -98,6 +225,10 @@ QUERIES: dict[str, tuple[str, Callable[[random.Random], Params]]] = {
         "/items/events",
         lambda rng: {"filter": json.dumps({"course": {"_eq": rng.randint(1, 1500)}})},
     ),
+    "events: pages of 100 by page number (the naive loop)": (
+        "/items/events",
+        lambda rng: {"limit": "100", "page": str(rng.randint(1, 10_000))},
+    ),
     "courses: search, page of 100": (
         "/items/courses",
         lambda rng: {
@@ -113,43 +244,184 @@ QUERIES: dict[str, tuple[str, Callable[[random.Random], Params]]] = {
             "limit": "100",
         },
     ),
+    "events: page of 100 with course.* and address.*": (
+        "/items/events",
+        lambda rng: {"fields": "*,course.*,address.*", "limit": "100", "page": "3"},
+    ),
     "events: one item with course and address": (
         "/items/events/{id}",
         lambda rng: {"fields": "*,course.*,address.*"},
     ),
 }
 
+LARGE: dict[str, Params] = {
+    "`limit=100&page=2000`": {"limit": "100", "page": "2000"},
+    "`limit=100&page=8000`": {"limit": "100", "page": "8000"},
+    "`limit=100&offset=500000`": {"limit": "100", "offset": "500000"},
+    "`limit=10000&fields=id,event_start_date,address`": {
+        "limit": "10000",
+        "fields": "id,event_start_date,address",
+    },
+    "`limit=1000` with a keyset filter (the toolkit's page)": {
+        "limit": "1000",
+        "filter": json.dumps({"_and": [{"id": {"_gt": 500000}}, {"id": {"_lte": 600000}}]}),
+        "sort": "id",
+    },
+    "`limit=200000`": {"limit": "200000"},
+    "`limit=100&search=excel`": {"limit": "100", "search": "excel"},
+    "`limit=100&fields=*,course.*,address.*&page=50`": {
+        "limit": "100",
+        "fields": "*,course.*,address.*",
+        "page": "50",
+    },
+    "`limit=-1&meta=filter_count&filter={address:{state:{_eq:9}}}&fields=id`": {
+        "limit": "-1",
+        "meta": "filter_count",
+        "filter": json.dumps({"address": {"state": {"_eq": 9}}}),
+        "fields": "id",
+    },
+}
+"""Requests at one million events where users wait: deep pages, large answers, search."""
 
-def _measure(
-    url: str, path: str, make: Callable[[random.Random], Params], n: int, conc: int, events: int
-) -> tuple[float, float, float]:
+
+def typical_queries(targets: list[Server], n: int, clients: int) -> None:
     headers = {"Authorization": f"Bearer {DEMO_TOKEN}"}
-    rng = random.Random(7)
-    requests = []
-    for _ in range(n):
-        item_path = path.replace("{id}", str(rng.randint(1, events)))
-        requests.append((item_path, make(rng)))
-    with httpx.Client(base_url=url, headers=headers, timeout=60) as client:
-        for p, params in requests[:5]:  # warm up
-            client.get(p, params=params).raise_for_status()
-        latencies = []
-        for p, params in requests:
-            t0 = time.perf_counter()
-            client.get(p, params=params).raise_for_status()
-            latencies.append((time.perf_counter() - t0) * 1000)
+    meta = httpx.get(
+        targets[0].url + "/items/events",
+        params={"limit": "0", "meta": "total_count"},
+        headers=headers,
+    ).json()["meta"]
+    events = meta["total_count"]
+    for name, (path, make) in QUERIES.items():
+        rng = random.Random(7)
+        requests = [
+            (path.replace("{id}", str(rng.randint(1, events))), make(rng)) for _ in range(n)
+        ]
+        alternate(targets, requests[:5])  # warm up
+        latencies = alternate(targets, requests)
+        rates = {s.name: throughput(s, requests, clients) for s in targets}
+        cells = [
+            f"{statistics.median(v):.1f} / {pct(v, 99):.1f} / {rates[k]:,.0f}"
+            for k, v in latencies.items()
+        ]
+        print(f"| {events:,} | {name} | " + " | ".join(cells) + " |", flush=True)
 
-    def worker(chunk: list[tuple[str, Params]]) -> None:
-        with httpx.Client(base_url=url, headers=headers, timeout=60) as c:
-            for p, params in chunk:
-                c.get(p, params=params).raise_for_status()
 
-    chunks = [requests[i::conc] for i in range(conc)]
-    t0 = time.perf_counter()
-    with ThreadPoolExecutor(conc) as pool:
-        list(pool.map(worker, chunks))
-    throughput = n / (time.perf_counter() - t0)
-    p99 = statistics.quantiles(latencies, n=100)[98]
-    return statistics.median(latencies), p99, throughput
+def large_requests(targets: list[Server], n: int) -> None:
+    print(f"\nload average {_load()}; median of {n}, requests alternating\n")
+    print("| request | " + " | ".join(s.name for s in targets) + " |")
+    print("|---|" + "---:|" * len(targets))
+    for name, params in LARGE.items():
+        alternate(targets, [("/items/events", params)])  # warm up
+        latencies = alternate(targets, [("/items/events", params)] * n)
+        cells = [f"{statistics.median(v):,.1f} ms" for v in latencies.values()]
+        print(f"| {name} | " + " | ".join(cells) + " |", flush=True)
+
+
+# ---------------------------------------------------------------------------------------
+# The conformance battery
+
+CLASSES = {
+    "filter: a field's operators and values": (
+        "op", "coerce", "keywords", "keyword", "now", "empty", "bracket",
+    ),
+    "filter: many-to-one paths": ("m2o", "_some", "_or"),
+    "filter: lists (o2m, m2m)": ("o2m", "m2m", "contacts", "depth"),
+    "fields, relations, deep": ("fields", "fields[]", "nested", "deep", "backlink", "junction"),
+    "search": ("search",),
+    "sort": ("sort", "sort[]"),
+    "paging and meta": ("paging", "meta", "meta[]"),
+    "aggregate and groupBy": ("aggregate", "groupBy"),
+    "one item": ("item",),
+}  # fmt: skip
+REFUSED = "refused: unknown names, bad input, no token"
+
+
+def query_class(name: str) -> str:
+    word = name.split(" ")[0].split(":")[0]
+    return next((c for c, words in CLASSES.items() if word in words), REFUSED)
+
+
+def _directus() -> Server | None:
+    """The Directus that `make directus` started, if it runs."""
+    sys.path.insert(0, str(ROOT / "tests" / "directus"))
+    from harness import State
+
+    try:
+        state = State.read()
+        if httpx.get(state.url + "/server/ping", timeout=5).text != "pong":
+            return None
+    except (SystemExit, httpx.HTTPError):
+        return None
+    return Server("Directus 12.4", state.url, state.reader_token or "", authorized=False)
+
+
+def battery(baseline: Path | None, rounds: int) -> None:
+    sys.path.insert(0, str(ROOT / "tests" / "directus"))
+    from compare import ask
+    from harness import catalogue_rows
+    from queries import cases
+
+    from educatalog.testing import build_test_database
+
+    token = "comparison-token"
+    rows = catalogue_rows()
+    all_cases = list(cases(rows))
+    with tempfile.TemporaryDirectory() as tmp:
+        db = build_test_database(Path(tmp) / "battery.sqlite", rows)
+        named = {"this tree": (db, None)}
+        if baseline is not None:
+            named["baseline"] = (db, baseline)
+        with servers(named, tokens=(token,)) as targets:
+            directus = _directus()
+            if directus is not None:
+                targets = [*targets, directus]
+            times: dict[str, dict[str, list[float]]] = {s.name: {} for s in targets}
+            for r in range(rounds + 1):  # the first round warms up
+                for i, case in enumerate(all_cases):
+                    order = targets if (i + r) % 2 == 0 else list(reversed(targets))
+                    for server in order:
+                        t0 = time.perf_counter()
+                        ask(server.client, case, server.token)
+                        elapsed = (time.perf_counter() - t0) * 1000
+                        if r:
+                            times[server.name].setdefault(case.name, []).append(elapsed)
+            for s in targets:
+                s.client.close()
+    _battery_table(times, all_cases, rounds, directus is not None)
+
+
+def _battery_table(
+    times: dict[str, dict[str, list[float]]], all_cases: list[object], rounds: int, live: bool
+) -> None:
+    names = list(times)
+    print(
+        f"\n{len(all_cases)} cases, {rounds} rounds, servers alternating; load average "
+        f"{_load()}" + ("" if live else "; no Directus running (`make directus` starts one)")
+    )
+    print("\n| query class | cases | " + " | ".join(f"{n}: p50 / p95 ms" for n in names) + " |")
+    print("|---|---:|" + "---:|" * len(names))
+    classes = [*CLASSES, REFUSED]
+    for cls in classes:
+        members = [c for c in times[names[0]] if query_class(c) == cls]
+        cells = []
+        for n in names:
+            values = [v for c in members for v in times[n][c]]
+            cells.append(f"{pct(values, 50):.1f} / {pct(values, 95):.1f}")
+        print(f"| {cls} | {len(members)} | " + " | ".join(cells) + " |")
+    totals = {n: sum(statistics.median(v) for v in times[n].values()) / 1000 for n in names}
+    print(
+        "| **all, one pass (s)** | "
+        + f"{len(times[names[0]])} | "
+        + " | ".join(f"**{totals[n]:.2f}**" for n in names)
+        + " |"
+    )
+    if live:
+        ours, theirs = totals[names[0]], totals[names[-1]]
+        print(f"\nThe battery in total: {theirs / ours:.1f}x faster than Directus.")
+
+
+# ---------------------------------------------------------------------------------------
 
 
 def main() -> None:
@@ -157,31 +429,38 @@ def main() -> None:
     parser.add_argument("--scales", default="1,200", help="demo scales (200: ~1M events)")
     parser.add_argument("--requests", type=int, default=300, help="requests per query")
     parser.add_argument("--concurrency", type=int, default=8, help="clients for throughput")
+    parser.add_argument("--large", type=int, default=5, help="repetitions of each large request")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of the battery")
+    parser.add_argument("--baseline", help="a git revision to compare with (e.g. main)")
+    parser.add_argument("--parts", default="classes,large,battery", help="what to measure")
     args = parser.parse_args()
+    parts = set(args.parts.split(","))
     print(
-        f"python {sys.version.split()[0]}, {os.cpu_count()} cores; "
-        f"{args.requests} requests per query, throughput with {args.concurrency} clients\n"
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cores; load average {_load()}; "
+        f"{args.requests} requests per query, throughput with {args.concurrency} clients"
+        + (f"; baseline {args.baseline}" if args.baseline else "")
+        + "\n"
     )
-    print("| events | query | p50 ms | p99 ms | req/s |")
-    print("|---:|---|---:|---:|---:|")
-    for scale in (float(s) for s in args.scales.split(",")):
-        t0 = time.perf_counter()
-        db = demo_database(scale=scale)
-        built = time.perf_counter() - t0
-        proc, url = _start_server(db)
-        try:
-            headers = {"Authorization": f"Bearer {DEMO_TOKEN}"}
-            meta = httpx.get(
-                url + "/items/events", params={"limit": "0", "meta": "total_count"}, headers=headers
-            ).json()["meta"]
-            events = meta["total_count"]
-            print(f"| {events:,} | _(database ready in {built:.1f} s)_ | | | |", flush=True)
-            for name, (path, make) in QUERIES.items():
-                p50, p99, rps = _measure(url, path, make, args.requests, args.concurrency, events)
-                print(f"| {events:,} | {name} | {p50:.1f} | {p99:.1f} | {rps:,.0f} |", flush=True)
-        finally:
-            proc.terminate()
-            proc.wait(10)
+    with tempfile.TemporaryDirectory() as tmp:
+        base = export_revision(args.baseline, Path(tmp)) if args.baseline else None
+        scales = [float(s) for s in args.scales.split(",")]
+        if parts & {"classes", "large"}:
+            names = ["this tree", *(["baseline"] if base else [])]
+            print("| events | query | " + " | ".join(f"{n}: p50 / p99 ms / req/s" for n in names))
+            print("|---:|---|" + "---:|" * len(names))
+        for scale in scales:
+            if not parts & {"classes", "large"}:
+                break
+            named = {"this tree": (demo_database(scale), None)}
+            if base is not None:
+                named["baseline"] = (demo_database(scale, base), base)
+            with servers(named) as targets:
+                if "classes" in parts:
+                    typical_queries(targets, args.requests, args.concurrency)
+                if "large" in parts and scale == max(scales):
+                    large_requests(targets, args.large)
+        if "battery" in parts:
+            battery(base, args.rounds)
 
 
 if __name__ == "__main__":

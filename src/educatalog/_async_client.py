@@ -31,6 +31,7 @@ from educatalog.client_base import (
 from educatalog.errors import InvalidQuery, PassingFailure
 from educatalog.paging import (
     DOWNLOAD_ATTEMPTS,
+    Ids,
     Page,
     Row,
     converted,
@@ -54,7 +55,7 @@ __all__ = ["AsyncClient"]
 
 T = TypeVar("T")
 
-Part = tuple[builtins.list[Any], T]
+Part = tuple[Ids, T]
 """The ids of a page's rows (for the final check) and the page as converted."""
 
 Download = tuple[int, builtins.list[Part[Any]]]

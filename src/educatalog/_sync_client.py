@@ -32,6 +32,7 @@ from educatalog.client_base import (
 from educatalog.errors import InvalidQuery, PassingFailure
 from educatalog.paging import (
     DOWNLOAD_ATTEMPTS,
+    Ids,
     Page,
     Row,
     converted,
@@ -55,7 +56,7 @@ __all__ = ["Client"]
 
 T = TypeVar("T")
 
-Part = tuple[builtins.list[Any], T]
+Part = tuple[Ids, T]
 """The ids of a page's rows (for the final check) and the page as converted."""
 
 Download = tuple[int, builtins.list[Part[Any]]]

@@ -30,7 +30,7 @@ from educatalog.errors import (
     UsageError,
     error_from_body,
 )
-from educatalog.paging import Page, Row, page_of, row_ids, walk_slices
+from educatalog.paging import Page, Row, page_ids, page_of, walk_slices, window_problem
 from educatalog.query import Filter, Query, walk_conditions
 from educatalog.schema import CATALOGUE
 from educatalog.urls import public_url, split_credentials
@@ -260,18 +260,15 @@ class ClientBase:
     def _check_window(collection: str, page: Page, low: int | None, high: int | None) -> None:
         """The rows of a page asked for ids in (low, high] must hold just such ids (so that
         every page moves the walk on)."""
-        ids = row_ids(page.data)
-        if any(not isinstance(i, int) or isinstance(i, bool) for i in ids):
-            raise UnexpectedAnswer(f"GET /items/{collection}: rows without an integer id.")
-        outside = [
-            i for i in ids if (low is not None and i <= low) or (high is not None and i > high)
-        ]
-        if outside:  # (repeated rows are left to the count at the end)
-            raise UnexpectedAnswer(
-                f"GET /items/{collection}: asked for ids in ({low}, {high}], the answer "
-                f"holds id {outside[0]}; a proxy or cache in between may answer for another "
-                "request."
-            )
+        problem = window_problem(page_ids(page.data), low, high)
+        if problem is None:  # (repeated rows are left to the count at the end)
+            return
+        if "integer" in problem:
+            raise UnexpectedAnswer(f"GET /items/{collection}: {problem}.")
+        raise UnexpectedAnswer(
+            f"GET /items/{collection}: asked for ids in ({low}, {high}], {problem}; a proxy "
+            "or cache in between may answer for another request."
+        )
 
     def _notice_cap(self, first: Page, size: int, expected: int) -> None:
         """A first page shorter than asked, though more rows match, means a gateway caps

@@ -67,8 +67,6 @@ def decode_rows(
     ``coll``, parsed by pyarrow; None when the answer is not that simple case (other or
     nested fields, values of other types, a pretty-printed body, a field left out), which
     the caller then decodes the general way."""
-    import io
-
     import pyarrow.json as pj  # imported on first use
 
     if b"\n" in content or not names:
@@ -81,7 +79,7 @@ def decode_rows(
     options = pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error")
     try:
         table = pj.read_json(
-            io.BytesIO(content),
+            pa.BufferReader(content),  # the body itself, not a copy read through Python
             read_options=pj.ReadOptions(use_threads=False, block_size=max(1 << 20, len(content))),
             parse_options=options,
         )
@@ -89,7 +87,8 @@ def decode_rows(
         return None
     if table.num_rows != 1:
         return None
-    data = table.column("data").combine_chunks()
+    column = table.column("data")  # one chunk: the body is one block (combine_chunks copies)
+    data = column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
     if data.null_count:
         return None
     rows = data.flatten()

@@ -18,7 +18,6 @@ from typing import Any, Final, cast
 
 import pandas as pd
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from educatalog.decoding import ARROW_TYPES
 
@@ -176,11 +175,15 @@ def typed_table(rows: ArrowRows, coll: Collection) -> pa.Table:
 
 def _typed(table: pa.Table, coll: Collection) -> pa.Table:
     """Columns in their JSON representation made typed: datetimes parsed (a malformed one
-    raises ``ArrowInvalid``), decimals, which arrive as text, cast to numbers."""
+    raises ``ArrowInvalid``), decimals, which arrive as text, cast to numbers.
+
+    Datetimes are read by Arrow's ISO 8601 parser (a cast), which takes what
+    ``pd.to_datetime(format="ISO8601")`` takes on the general path, refuses impossible
+    dates (``strptime`` made 30 February into 2 March) and is twice as fast."""
     for i, name in enumerate(table.column_names):
         f = coll.field(name)
         if f.type is FieldType.DATETIME:
-            parsed = pc.strptime(table.column(i), "%Y-%m-%dT%H:%M:%S", DATETIME_UNIT)
+            parsed = table.column(i).cast(pa.timestamp(DATETIME_UNIT))
             table = table.set_column(i, name, parsed)
         elif f.type is FieldType.DECIMAL:
             table = table.set_column(i, name, table.column(i).cast(pa.float64()))

@@ -240,20 +240,35 @@ def load_links(collection: str, relation: str, *, client: Client | None = None) 
     back = f.relation.foreign_key or ""
     forward = f.relation.junction_field if f.relation.kind == "m2m" else "id"
     assert forward is not None
-    rows: Sequence[Mapping[str, Any]] = client.fetch_all(
-        related.name, Query(fields=(back, forward))
-    )
     left = id_column(collection)
     right = id_column(f.relation.target or related.name)
+
+    def convert(rows: list[dict[str, Any]]) -> pa.Table | pd.DataFrame:
+        return _page(rows, related)
+
+    # Pages of two plain fields: decoded by pyarrow and typed as load() types them, not
+    # made into a dict a row (a million links of events to contacts).
+    pages = client.fetch_pages(related.name, Query(fields=(back, forward)), convert)
+    both = _combine(pages) if pages else pd.DataFrame()
     frame = pd.DataFrame(
         {
-            left: typed_column([r.get(back) for r in rows], related.field(back), left),
-            right: typed_column([r.get(forward) for r in rows], related.field(forward), right),
+            left: _link_column(both, related.field(back), left),
+            right: _link_column(both, related.field(forward), right),
         }
     )
     frame = frame.dropna().sort_values([left, right], kind="stable").reset_index(drop=True)
     frame.attrs[SOURCE_ATTR] = _source(client).to_attrs()
     return frame
+
+
+def _link_column(pages: pd.DataFrame, f: Field, name: str) -> pd.Series:
+    """The column of field ``f`` of a link table's pages, typed for ``f`` (a field absent
+    from every row: all missing)."""
+    if f.name in pages.columns and len(pages):
+        column = pages[f.name].reset_index(drop=True).rename(name)
+        expected = typed_column([], f, name).dtype
+        return column if column.dtype == expected else column.astype(expected)
+    return typed_column([None] * len(pages), f, name)
 
 
 # Largest first, so that the long downloads start at once and the small ones fill the gaps.

@@ -28,6 +28,7 @@ from educatalog.paging import (
     incomplete_download,
     last_id,
     merge_deep,
+    page_ids,
     page_of,
     row_ids,
     slices,
@@ -200,6 +201,21 @@ def test_download_problem_sees_missing_and_repeated_rows() -> None:
     assert download_problem(2, [([1, 2, 2], None)]) is not None
 
 
+def test_download_problem_counts_arrow_id_columns_as_lists() -> None:
+    def column(*ids: int) -> pa.Array:
+        return pa.array(ids, pa.int64())
+
+    assert download_problem(3, [(column(1, 2), None), ([3], None)]) is None
+    missing = download_problem(3, [(column(1, 2), None)])
+    assert missing == "expected 3 rows, received 2 (2 distinct)"
+    repeated = download_problem(3, [(column(1, 2), None), (column(2), None)])
+    assert repeated == "expected 3 rows, received 3 (2 distinct)"
+    # ids no int64 holds are counted the general way
+    assert (
+        download_problem(2, [([2**70, 2**70], None)]) == "expected 2 rows, received 2 (1 distinct)"
+    )
+
+
 def test_incomplete_download_names_the_collection_and_the_problem() -> None:
     error = incomplete_download("events", "expected 3 rows, received 2 (2 distinct)")
     assert isinstance(error, IncompleteDownload)
@@ -263,6 +279,22 @@ def test_pages_must_hold_integer_ids_inside_the_window() -> None:
         ClientBase._check_window("events", Page(rows(10)), 10, 20)
     with pytest.raises(UnexpectedAnswer, match="integer id"):
         ClientBase._check_window("events", Page([{"id": "11"}]), 10, 20)
+
+
+def test_arrow_pages_must_hold_integer_ids_inside_the_window() -> None:
+    def page(ids: pa.Array) -> Page:
+        return Page(ArrowRows(pa.table({"id": ids})))
+
+    assert page_ids(ArrowRows(pa.table({"id": [4, 5]}))).to_pylist() == [4, 5]
+    ClientBase._check_window("events", page(pa.array([11, 20])), 10, 20)
+    ClientBase._check_window("events", page(pa.array([], pa.int64())), 10, 20)
+    with pytest.raises(UnexpectedAnswer, match="holds id 21"):
+        ClientBase._check_window("events", page(pa.array([11, 21, 22])), 10, 20)
+    with pytest.raises(UnexpectedAnswer, match="holds id 10"):
+        ClientBase._check_window("events", page(pa.array([12, 10])), 10, 20)
+    for wrong in (pa.array(["11"]), pa.array([11, None]), pa.array([True]), pa.array([1.5])):
+        with pytest.raises(UnexpectedAnswer, match="integer id"):
+            ClientBase._check_window("events", page(wrong), 10, 20)
 
 
 def test_retry_delays_grow_and_honour_retry_after(client: ClientBase) -> None:

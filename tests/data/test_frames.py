@@ -82,8 +82,9 @@ def url(database: Path) -> Iterator[str]:
 class MalformedDates(httpx.BaseTransport):
     """Rewrites one start date of every events page into something that is no datetime."""
 
-    def __init__(self) -> None:
+    def __init__(self, value: str = "soon") -> None:
         self.inner = httpx.HTTPTransport()
+        self.value = value
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         response = self.inner.handle_request(request)
@@ -91,7 +92,7 @@ class MalformedDates(httpx.BaseTransport):
         if request.url.path == "/items/events" and b"event_start_date" in content:
             page = orjson.loads(content)
             if page["data"]:
-                page["data"][0]["event_start_date"] = "soon"
+                page["data"][0]["event_start_date"] = self.value
             content = orjson.dumps(page)
         return httpx.Response(response.status_code, headers=response.headers, content=content)
 
@@ -105,6 +106,31 @@ def test_a_malformed_datetime_becomes_nat_with_a_warning(url: str, tmp_path: Pat
     assert frame["event_start_date"].isna().sum() >= 1
     assert str(frame["event_start_date"].dtype).startswith("datetime64")
     assert frame["id"].equals(reference["id"])
+
+
+@pytest.mark.parametrize(
+    ("value", "parsed"),
+    [
+        ("2026-02-30T00:00:00", None),  # no such day: not 2 March
+        ("2026-05-25T08:00:00.250", "2026-05-25 08:00:00.250"),
+        ("2026-05-25 08:00:00", "2026-05-25 08:00:00"),
+        ("2026-05-25", "2026-05-25 00:00:00"),
+    ],
+)
+def test_datetimes_read_as_on_the_general_path(
+    url: str, value: str, parsed: str | None, recwarn: pytest.WarningsRecorder
+) -> None:
+    """Pages parsed by Arrow read a datetime as pd.to_datetime(format="ISO8601") does."""
+    with Client(url, token=TOKEN, transport=MalformedDates(value), page_size=200) as client:
+        frame = educatalog.load("events", client=client, fields="id,event_start_date")
+    first = frame.iloc[0]["event_start_date"]
+    expected = frames.typed_column([value], CATALOGUE["events"].field("event_start_date"))
+    if parsed is None:
+        assert pd.isna(first)
+        assert pd.isna(expected[0])
+        assert any("became NaT" in str(w.message) for w in recwarn)
+    else:
+        assert first == pd.Timestamp(parsed) == expected[0]
 
 
 def test_the_decoder_lives_in_the_transport_layer_and_keeps_its_old_path() -> None:

@@ -42,6 +42,7 @@ from educatalog.errors import (
 from educatalog.query import BoundQuery, Query, bind
 from educatalog.schema import Collection
 from educatalog.server.context import (
+    FLAT_WHOLE_FACTOR,
     MAX_RESPONSE_OBJECTS,
     NESTED_STREAM_ROWS,
     QUERY_TIME,
@@ -160,11 +161,13 @@ class Service:
         large = bound.limit is None or bound.limit > stream_rows
         if bound.aggregate is not None:  # groups: read whole (heavy when there may be many)
             return False, large
+        if is_flat(bound):  # plain fields: one object a row, written by SQLite in one piece
+            whole = bound.limit is not None and bound.limit <= stream_rows * FLAT_WHOLE_FACTOR
+            return not whole, large
         # Expanded relations are streamed from fewer rows on, chunk by chunk: a page of
         # them can be large (small pages are built whole, faster).
         threshold = min(stream_rows, NESTED_STREAM_ROWS)
-        nested = not is_flat(bound) and (bound.limit is None or bound.limit > threshold)
-        return large or nested, large
+        return large or bound.limit is None or bound.limit > threshold, large
 
 
 def _bearer(header: str) -> str | None:

@@ -11,7 +11,14 @@ from contextlib import contextmanager
 
 from educatalog.errors import QueryTooLong
 
-__all__ = ["Cancelled", "Guard", "QueryTooLong", "interruptible"]
+__all__ = ["CHECK_STEPS", "Cancelled", "Guard", "QueryTooLong", "interruptible"]
+
+CHECK_STEPS = 1_000_000
+"""SQLite VM steps between two checks of a guard (about 50 ms of SQLite's work; a page of
+1,000 rows written as JSON takes about 100,000). A check is a Python call from inside
+SQLite: it takes the GIL, which another request's thread may hold for up to the
+interpreter's switch interval, stalling the statement meanwhile. Rare checks cost nothing
+measurable; frequent ones (every 50,000 steps) made deep pages and large answers wait."""
 
 
 class Cancelled(Exception):
@@ -24,8 +31,8 @@ class Guard:
     The budget is CPU time of the threads doing the work (so that waiting for a core or for
     a slow client costs nothing): ``budget`` seconds, plus ``per_row`` seconds for every row
     already written, so that a large answer may take its time while a query that burns CPU
-    without producing rows is stopped. SQLite calls :meth:`progress` every few thousand VM
-    steps; Python code calls :meth:`check` between chunks.
+    without producing rows is stopped. SQLite calls :meth:`progress` every
+    :data:`CHECK_STEPS` VM steps; Python code calls :meth:`check` between chunks.
     """
 
     def __init__(self, budget: float | None = None, per_row: float = 1e-4) -> None:
@@ -36,7 +43,6 @@ class Guard:
         self._since: float | None = None
         self._cancelled = threading.Event()
         self.reason: str | None = None
-        self._walk: int | None = None
 
     def cancel(self) -> None:
         self._cancelled.set()
@@ -69,11 +75,6 @@ class Guard:
         if self._over():
             self.reason = "time"
             return 1
-        if self._walk is not None:
-            self._walk -= 1
-            if self._walk < 0:
-                self.reason = "walk"
-                return 1
         return 0
 
     def check(self) -> None:
@@ -98,16 +99,12 @@ class Guard:
             return self.too_long()
         return exc
 
-    @contextmanager
-    def walk_budget(self, calls: int) -> Iterator[None]:
-        """Interrupt the statements of the block after ``calls`` progress calls."""
-        self._walk = calls
-        try:
-            yield
-        finally:
-            self._walk = None
-            if self.reason == "walk":
-                self.reason = None
+    def walk_spent(self) -> int:
+        """The progress handler of a walk with a step budget (:meth:`Context.walk_budget
+        <educatalog.server.context.Context.walk_budget>`): called once, when the budget is
+        spent, it interrupts the statement."""
+        self.reason = "walk"
+        return 1
 
 
 @contextmanager

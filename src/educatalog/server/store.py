@@ -265,6 +265,8 @@ class Database:
             c.name: {f.name: _from_sql(f) for f in c.stored_fields} for c in catalogue.values()
         }
         self._counts: dict[str, int] = {}
+        self._ranks: dict[str, list[int]] = {}
+        self._ranks_lock = threading.Lock()
         self._most_children: dict[tuple[str, str], int] = {}
         with closing(_connect_readonly(self.path)) as conn:
             self.special_text = special_text_columns(conn)
@@ -297,7 +299,7 @@ class Database:
     def lease(
         self,
         progress: Callable[[], int] | None = None,
-        steps: int = 50_000,
+        steps: int = 1_000_000,
         *,
         cache_kib: int | None = None,
     ) -> Iterator[sqlite3.Connection]:
@@ -333,6 +335,34 @@ class Database:
             conn = conn or self.connection()
             self._counts[collection] = conn.execute(sql.total_count_sql(collection)).fetchone()[0]
         return self._counts[collection]
+
+    RANK_STEP = 1024
+    """Every this many rows of a table in id order, :meth:`rank_start` knows the id."""
+
+    def rank_start(
+        self, table: str, offset: int, conn: sqlite3.Connection
+    ) -> tuple[int, int] | None:
+        """Where the row at ``offset`` of ``table`` in id order is found without walking the
+        rows before it: ``(id, skip)``, the row being the ``skip``-th from the one with that
+        id (the last sampled id and the rows past it for an offset beyond the end); None for
+        an empty table.
+
+        ``OFFSET`` makes SQLite step over every row it skips (the page at offset 800,000:
+        1.6 million steps and every page of the table read); the ids at every
+        :attr:`RANK_STEP`-th position, read once (the database is read-only), leave fewer
+        than that many to skip.
+        """
+        ranks = self._ranks.get(table)
+        if ranks is None:
+            with self._ranks_lock:
+                ranks = self._ranks.get(table)
+                if ranks is None:
+                    ids = sorted(i for (i,) in conn.execute(sql.ids_sql(table)))
+                    ranks = self._ranks[table] = ids[:: self.RANK_STEP]
+        if not ranks:
+            return None
+        index = min(offset // self.RANK_STEP, len(ranks) - 1)
+        return ranks[index], offset - index * self.RANK_STEP
 
     def most_children(self, table: str, foreign_key: str, conn: sqlite3.Connection) -> int:
         """The most rows of ``table`` that point to one parent by ``foreign_key`` (cached)."""
