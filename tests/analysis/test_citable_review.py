@@ -213,7 +213,8 @@ def test_flows_mark_what_has_no_meaning_with_x_and_head_listed_as_with_events(
     cells = table.formatted()
     assert list(cells.iloc[0]) == ["10", "x", "x", "x"]  # the first date: nothing to compare
     assert list(cells.iloc[-1]) == ["x", "3", "1", "2"]  # no total of listed courses
-    assert any(n.startswith("x: Tabellenfach gesperrt, weil Aussage nicht sinnvoll (der erste Stichtag") for n in table.notes)
+    closed = "x: Tabellenfach gesperrt, weil Aussage nicht sinnvoll (der erste Stichtag"
+    assert any(n.startswith(closed) for n in table.notes)
     path = tables.write_excel(tmp_path / "f.xlsx", [table])
     rows = list(openpyxl.load_workbook(path).worksheets[1].iter_rows(min_row=3, values_only=True))
     assert rows[0][1:] == (10, "x", "x", "x")
@@ -273,8 +274,8 @@ def test_quality_marks_the_checks_a_selection_answers_by_itself(
     cells = shown.formatted()
     assert list(cells.loc["Veranstaltungen ohne Adresse"]) == ["x", german(len(two)), "x"]
     assert shown.notes == [
-        "x: Tabellenfach gesperrt, weil Aussage nicht sinnvoll (die Auswahl enthält nur Veranstaltungen mit bekanntem "
-        "Bundesland bzw. Beginndatum)."
+        "x: Tabellenfach gesperrt, weil Aussage nicht sinnvoll (die Auswahl enthält nur "
+        "Veranstaltungen mit bekanntem Bundesland bzw. Beginndatum)."
     ]
     dates_only = stats.quality(stats.select(offers, start="2025-01-01", end="2025-03-31"))
     assert dates_only.loc["missing_start_date", "count"] is pd.NA
