@@ -127,7 +127,8 @@ SAYS = {
         '<th scope="col">Anteil ja (an allen)</th>',  # the voucher, unknown="separate"
         '<th scope="col">Anteil nein (an allen)</th>',
         '<th scope="col">Anteil ja (unter denen mit Angabe)</th>',  # barrier-free, "exclude"
-        "Kosten von 0 zählen als Preisangabe: ",
+        '<th scope="col">davon 0 EUR</th>',  # courses stating 0: a cost, counted
+        "sie zählen als Kosten von 0 mit",
     ],
     "07-trends": [
         '<th scope="row">keine Förderart</th>',

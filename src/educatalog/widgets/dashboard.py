@@ -155,9 +155,7 @@ class Explorer:
         self._unique = bool(offers["event_id"].is_unique)
         self._total_events = self._n if self._unique else _distinct_events(offers["event_id"])
         self._matched = self._total_events
-        # What the table shows, taken from the controls as an update starts (they may change
-        # while it runs): the status line, the export and the file name say this, not what
-        # the controls say a moment later.
+        # The filters and view of the table shown, taken as its update began (status, export)
         self._notes: list[str] = []
         self._shown: tuple[list[str], str, bool] = (["state"], "events", False)
         self._totals: dict[str, Any] | None = None
