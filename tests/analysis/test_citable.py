@@ -21,11 +21,6 @@ TWO = ["Bayern", "Sachsen"]
 
 
 @pytest.fixture(scope="module")
-def offers(demo_catalogue: Catalogue) -> pd.DataFrame:
-    return demo_catalogue.offers()
-
-
-@pytest.fixture(scope="module")
 def two(offers: pd.DataFrame) -> pd.DataFrame:
     return stats.select(offers, state=TWO, start="2025-04-01", end="2026-03-31")
 

@@ -17,16 +17,10 @@ import pandas as pd
 import pytest
 
 from educatalog import plots, publication, stats, tables, texts
-from educatalog.catalogue import Catalogue
 from educatalog.population import STATE_POPULATION, STATES
 from educatalog.provenance import Source
 
 TWO = ["Bayern", "Sachsen"]
-
-
-@pytest.fixture(scope="module")
-def offers(demo_catalogue: Catalogue) -> pd.DataFrame:
-    return demo_catalogue.offers()
 
 
 @pytest.fixture(scope="module")

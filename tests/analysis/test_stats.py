@@ -27,11 +27,6 @@ def query(database: Path, sql: str) -> list[tuple[Any, ...]]:
         return conn.execute(sql).fetchall()
 
 
-@pytest.fixture(scope="module")
-def offers(demo_catalogue: Catalogue) -> pd.DataFrame:
-    return demo_catalogue.offers()
-
-
 def key(value: Any) -> Any:
     """Index values as plain Python (missing as None)."""
     return None if pd.isna(value) else str(value)

@@ -16,11 +16,6 @@ from educatalog.widgets import Explorer
 from educatalog.widgets.url_state import from_query, to_query
 
 
-@pytest.fixture(scope="module")
-def offers(demo_catalogue: Any) -> pd.DataFrame:
-    return demo_catalogue.offers()
-
-
 @pytest.fixture
 def german(offers: pd.DataFrame) -> Explorer:
     return widgets.explorer(offers, debounce=0, lang="de")

@@ -30,11 +30,6 @@ def en(value: Any) -> str:
     return texts.label(value, "en")
 
 
-@pytest.fixture(scope="module")
-def offers(demo_catalogue: Any) -> pd.DataFrame:
-    return demo_catalogue.offers()
-
-
 @pytest.fixture
 def explorer(offers: pd.DataFrame, tmp_path: Path) -> Explorer:
     return widgets.explorer(offers, debounce=0, export_dir=tmp_path, lang="en")
