@@ -61,7 +61,7 @@ from educatalog.server.items import (
     stream_items,
 )
 from educatalog.server.openapi import openapi_document
-from educatalog.server.running import FairShare, Slot, StreamedAnswer, in_worker
+from educatalog.server.running import FairShare, PiecewiseAnswer, Slot, StreamedAnswer, in_worker
 from educatalog.server.store import Database, check_database
 
 __all__ = [
@@ -202,22 +202,30 @@ async def list_items(request: Request) -> Response:
         body = await in_worker(request, guard, _page_body, service, bound, guard)
     finally:
         service.share.release(slot)
-    return Response(body, media_type="application/json", headers=service.headers)
+    return PiecewiseAnswer(body, service.headers)
 
 
-def _page_body(service: Service, bound: BoundQuery, guard: Guard) -> bytes:
-    """The JSON body of a page read whole (in a worker thread)."""
+def _page_body(service: Service, bound: BoundQuery, guard: Guard) -> list[bytes]:
+    """The JSON body of a page read whole (in a worker thread), in pieces to be sent one
+    after the other: rows serialized by SQLite are not copied once more to be spliced in."""
     with Context.lease(service.db, guard, service.limits) as ctx:
-        flat = read_groups(ctx, bound) if bound.aggregate else read_items_json(ctx, bound)
-        if flat is not None:  # rows serialized by SQLite: splice them into the body
-            data, meta = flat
-            tail = b',"meta":' + orjson.dumps(meta) if meta else b""
-            return b'{"data":' + data + tail + b"}"
+        if bound.aggregate:
+            groups, meta = read_groups(ctx, bound)
+            return [b'{"data":', groups, _meta_tail(meta)]
+        flat = read_items_json(ctx, bound)
+        if flat is not None:
+            objects, meta = flat
+            return [b'{"data":[', objects, b"]" + _meta_tail(meta)]
         rows, meta = read_items(ctx, bound)
     content: dict[str, Any] = {"data": rows}
     if meta:
         content["meta"] = meta
-    return orjson.dumps(content)
+    return [orjson.dumps(content)]
+
+
+def _meta_tail(meta: dict[str, int]) -> bytes:
+    """The end of an answer's body after its data: the meta counts, if any, and ``}``."""
+    return b',"meta":' + orjson.dumps(meta) + b"}" if meta else b"}"
 
 
 async def _streamed(request: Request, service: Service, bound: BoundQuery, slot: Slot) -> Response:

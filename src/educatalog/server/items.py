@@ -68,8 +68,10 @@ def read_items(ctx: Context, bound: BoundQuery) -> tuple[list[Row], dict[str, in
 
 
 def read_items_json(ctx: Context, bound: BoundQuery) -> tuple[bytes, dict[str, int]] | None:
-    """The page as a JSON array already serialized by SQLite, for a selection of plain
-    columns (no relations); None for other selections (use :func:`read_items`).
+    """The page's JSON objects already serialized by SQLite and joined by commas (the
+    members of its JSON array, without the brackets: the answer's body puts them around
+    without copying the page), for a selection of plain columns (no relations); None for
+    other selections (use :func:`read_items`).
 
     Whole-collection downloads are pages of plain columns: building a dict per row and
     serializing it in Python cost the server more than reading the rows.
@@ -79,16 +81,16 @@ def read_items_json(ctx: Context, bound: BoundQuery) -> tuple[bytes, dict[str, i
     with ctx.working():
         meta = _meta(ctx, bound)
         if bound.limit == 0:
-            return b"[]", meta
+            return b"", meta
         check_objects(ctx, bound)
-        # One aggregate row: SQLite builds the whole array in a single step, without the
+        # One aggregate row: SQLite joins the whole page in a single step, without the
         # GIL. The page query has a LIMIT, so it is never flattened: rows arrive in its
         # ORDER BY, and the objects are built for the rows of the page only (not for every
         # match that a sort has to look at).
-        page = _page_sql(_flat_item(ctx.db, bound), as_array=True)
-        (array,) = next(iter(_page(ctx, bound, _columns(bound.collection, bound.fields), page)))
+        page = _page_sql(_flat_item(ctx.db, bound), joined=True)
+        (objects,) = next(iter(_page(ctx, bound, _columns(bound.collection, bound.fields), page)))
         ctx.guard.check()  # a statement shorter than the guard's interval is checked here
-        return bytes(array), meta
+        return objects or b"", meta
 
 
 def read_groups(ctx: Context, bound: BoundQuery) -> tuple[bytes, dict[str, int]]:
@@ -126,9 +128,9 @@ def _flat_item(db: Database, bound: BoundQuery) -> str:
     return sql.flat_item_sql(coll, columns, lists)
 
 
-def _page_sql(item: str, *, as_array: bool) -> Callable[[str], str]:
+def _page_sql(item: str, *, joined: bool) -> Callable[[str], str]:
     def wrap(page: str) -> str:
-        return sql.json_rows_sql(page, item, as_array=as_array)
+        return sql.json_rows_sql(page, item, joined=joined)
 
     return wrap
 
@@ -159,7 +161,7 @@ def stream_items(
     columns = _columns(coll, bound.fields)
     wrap: Callable[[str], str] | None = None
     if flat:  # objects built by SQLite for the page's rows (see read_items_json)
-        wrap = _page_sql(_flat_item(ctx.db, bound), as_array=False)
+        wrap = _page_sql(_flat_item(ctx.db, bound), joined=False)
     else:
         # fewer rows a chunk when each may be written as many objects
         per_row = _objects_per_row(ctx, coll, bound.fields, bound.deep)

@@ -1,9 +1,11 @@
 """Running a request's reads off the event loop: slots for queries (:class:`FairShare`),
 reads in worker threads that stop when the client leaves (:func:`in_worker`), and answers
-streamed piece by piece (:class:`StreamedAnswer`)."""
+streamed piece by piece (:class:`StreamedAnswer`), or sent in the pieces they were read in
+(:class:`PiecewiseAnswer`)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -19,7 +21,7 @@ from starlette.types import Receive, Scope, Send
 from educatalog.errors import EducatalogError, InvalidQuery, ServiceUnavailable, error_body
 from educatalog.server.guard import Cancelled, Guard
 
-__all__ = ["FairShare", "Slot", "StreamedAnswer", "guarded", "in_worker"]
+__all__ = ["FairShare", "PiecewiseAnswer", "Slot", "StreamedAnswer", "guarded", "in_worker"]
 
 log = logging.getLogger("educatalog.server")
 
@@ -72,30 +74,25 @@ class FairShare:
 
 async def in_worker(request: Request, guard: Guard, work: Callable[..., T], *args: Any) -> T:
     """Run ``work(*args)`` in a worker thread (see :func:`guarded`); cancel its guard when
-    the client leaves."""
-    outcome: list[T | Exception] = []
+    the client leaves.
 
-    async def run() -> None:
-        try:
-            outcome.append(await anyio.to_thread.run_sync(guarded, work, *args))
-        except Exception as exc:
-            outcome.append(exc)
-        tasks.cancel_scope.cancel()
-
-    async with anyio.create_task_group() as tasks:
-        tasks.start_soon(watch_disconnect, request.receive, guard)
-        tasks.start_soon(run)
-    if not outcome:  # pragma: no cover - cancelled from outside
-        raise Cancelled
-    if isinstance(outcome[0], Exception):
-        raise outcome[0]
-    return outcome[0]
+    The watch for the client's leaving is a plain asyncio task (uvicorn's loop), cancelled
+    when the work is done: an anyio task group around the two cost each request 0.2 ms
+    more, most of it in formatting the reason of its cancel scope's cancellation."""
+    watch = asyncio.get_running_loop().create_task(watch_disconnect(request.receive, guard))
+    try:
+        return await anyio.to_thread.run_sync(guarded, work, *args)
+    finally:
+        watch.cancel()
 
 
 async def watch_disconnect(receive: Receive, guard: Guard) -> None:
-    """Cancel ``guard`` when the client disconnects."""
-    while (await receive())["type"] != "http.disconnect":
-        pass
+    """Cancel ``guard`` when the client disconnects (or its connection fails)."""
+    try:
+        while (await receive())["type"] != "http.disconnect":
+            pass
+    except Exception:  # the connection broke: nobody waits for the answer either
+        log.debug("receiving from a client failed; its query is cancelled", exc_info=True)
     guard.cancel()
 
 
@@ -109,6 +106,26 @@ def guarded(read: Callable[..., T], *args: Any) -> T:
         if "interrupted" in str(exc):
             raise
         raise InvalidQuery(f"The query is too complex to be evaluated ({exc}).") from None
+
+
+class PiecewiseAnswer(Response):
+    """A 200 JSON answer whose body, known in full, is sent in the pieces it was built from
+    (a page's rows between its opening and its meta counts), with their total length as
+    ``Content-Length``: the rows, a megabyte for a page of 1,000 events, are not copied
+    again to join them."""
+
+    def __init__(self, pieces: list[bytes], headers: dict[str, str]) -> None:
+        super().__init__(media_type="application/json", headers=headers)
+        self.pieces = [piece for piece in pieces if piece]
+        self.headers["content-length"] = str(sum(map(len, self.pieces)))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
+        last = len(self.pieces) - 1
+        for i, piece in enumerate(self.pieces):
+            await send({"type": "http.response.body", "body": piece, "more_body": i < last})
+        if not self.pieces:  # pragma: no cover - a JSON body is never empty
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
 class StreamedAnswer(Response):
