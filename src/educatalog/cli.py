@@ -299,6 +299,9 @@ def _serve(args: argparse.Namespace) -> int:
     from educatalog.demodata.embedded import demo_database
     from educatalog.server.app import QUERY_TIME, create_app
     from educatalog.server.run import server_config
+    from educatalog.server.sqlite_library import serve_reads_in_parallel
+
+    serve_reads_in_parallel()  # before any database is opened: reads in threads, unqueued
 
     try:
         given = _server_tokens(args)
