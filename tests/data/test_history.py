@@ -419,3 +419,39 @@ def test_two_concurrent_adds_never_corrupt_the_archive(
             pd.testing.assert_frame_equal(rebuilt[name], frame, check_exact=True, obj=name)
     stored = {p.relative_to(target).as_posix() for p in target.rglob("*.parquet")}
     assert stored == {f for f in arc.manifest["files"] if f.endswith(".parquet")}
+
+
+def test_the_demo_archive_is_built_once_into_the_cache_and_rebuilt_when_damaged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What notebook 07 opens without an archive: no new folder on every run."""
+    from educatalog.history import demo
+
+    built: list[Path] = []
+    build_demo = demo.build_demo
+
+    def counting(path: Path, **options: object) -> history.Archive:
+        built.append(Path(path))
+        return build_demo(path, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(demo, "build_demo", counting)
+    first = history.demo_archive(months=2, scale=SCALE, directory=tmp_path)
+    again = history.demo_archive(months=2, scale=SCALE, directory=tmp_path)
+    assert again.path == first.path
+    assert len(built) == 1
+    assert [p.name for p in tmp_path.iterdir()] == [first.path.name]  # nothing left beside it
+    assert first.dates == monthly_dates("2024-01-01", 2)
+    assert first.demo
+    assert "scale0.05" in first.path.name
+    assert first.path.name.endswith("-2024-01-01-2m")
+    other = history.demo_archive(months=3, scale=SCALE, directory=tmp_path)
+    assert other.path != first.path
+    assert len(other.dates) == 3
+
+    expected = first.supply(by="state")
+    victim = next(first.path.glob("offers/*.parquet"))
+    victim.write_bytes(victim.read_bytes()[:-10])  # damaged: built again, not read
+    rebuilt = history.demo_archive(months=2, scale=SCALE, directory=tmp_path)
+    assert len(built) == 3
+    assert rebuilt.path == first.path
+    pd.testing.assert_frame_equal(rebuilt.supply(by="state"), expected)

@@ -59,14 +59,14 @@ rename, so that an addition killed at any point leaves the new snapshot complete
 :mod:`~educatalog.history.lock`), :mod:`~educatalog.history.integrity` (checking files
 against the manifest), :mod:`~educatalog.history.archive` (:class:`Archive`:
 reading, exact rebuilds, DuckDB views), :mod:`~educatalog.history.trends` (supply, flows,
-lifetimes) and :mod:`~educatalog.history.demo` (:func:`build_demo`).
+lifetimes) and :mod:`~educatalog.history.demo` (:func:`build_demo`, :func:`demo_archive`).
 """
 
 from __future__ import annotations
 
 from educatalog.errors import ArchiveError
 from educatalog.history.archive import Archive, open
-from educatalog.history.demo import build_demo
+from educatalog.history.demo import build_demo, demo_archive
 from educatalog.history.format import ARCHIVE_MANIFEST, FORMAT_VERSION
 from educatalog.history.trends import LEVELS
 from educatalog.history.writer import add
@@ -79,5 +79,6 @@ __all__ = [
     "ArchiveError",
     "add",
     "build_demo",
+    "demo_archive",
     "open",
 ]
