@@ -8,7 +8,9 @@
     decodes them: in one thread, and in as many threads as (b) downloads with;
 (e) careful: the best a careful user writes by hand: concurrent keyset pages (``id`` ranges,
     as many at once as (b)) with httpx, ``orjson.loads``, ``pyarrow.Table.from_pylist``, one
-    ``to_pandas`` at the end.
+    ``to_pandas`` at the end;
+(f) ``educatalog.load_catalogue``: all 20 collections and the 5 link tables (the events'
+    contacts, the courses' keywords and degrees ...), concurrently, as an analysis starts.
 
 Each runs in a fresh process, so its peak memory (max RSS above the process's baseline) is its
 own; every step reports MB/s of the JSON it handles. With ``--baseline REV`` the steps (b) to
@@ -248,7 +250,28 @@ def careful(url: str) -> dict[str, Any]:
     return timer.result(rows=len(frame), peak_mb=_rss_mb() - base, spent=spent)
 
 
-STEPS = {"a": naive, "b": toolkit, "c": transfer, "d": decode, "e": careful}
+def catalogue(url: str) -> dict[str, Any]:
+    """(f): every collection and link table, as ``load_catalogue`` downloads them."""
+    import educatalog
+
+    client = _client(url)
+    sizes: list[int] = []
+    client._http.event_hooks["response"].append(
+        lambda response: sizes.append(int(response.headers.get("content-length", 0)))
+    )
+    base = _rss_mb()
+    timer = Timer()
+    tables = educatalog.load_catalogue(client)
+    return timer.result(
+        rows=sum(len(frame) for frame in tables.values()),
+        tables=len(tables),
+        requests=len(sizes),
+        mb=sum(sizes) / MB,
+        peak_mb=_rss_mb() - base,
+    )
+
+
+STEPS = {"a": naive, "b": toolkit, "c": transfer, "d": decode, "e": careful, "f": catalogue}
 
 
 def _run(step: str, url: str, src: Path | None, server: int, every: int = 1) -> dict[str, Any]:
@@ -267,31 +290,50 @@ def _row(step: str, seconds: float, mb: float, r: dict[str, Any], note: str = ""
     print(f"| {step} | {seconds:.1f} | {mb / seconds:.0f} | {cpu} | {note} |")
 
 
-def _table(name: str, r: dict[str, dict[str, Any]], mb: float) -> None:
-    a, b, c, d, e = (r[k] for k in "abcde")
-    print(f"\n**{name}** ({b['rows']:,} {COLLECTION}; {c['requests']:,} requests, {mb:.0f} MB)\n")
+def _table(name: str, r: dict[str, dict[str, Any]]) -> None:
+    """The steps that ran, and the ratios of those that did."""
+    a, b, c, d, e, f = (r.get(k, {}) for k in "abcdef")
+    mb = c.get("mb") or f.get("mb", 0.0)
+    head = f"{c['requests']:,} requests, {mb:.0f} MB" if c else ""
+    print(f"\n**{name}**" + (f" ({b['rows']:,} {COLLECTION}; {head})" if b and c else "") + "\n")
     print("| step | seconds | MB/s | CPU s: client + server | note |")
     print("|---|---:|---:|---:|---|")
     if a:
         _row("(a) naive loop", a["seconds"], a["mb"], a, a["note"])
-    ratio = b["peak_mb"] / b["frame_mb"]
-    peak = f"peak {b['peak_mb']:.0f} MB, frame {b['frame_mb']:.0f} MB ({ratio:.1f}x)"
-    _row("(b) `educatalog.load`", b["seconds"], mb, b, peak)
-    _row("(c) transfer alone", c["seconds"], mb, c)
-    _row("(d) decoding alone, 1 thread", d["seconds"], mb, d, "into the typed frame")
-    threaded = {**d, "client_cpu": d["threaded_cpu"]}
-    _row(f"(d) decoding alone, {d['threads']} threads", d["threaded"], mb, threaded, "as (b) does")
-    sp = e["spent"]
-    note = (
-        f"CPU in orjson {sp['json']:.1f} s ({mb / sp['json']:.0f} MB/s), in from_pylist "
-        f"{sp['arrow']:.1f} s ({mb / sp['arrow']:.0f} MB/s), to_pandas {sp['frame']:.1f} s; "
-        f"peak {e['peak_mb']:.0f} MB"
-    )
-    _row("(e) careful: httpx + orjson + `Table.from_pylist`", e["seconds"], mb, e, note)
-    ratios = f"(b) is {e['seconds'] / b['seconds']:.1f}x (e)"
-    if a:
-        ratios = f"(b) is {a['seconds'] / b['seconds']:.1f}x (a), " + ratios
-    print(f"\n{ratios}; (b)/max((c),(d)) = {b['seconds'] / max(c['seconds'], d['threaded']):.2f}")
+    if b and c:
+        ratio = b["peak_mb"] / b["frame_mb"]
+        peak = f"peak {b['peak_mb']:.0f} MB, frame {b['frame_mb']:.0f} MB ({ratio:.1f}x)"
+        _row("(b) `educatalog.load`", b["seconds"], mb, b, peak)
+    if c:
+        _row("(c) transfer alone", c["seconds"], mb, c)
+    if d:
+        _row("(d) decoding alone, 1 thread", d["seconds"], d["mb"], d, "into the typed frame")
+        threaded = {**d, "client_cpu": d["threaded_cpu"]}
+        note = "as (b) does"
+        _row(f"(d) decoding alone, {d['threads']} threads", d["threaded"], d["mb"], threaded, note)
+    if e and c:
+        sp = e["spent"]
+        note = (
+            f"CPU in orjson {sp['json']:.1f} s ({mb / sp['json']:.0f} MB/s), in from_pylist "
+            f"{sp['arrow']:.1f} s ({mb / sp['arrow']:.0f} MB/s), to_pandas {sp['frame']:.1f} "
+            f"s; peak {e['peak_mb']:.0f} MB"
+        )
+        _row("(e) careful: httpx + orjson + `Table.from_pylist`", e["seconds"], mb, e, note)
+    if f:
+        note = (
+            f"{f['tables']} tables, {f['rows']:,} rows, {f['requests']:,} requests; "
+            f"peak {f['peak_mb']:.0f} MB"
+        )
+        _row("(f) `load_catalogue`: every table", f["seconds"], f["mb"], f, note)
+    ratios = []
+    if a and b:
+        ratios.append(f"(b) is {a['seconds'] / b['seconds']:.1f}x (a)")
+    if b and e:
+        ratios.append(f"(b) is {e['seconds'] / b['seconds']:.1f}x (e)")
+    if b and c and d:
+        ratios.append(f"(b)/max((c),(d)) = {b['seconds'] / max(c['seconds'], d['threaded']):.2f}")
+    if ratios:
+        print("\n" + "; ".join(ratios))
 
 
 def main() -> None:
@@ -304,6 +346,7 @@ def main() -> None:
         help="the naive loop asks only every n-th page and scales its time (0: no naive loop)",
     )
     parser.add_argument("--baseline", help="a git revision to compare with (e.g. main)")
+    parser.add_argument("--steps", default="abcdef", help="which steps to run (default: all)")
     parser.add_argument("--step", help=argparse.SUPPRESS)
     parser.add_argument("--url", help=argparse.SUPPRESS)
     parser.add_argument("--server-pid", type=int, default=0, help=argparse.SUPPRESS)
@@ -330,7 +373,8 @@ def main() -> None:
             started[name] = _start_server(demo_database(args.scale, src), src)
         results: dict[str, dict[str, dict[str, Any]]] = {name: {} for name in trees}
         try:
-            for i, step in enumerate("bcde" + ("a" if args.naive_every else "")):
+            steps = [s for s in "bcdefa" if s in args.steps and (s != "a" or args.naive_every)]
+            for i, step in enumerate(steps):
                 order = list(trees) if i % 2 == 0 else list(reversed(trees))
                 for name in order:
                     proc, url = started[name]
@@ -347,7 +391,7 @@ def main() -> None:
                 note += f"; every {args.naive_every}th page asked, time scaled"
             a["note"] = note
         r["a"] = a
-        _table(name, r, r["c"]["mb"])
+        _table(name, r)
     loads = [x["load"] for r in results.values() for x in r.values() if x]
     print(f"\nload average during the steps: {min(loads):.1f} to {max(loads):.1f}")
 
