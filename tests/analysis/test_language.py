@@ -362,3 +362,9 @@ def test_excel_in_english_has_english_words_only(offers: pd.DataFrame, tmp_path:
     )
     assert ENGLISH_BASIS in words
     assert foreign(words.replace("12411-0010", ""), "en") == []
+    # Without filters, every sheet says so under its table, as the "About" sheet does.
+    about = dict(book.worksheets[0].iter_rows(min_row=3, values_only=True))
+    assert about["Filters"] == "none (all events)"
+    for sheet in book.worksheets[1:]:
+        lines = [str(r[0]) for r in sheet.iter_rows(values_only=True) if r[0]]
+        assert "Filters: none (all events)" in lines, sheet.title

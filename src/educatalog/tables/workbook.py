@@ -68,7 +68,8 @@ class _Provenance:
 
     def lines(self, table: Table) -> list[tuple[str, str]]:
         """(label, text) of the lines under a table, after its notes (a per-capita table's
-        name its population figures): source, Stand, filters, the demo mark."""
+        name its population figures): source, Stand, filters ("none" when there are none, for a
+        table of the selection), the demo mark."""
         lang = self.lang
         source = table.source or self.source
         described = source.text(lang, dated=False) if source else texts.text("source.unknown", lang)
@@ -76,8 +77,9 @@ class _Provenance:
         stand = table.stand or (texts.date(source.stand, lang) if source else None)
         if stand:
             lines.append((texts.text("excel.stand", lang), stand))
-        if self.filters and table.filtered:
-            lines.append((texts.text("excel.filters", lang), "; ".join(self.filters)))
+        if table.filtered:  # every sheet says what it counted, with filters or without
+            filters = "; ".join(self.filters) or texts.text("excel.none", lang)
+            lines.append((texts.text("excel.filters", lang), filters))
         if self.demo or (source is not None and source.demo):
             lines.append((texts.text("excel.note", lang), texts.text("excel.demo", lang)))
         return lines
