@@ -54,6 +54,14 @@ def test_costs_count_the_courses_at_0_and_say_how_many_courses_state_a_cost(
         n.startswith("Davon 0 EUR: Kurse, für die der Dienst Kosten von 0") for n in shown.notes
     )
     assert "of which 0 EUR" in tables.present(table, "en").frame.columns
+    # per event, the column counts events, and its note says so
+    per_event = stats.costs(offers, "instruction_form_category", margins=True, per="event")
+    assert per_event.loc[("All", "EUR"), "zero"] == int((priced["cost"] == 0).sum())
+    notes = tables.present(per_event, "de").notes
+    assert any(n.startswith("Davon 0 EUR: Veranstaltungen, deren Kurs laut Dienst") for n in notes)
+    assert not any("Kurse, für die der Dienst Kosten von 0" in n for n in notes)
+    english = tables.present(per_event, "en").notes
+    assert any(n.startswith("Of which 0 EUR: events whose course's stated cost") for n in english)
     coverage = publication.cost_coverage(offers, "de")
     assert coverage.startswith(
         f"Kosten in EUR nennen {german(len(courses))} von "

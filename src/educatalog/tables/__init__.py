@@ -453,8 +453,11 @@ def _sum_notes(
                 events=texts.count(events, lang),
             )
         )
-    if "zero" in table.columns:
-        notes.append(texts.text("note.cost_zero", lang, unit=_currency_unit(table, lang)))
+    if "zero" in table.columns:  # what the column counts: courses, or events (per="event")
+        costs = table.attrs.get("costs")
+        per = costs.get("per") if isinstance(costs, Mapping) else "course"
+        key = "note.cost_zero_events" if per == "event" else "note.cost_zero"
+        notes.append(texts.text(key, lang, unit=_currency_unit(table, lang)))
     marks = table.attrs.get("not_meaningful")
     if isinstance(marks, Mapping) and marks.get("cells"):
         why = marks.get("why")

@@ -248,6 +248,12 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Of which 0 {unit}: courses whose stated cost is 0 (often funded by an education "
         "voucher); they count as a cost of 0.",
     ),
+    "note.cost_zero_events": (
+        "Davon 0 {unit}: Veranstaltungen, deren Kurs laut Dienst Kosten von 0 hat (oft über "
+        "einen Bildungsgutschein gefördert); sie zählen als Kosten von 0 mit.",
+        "Of which 0 {unit}: events whose course's stated cost is 0 (often funded by an "
+        "education voucher); they count as a cost of 0.",
+    ),
     "note.cost_coverage": (
         "Kosten in {currency} nennen {priced} von {courses} Kursen mit Veranstaltungen; "
         "die übrigen nennen keine (oder keine in {currency}).",
