@@ -388,6 +388,8 @@ def origin(table: pd.DataFrame | pd.Series | None = None) -> dict[str, Any]:
     date = attrs.get("date")
     if isinstance(date, str):
         date = dt.date.fromisoformat(date[:10])
+    if isinstance(date, dt.datetime):  # a Timestamp too: the day is the reference date
+        date = date.date()
     if isinstance(date, dt.date):
         out["date"] = date.isoformat()
         out["year"] = out["year"] or date.year

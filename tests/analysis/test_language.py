@@ -242,7 +242,13 @@ def test_per_capita_outputs_show_the_population_date(offers: pd.DataFrame, tmp_p
     own.attrs.update(source="Landesamt, eigene Fortschreibung", date="2024-06-30")
     fig = plots.supply_bars(offers, "state", measure="events_per_100k", population=own)
     words = " ".join(figure_texts(fig)).replace("\n", " ")
-    assert "Einwohner: Landesamt, eigene Fortschreibung, Stand 30.06.2024" in words
+    own_words = "Landesamt, eigene Fortschreibung (Zensusbasis nicht angegeben), Stand 30.06.2024"
+    assert f"Einwohner: {own_words}" in words
+    own.attrs.update(basis="Zensus 2022")  # named with them: said instead
+    fig = plots.supply_bars(offers, "state", measure="events_per_100k", population=own)
+    words = " ".join(figure_texts(fig)).replace("\n", " ")
+    based = "Landesamt, eigene Fortschreibung auf Basis des Zensus 2022, Stand 30.06.2024"
+    assert f"Einwohner: {based}" in words
 
 
 # -- tables for readers ------------------------------------------------------------------

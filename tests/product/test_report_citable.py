@@ -176,11 +176,15 @@ def test_rates_name_their_population_date_and_basis(german: Path, english: Path)
     # One's own figures: their date and source, wherever the rate is.
     text = soup_of(english).get_text(" ")
     assert "Inhabitants on 30 Jun 2025" in text
-    assert "Inhabitants: Statistikamt Nord, as of 30 Jun 2025" in text
+    # no census named with them: the reader is told so
+    assert "Inhabitants: Statistikamt Nord (census basis not stated), as of 30 Jun 2025" in text
     total = page_tables(english)["Events per 100,000 inhabitants by state"][-1]
     assert total[5] == f"{1_000_000 + 8 + 1_000_000 + 13:,}"  # Bayern (key 09), Sachsen (14)
     sheet = sheets(english)["Per 100,000 inhabitants"]
-    assert "Inhabitants: Statistikamt Nord, as of 30 Jun 2025" in lines_under(sheet)
+    assert (
+        "Inhabitants: Statistikamt Nord (census basis not stated), as of 30 Jun 2025"
+        in lines_under(sheet)
+    )
 
 
 def test_a_population_file_that_misses_a_state_fails_before_the_kernel(

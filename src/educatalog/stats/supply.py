@@ -273,14 +273,11 @@ def _population_by_name(
         population = STATE_POPULATION
     elif isinstance(population, str | os.PathLike):
         population = _population.read_population(population)
-    if not isinstance(population, pd.DataFrame):
-        attrs = population.attrs if isinstance(population, pd.Series) else {}
-        origin = {
-            "source": attrs.get("source", "given by the caller (population=...)"),
-            "year": attrs.get("year"),
-        }
-        if attrs.get("date") is not None:
-            origin["date"] = str(attrs["date"])[:10]
+    if not isinstance(population, pd.DataFrame):  # a Series (its attrs name it) or a mapping
+        given = population if isinstance(population, pd.Series) else pd.Series(dtype="Int64")
+        origin = _population.origin(given)  # source, date, basis ... as a table's
+        if origin.get("source") is None:
+            origin["source"] = "given by the caller (population=...)"
         return pd.Series(population, dtype="Int64"), origin
     if not {"state", "population"} <= set(population.columns):
         raise MissingColumns(

@@ -252,12 +252,16 @@ def capitalized(words: str) -> str:
 def population_text(origin: Mapping[str, Any], lang: str = DEFAULT_LANG) -> str:
     """The population figures named in words, with their census basis and reference date:
     "Statistisches Bundesamt (Destatis) …, Fortschreibung des Bevölkerungsstandes auf Basis
-    des Zensus 2022 (Tabelle 12411-0010), Stand 31.12.2024". ``origin`` is what
+    des Zensus 2022 (Tabelle 12411-0010), Stand 31.12.2024"; figures without a basis say
+    "(Zensusbasis nicht angegeben)". ``origin`` is what
     :func:`educatalog.stats.per_capita` notes in the ``attrs["educatalog"]["population"]``
     of its table."""
     when = origin.get("date")
     english = lang == "en"
     basis = census_basis(origin.get("basis"), lang)
+    # A figure updated from an unnamed census says so: the reader cannot tell the basis.
+    on_basis = text("population.on_basis", lang, basis=basis) if basis else ""
+    on_basis = on_basis or text("population.no_basis", lang)
     if origin.get("table") and origin.get("publisher") and when:
         return text(
             "population.source",
@@ -266,15 +270,14 @@ def population_text(origin: Mapping[str, Any], lang: str = DEFAULT_LANG) -> str:
             statistic=origin.get(
                 "statistic_en" if english else "statistic", origin.get("statistic", "")
             ),
-            basis=text("population.on_basis", lang, basis=basis) if basis else "",
+            basis=on_basis,
             table=origin["table"],
             date=date(when, lang),
         )
     name = origin.get("source_name") or origin.get("source") or text("population.caller", lang)
     if str(name).startswith("given by the caller"):
         name = text("population.caller", lang)
-    if basis:
-        name = f"{name}{text('population.on_basis', lang, basis=basis)}"
+    name = f"{name}{on_basis}"
     if when:
         return text("population.own", lang, source=name, date=date(when, lang))
     if origin.get("year"):

@@ -160,6 +160,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "{publisher}, {statistic}{basis} (table {table}), as of {date}",
     ),
     "population.on_basis": (" auf Basis des {basis}", " based on the {basis}"),
+    "population.no_basis": (" (Zensusbasis nicht angegeben)", " (census basis not stated)"),
     "population.own": ("{source}, Stand {date}", "{source}, as of {date}"),
     "population.own_nodate": ("{source} (ohne Stichtag)", "{source} (no reference date)"),
     "population.caller": ("vom Nutzer angegeben", "given by the user"),
