@@ -259,9 +259,11 @@ def population_text(origin: Mapping[str, Any], lang: str = DEFAULT_LANG) -> str:
     when = origin.get("date")
     english = lang == "en"
     basis = census_basis(origin.get("basis"), lang)
-    # A figure updated from an unnamed census says so: the reader cannot tell the basis.
-    on_basis = text("population.on_basis", lang, basis=basis) if basis else ""
-    on_basis = on_basis or text("population.no_basis", lang)
+    # Figures without a census named say so: the reader cannot tell the basis otherwise.
+    if basis:
+        on_basis = text("population.on_basis", lang, basis=basis)
+    else:
+        on_basis = text("population.no_basis", lang)
     if origin.get("table") and origin.get("publisher") and when:
         return text(
             "population.source",
