@@ -54,6 +54,7 @@ from educatalog.server.context import (
 from educatalog.server.guard import Cancelled, Guard
 from educatalog.server.items import (
     is_flat,
+    meta_tail,
     read_groups,
     read_item,
     read_items,
@@ -211,21 +212,16 @@ def _page_body(service: Service, bound: BoundQuery, guard: Guard) -> list[bytes]
     with Context.lease(service.db, guard, service.limits) as ctx:
         if bound.aggregate:
             groups, meta = read_groups(ctx, bound)
-            return [b'{"data":', groups, _meta_tail(meta)]
+            return [b'{"data":', groups, meta_tail(meta)]
         flat = read_items_json(ctx, bound)
         if flat is not None:
             objects, meta = flat
-            return [b'{"data":[', objects, b"]" + _meta_tail(meta)]
+            return [b'{"data":[', objects, b"]" + meta_tail(meta)]
         rows, meta = read_items(ctx, bound)
     content: dict[str, Any] = {"data": rows}
     if meta:
         content["meta"] = meta
     return [orjson.dumps(content)]
-
-
-def _meta_tail(meta: dict[str, int]) -> bytes:
-    """The end of an answer's body after its data: the meta counts, if any, and ``}``."""
-    return b',"meta":' + orjson.dumps(meta) + b"}" if meta else b"}"
 
 
 async def _streamed(request: Request, service: Service, bound: BoundQuery, slot: Slot) -> Response:

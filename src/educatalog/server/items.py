@@ -33,6 +33,7 @@ __all__ = [
     "SELECTIVE_ROWS",
     "check_objects",
     "is_flat",
+    "meta_tail",
     "read_groups",
     "read_item",
     "read_items",
@@ -152,7 +153,7 @@ def stream_items(
         meta = _meta(ctx, bound)
         if bound.limit != 0:
             check_objects(ctx, bound)
-    tail = b"]" + (b',"meta":' + orjson.dumps(meta) if meta else b"") + b"}"
+    tail = b"]" + meta_tail(meta)
     if bound.limit == 0:
         yield b'{"data":[' + tail
         return
@@ -190,6 +191,11 @@ def stream_items(
         if isinstance(cursor, sqlite3.Cursor):
             cursor.close()
     yield tail
+
+
+def meta_tail(meta: dict[str, int]) -> bytes:
+    """The end of a list answer's body after its data: the meta counts, if any, and ``}``."""
+    return b',"meta":' + orjson.dumps(meta) + b"}" if meta else b"}"
 
 
 def _fetcher(cursor: list[Any] | sqlite3.Cursor) -> Callable[[int], list[Any]]:

@@ -103,17 +103,16 @@ def supply(
     if normalize is not False:
         table["share"] = _share(table["events"], data, keys, normalize, dropna)
     table = restore_levels(table, data, keys)
+    listed = data.dropna(subset=keys) if dropna else data  # the events of the rows shown
     if margins:
-        rows = data.dropna(subset=keys) if dropna else data
-        table = with_margins(table, _totals(rows, share=normalize is not False), margins_name)
+        table = with_margins(table, _totals(listed, share=normalize is not False), margins_name)
     table = keep_source(table, offers)
     if normalize is not False:
-        base = data.dropna(subset=keys) if dropna else data
         table.attrs["supply_share"] = {
             "normalize": "all" if normalize is True else normalize,
             "by": list(keys),
             "dropna": dropna,
-            "events": int(base["event_id"].nunique()),
+            "events": int(listed["event_id"].nunique()),
         }
     return table
 
