@@ -29,9 +29,9 @@ HEADERS = {"Authorization": f"Bearer {TOKEN}"}
 
 @pytest.fixture(scope="module")
 def servers(small_database: Path) -> Iterator[tuple[httpx.Client, httpx.Client]]:
-    """The same database served whole (the default) and with every answer streamed."""
+    """The same database served whole and with every answer streamed."""
     whole = create_app(small_database, tokens=[TOKEN], stream_rows=None)
-    streamed = create_app(small_database, tokens=[TOKEN], stream_rows=0)
+    streamed = create_app(small_database, tokens=[TOKEN], stream_rows=0, whole_bytes=0)
     with (
         ServerThread(whole) as a,
         ServerThread(streamed) as b,
@@ -86,6 +86,33 @@ def test_streamed_answers_are_byte_identical(
         rows, meta = items.read_items(ctx, bound)
     assert a.content == orjson.dumps({"data": rows, **({"meta": meta} if meta else {})})
     db.close()
+
+
+def test_a_streamed_answer_that_ends_early_is_sent_whole(
+    servers: tuple[httpx.Client, httpx.Client], small_database: Path
+) -> None:
+    """Answers chosen to be streamed (``limit=-1``) are sent whole, with their length, when
+    they end within their first ``whole_bytes``; longer ones are streamed, the same bytes."""
+    whole, _ = servers
+    params = {"limit": "-1", "fields": "id,title", "sort": "id"}
+    expected = whole.get("/items/courses", params=params).content
+    size = len(expected)
+    for whole_bytes, chunked in [(size, False), (size // 4, True)]:
+        share = FairShare(queries=1, heavy=1, queue=1)  # a slot not given back: a timeout
+        app = create_app(
+            small_database, tokens=[TOKEN], stream_rows=0, whole_bytes=whole_bytes, share=share
+        )
+        with (
+            ServerThread(app) as server,
+            httpx.Client(base_url=server.url, headers=HEADERS, timeout=5) as c,
+        ):
+            answer = c.get("/items/courses", params=params)
+            assert (answer.headers.get("transfer-encoding") == "chunked") is chunked
+            assert ("content-length" in answer.headers) is not chunked
+            assert answer.content == expected
+            # the slot is given back each time
+            assert all(c.get("/items/courses", params=params).content == expected for _ in range(3))
+        app.state.database.close()
 
 
 def test_stream_pieces_are_small_and_join_to_the_answer(small_database: Path) -> None:
@@ -227,7 +254,7 @@ def test_a_budget_that_runs_out_while_streaming_ends_the_body_with_the_error(
     from educatalog import Client
     from educatalog.errors import InvalidQuery
 
-    app = create_app(small_database, tokens=[TOKEN], stream_rows=0)
+    app = create_app(small_database, tokens=[TOKEN], stream_rows=0, whole_bytes=0)
     # the budget runs out once rows were written: after the first chunk
     monkeypatch.setattr(Guard, "_over", lambda self: self.rows > 0)
     monkeypatch.setattr(items, "CHUNK_OBJECTS", 20)  # chunks of 10 rows (2 objects each)

@@ -48,6 +48,7 @@ from educatalog.server.context import (
     QUERY_TIME,
     STREAM_CACHE_KIB,
     STREAM_ROWS,
+    WHOLE_BYTES,
     Context,
     Limits,
 )
@@ -225,33 +226,50 @@ def _page_body(service: Service, bound: BoundQuery, guard: Guard) -> list[bytes]
 
 
 async def _streamed(request: Request, service: Service, bound: BoundQuery, slot: Slot) -> Response:
-    """A streamed answer; its first piece of rows is read before the status is sent, so
-    that a refused or too long query is still answered with its error. ``slot`` is
-    released when the answer is done."""
+    """An answer that may be large, read piece by piece; its first pieces are read before
+    the status is sent, so that a refused or too long query is still answered with its
+    error. One that ends within its first ``whole_bytes`` is sent whole, with its length;
+    any other is streamed. ``slot`` is released when the answer is done."""
     guard = service.limits.guard()
     lease = Context.lease(service.db, guard, service.limits, cache_kib=STREAM_CACHE_KIB)
     opened: list[Context] = []
     produced: list[Generator[bytes, None, None]] = []
 
-    def start() -> list[bytes]:
+    def start() -> tuple[list[bytes], bool]:
         opened.append(lease.__enter__())
         produced.append(pieces := stream_items(opened[0], bound))
-        return [piece for _, piece in zip(range(2), pieces, strict=False)]
+        first: list[bytes] = []
+        size = 0
+        for piece in pieces:
+            first.append(piece)
+            size += len(piece)
+            if len(first) > 1 and size > service.limits.whole_bytes:
+                return first, False
+        finish()
+        return first, True
 
     def finish() -> None:
         if produced:
-            produced[0].close()
+            produced.pop().close()
         if opened:
+            opened.clear()
             lease.__exit__(None, None, None)
-        service.share.release(slot)
 
     try:
-        first = await in_worker(request, guard, start)
+        first, whole = await in_worker(request, guard, start)
     except BaseException:
         with anyio.CancelScope(shield=True):
             await anyio.to_thread.run_sync(finish)
+        service.share.release(slot)
         raise
-    return StreamedAnswer(first, produced[0], guard, finish, service.headers)
+    if whole:
+        service.share.release(slot)
+        return PiecewiseAnswer(first, service.headers)
+
+    def done() -> None:
+        service.share.release(slot)
+
+    return StreamedAnswer(first, produced[0], guard, finish, done, service.headers)
 
 
 async def get_item(request: Request) -> Response:
@@ -381,6 +399,7 @@ def create_app(
     share: FairShare | None = None,
     stream_rows: int | None = STREAM_ROWS,
     max_objects: int = MAX_RESPONSE_OBJECTS,
+    whole_bytes: int = WHOLE_BYTES,
 ) -> Starlette:
     """The service's application over a database file built by :mod:`~.store`.
 
@@ -389,8 +408,9 @@ def create_app(
     the time that ``$NOW`` in filters stands for (the server's local time, as in Directus).
     ``query_time`` is the CPU time in seconds a query may take (plus 0.1 ms a row written;
     None: unbounded); ``share`` bounds the queries running at once; answers that may hold
-    more than ``stream_rows`` rows are streamed in constant memory (None: never); an answer
-    that would hold more than ``max_objects`` JSON objects is refused.
+    more than ``stream_rows`` rows are streamed in constant memory (None: never), unless they
+    end within their first ``whole_bytes`` bytes; an answer that would hold more than
+    ``max_objects`` JSON objects is refused.
     """
     token_list = [t.encode() for t in tokens]
     if not token_list:
@@ -404,7 +424,7 @@ def create_app(
     service = Service(
         db=db,
         tokens=token_list,
-        limits=Limits(limit_max, query_time, stream_rows, max_objects),
+        limits=Limits(limit_max, query_time, stream_rows, max_objects, whole_bytes),
         clock=clock,
         share=share or FairShare(),
         headers={DEMO_HEADER: "synthetic-demo"} if db.info.get("demo") else {},

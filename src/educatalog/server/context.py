@@ -19,6 +19,7 @@ __all__ = [
     "QUERY_TIME",
     "STREAM_CACHE_KIB",
     "STREAM_ROWS",
+    "WHOLE_BYTES",
     "Context",
     "Limits",
 ]
@@ -38,6 +39,11 @@ three fields 8.8 ms instead of 20 ms, one process)."""
 NESTED_STREAM_ROWS = 500
 """Pages with expanded relations that may hold more rows than this are streamed too."""
 
+WHOLE_BYTES = 1 << 20
+"""An answer chosen to be streamed that ends within its first this many bytes (``limit=-1``
+over a reference list, or a filter that matches little) is sent whole, with its length: read
+in one worker call, not one a piece."""
+
 STREAM_CACHE_KIB = 8_192
 """SQLite's page cache while a connection streams an answer (a scan reads each page once)."""
 
@@ -51,14 +57,15 @@ class Limits:
 
     ``limit_max`` caps ``limit`` (None: no cap); ``query_time`` is the CPU time in seconds a
     query may take (plus 0.1 ms a row written; None: unbounded); answers that may hold more
-    than ``stream_rows`` rows are streamed (None: never); no answer holds more than
-    ``max_objects`` JSON objects.
+    than ``stream_rows`` rows are streamed (None: never), unless they end within their
+    first ``whole_bytes`` bytes; no answer holds more than ``max_objects`` JSON objects.
     """
 
     limit_max: int | None = None
     query_time: float | None = QUERY_TIME
     stream_rows: int | None = STREAM_ROWS
     max_objects: int = MAX_RESPONSE_OBJECTS
+    whole_bytes: int = WHOLE_BYTES
 
     def guard(self) -> Guard:
         """A new guard for one request, with this server's time budget."""

@@ -131,7 +131,9 @@ class PiecewiseAnswer(Response):
 class StreamedAnswer(Response):
     """A 200 answer whose body is written piece by piece as worker threads produce it.
 
-    When the client disconnects, the guard is cancelled and production stops. An error
+    When the client disconnects, the guard is cancelled and production stops; ``finish``
+    then runs in a worker thread (it closes what produced the pieces) and ``done`` on the
+    event loop (it gives back the query's slot: anyio's limiters are not thread-safe). An error
     after the status was sent (the time budget ran out) ends the body with the error
     beside the rows sent so far: ``{"data": [...], "errors": [...]}``, which clients treat
     as an error.
@@ -143,6 +145,7 @@ class StreamedAnswer(Response):
         pieces: Iterator[bytes],
         guard: Guard,
         finish: Callable[[], None],
+        done: Callable[[], None],
         headers: dict[str, str],
     ) -> None:
         super().__init__(media_type="application/json", headers=headers)
@@ -151,6 +154,7 @@ class StreamedAnswer(Response):
         self.pieces = pieces
         self.guard = guard
         self.finish = finish
+        self.done = done
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
@@ -159,8 +163,11 @@ class StreamedAnswer(Response):
                 await self._send(send)
                 tasks.cancel_scope.cancel()
         finally:
-            with anyio.CancelScope(shield=True):
-                await anyio.to_thread.run_sync(self.finish)
+            try:
+                with anyio.CancelScope(shield=True):
+                    await anyio.to_thread.run_sync(self.finish)
+            finally:
+                self.done()
 
     async def _send(self, send: Send) -> None:
         await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
