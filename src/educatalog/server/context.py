@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from educatalog.server.guard import CHECK_STEPS, Guard, interruptible
+from educatalog.server.search_index import Prefilter
 from educatalog.server.store import Database
 
 __all__ = [
@@ -74,8 +75,9 @@ class Limits:
 
 @dataclass
 class Context:
-    """What one read needs: the database, the connection leased to it, its guard and the
-    server's limits. Make one with :meth:`lease`."""
+    """What one read needs: the database, the connection leased to it, its guard, the
+    server's limits and whether a search is narrowed by its index. Make one with
+    :meth:`lease`."""
 
     db: Database
     conn: sqlite3.Connection
@@ -83,6 +85,7 @@ class Context:
     limits: Limits = field(default_factory=Limits)
     steps: int = CHECK_STEPS
     """SQLite VM steps between two checks of the guard on this connection."""
+    prefilter: Prefilter | None = None
 
     @classmethod
     @contextmanager
@@ -98,7 +101,8 @@ class Context:
         progress handler is the guard's); ``cache_kib`` sets a smaller page cache."""
         guard = guard or Guard()
         with db.lease(guard.progress, CHECK_STEPS, cache_kib=cache_kib) as conn:
-            yield cls(db, conn, guard, limits or Limits(), CHECK_STEPS)
+            prefilter = Prefilter(conn, db.search_indexes, lambda name: db.total_count(name, conn))
+            yield cls(db, conn, guard, limits or Limits(), CHECK_STEPS, prefilter)
 
     @contextmanager
     def working(self) -> Iterator[None]:

@@ -99,7 +99,9 @@ def read_groups(ctx: Context, bound: BoundQuery) -> tuple[bytes, dict[str, int]]
     and the requested meta counts (of items, as Directus counts them)."""
     with ctx.working():
         meta = _meta(ctx, bound)
-        text, params = sql.aggregate_sql(bound, ctx.db.catalogue, ctx.db.special_text)
+        text, params = sql.aggregate_sql(
+            bound, ctx.db.catalogue, ctx.db.special_text, prefilter=ctx.prefilter
+        )
         (array,) = ctx.conn.execute(text, params).fetchone()
         ctx.guard.check()
         return array.encode(), meta
@@ -215,7 +217,9 @@ def _meta(ctx: Context, bound: BoundQuery) -> dict[str, int]:
     if "total_count" in bound.meta:
         meta["total_count"] = ctx.db.total_count(bound.collection.name, ctx.conn)
     if "filter_count" in bound.meta:
-        text, params = sql.count_sql(bound, ctx.db.catalogue, ctx.db.special_text)
+        text, params = sql.count_sql(
+            bound, ctx.db.catalogue, ctx.db.special_text, prefilter=ctx.prefilter
+        )
         meta["filter_count"] = ctx.conn.execute(text, params).fetchone()[0]
     return meta
 
@@ -244,7 +248,12 @@ def check_objects(ctx: Context, bound: BoundQuery) -> None:
     counter = sql.ObjectCount(ctx.db.catalogue)
     expression = counter.size(coll, "t0", bound.fields, bound.deep)
     text, params = sql.page_sql(
-        bound, ["id"], ctx.db.catalogue, ctx.db.special_text, select=f"{expression} AS n"
+        bound,
+        ["id"],
+        ctx.db.catalogue,
+        ctx.db.special_text,
+        select=f"{expression} AS n",
+        prefilter=ctx.prefilter,
     )
     total = ctx.conn.execute(sql.objects_total_sql(text), params).fetchone()[0]
     if total > most:
@@ -335,7 +344,12 @@ def _page(
     )
     if walk and not _selective(bound.filter, db, bound.collection.name):
         text, params = sql.page_sql(
-            bound, columns, db.catalogue, db.special_text, scan_in_id_order=True
+            bound,
+            columns,
+            db.catalogue,
+            db.special_text,
+            scan_in_id_order=True,
+            prefilter=ctx.prefilter,
         )
         with ctx.walk_budget(ID_SCAN_BUDGET):
             try:
@@ -343,7 +357,9 @@ def _page(
             except sqlite3.OperationalError as exc:
                 if "interrupted" not in str(exc) or guard.reason != "walk":
                     raise
-    text, params = sql.page_sql(bound, columns, db.catalogue, db.special_text)
+    text, params = sql.page_sql(
+        bound, columns, db.catalogue, db.special_text, prefilter=ctx.prefilter
+    )
     return conn.execute(wrap(text), params)
 
 

@@ -22,6 +22,7 @@ from educatalog.files import atomic_path
 from educatalog.schema import CATALOGUE, Collection, Field, FieldType, Schema
 from educatalog.server import sql
 from educatalog.server.numbers import average_text, numeric_text
+from educatalog.server.search_index import create_search_indexes, usable_search_indexes
 
 __all__ = ["Database", "build_database", "check_database", "database_info", "read_rows"]
 
@@ -129,6 +130,7 @@ def build_database(
             for name, rows in chunks:
                 insert_rows(conn, catalogue[name], rows)
             create_indexes(conn, catalogue)
+            create_search_indexes(conn, catalogue)
             _record_special_text_columns(conn, catalogue)
             conn.executemany(sql.INSERT_INFO, [(k, json.dumps(v)) for k, v in (info or {}).items()])
             conn.commit()
@@ -271,6 +273,7 @@ class Database:
         with closing(_connect_readonly(self.path)) as conn:
             self.special_text = special_text_columns(conn)
             self.rows_per_value = index_selectivity(conn)
+            self.search_indexes = usable_search_indexes(conn, catalogue)
 
     def _open(self) -> sqlite3.Connection:
         conn = _connect_readonly(self.path)

@@ -4,8 +4,9 @@ items, aggregates, and the statements that build a database.
 
 ``terms`` (quoted identifiers, values as JSON, :class:`Sql` with its parameters),
 ``filters`` (filters and ``search`` as conditions), ``reads`` (pages, counts, items,
-relations, objects), ``aggregates`` (``aggregate`` and ``groupBy``) and ``tables`` (the
-database's tables, rows and indexes). Import the names from ``educatalog.server.sql``.
+relations, objects), ``aggregates`` (``aggregate`` and ``groupBy``), ``tables`` (the
+database's tables, rows and indexes) and ``search_index`` (the trigram index of
+``search``). Import the names from ``educatalog.server.sql``.
 """
 
 from __future__ import annotations
@@ -24,6 +25,17 @@ from educatalog.server.sql.reads import (
     page_sql,
     sorted_by_id_only,
     where_and_search_sql,
+)
+from educatalog.server.sql.search_index import (
+    SEARCH_TABLE_PREFIX,
+    candidates_sql,
+    create_search_table_sql,
+    fill_search_table_sql,
+    match_sql,
+    probe_search_table_sql,
+    search_table,
+    searched_text_fields,
+    trigram_query,
 )
 from educatalog.server.sql.tables import (
     ANALYZE,
@@ -51,7 +63,13 @@ from educatalog.server.sql.tables import (
     most_children_sql,
     total_count_sql,
 )
-from educatalog.server.sql.terms import SPECIAL_LOWERING, Sql, json_value_sql, quote
+from educatalog.server.sql.terms import (
+    SPECIAL_LOWERING,
+    SearchPrefilter,
+    Sql,
+    json_value_sql,
+    quote,
+)
 
 __all__ = [
     "ANALYZE",
@@ -63,6 +81,7 @@ __all__ = [
     "INSERT_SPECIAL_TEXT",
     "NO_MEMORY_MAP",
     "QUERY_ONLY",
+    "SEARCH_TABLE_PREFIX",
     "SELECT_INDEX_STATISTICS",
     "SELECT_INFO",
     "SELECT_SPECIAL_TEXT",
@@ -70,16 +89,20 @@ __all__ = [
     "SPECIAL_LOWERING",
     "SPECIAL_TEXT_TABLE",
     "ObjectCount",
+    "SearchPrefilter",
     "Sql",
     "aggregate_sql",
     "all_rows_sql",
     "by_ids_sql",
     "cache_size_sql",
+    "candidates_sql",
     "children_sql",
     "contains_ci",
     "count_sql",
     "create_index_sql",
+    "create_search_table_sql",
     "create_table_sql",
+    "fill_search_table_sql",
     "flat_item_sql",
     "holds_special_text_sql",
     "ids_sql",
@@ -88,14 +111,19 @@ __all__ = [
     "item_sql",
     "json_rows_sql",
     "json_value_sql",
+    "match_sql",
     "most_children_sql",
     "null_row_sql",
     "objects_total_sql",
     "page_sql",
+    "probe_search_table_sql",
     "quote",
     "search_sql",
+    "search_table",
+    "searched_text_fields",
     "sorted_by_id_only",
     "total_count_sql",
+    "trigram_query",
     "where_and_search_sql",
     "where_sql",
 ]

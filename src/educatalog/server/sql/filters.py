@@ -21,6 +21,7 @@ import re
 
 from educatalog.query import And, Condition, Filter, Or, Related
 from educatalog.schema import CATALOGUE, Collection, FieldType, Schema
+from educatalog.server.sql.search_index import match_sql, searched_text_fields, trigram_query
 from educatalog.server.sql.terms import SPECIAL_LOWERING, Sql, quote
 
 __all__ = ["contains_ci", "null_row_sql", "search_sql", "where_sql"]
@@ -248,25 +249,45 @@ _SEARCH_UUID = re.compile(
 )
 
 
-def search_sql(text: str, coll: Collection, alias: str, sql: Sql) -> str:
+def search_sql(text: str, coll: Collection, alias: str, sql: Sql, *, reads_all: bool = True) -> str:
     """Full-text ``search`` over the root item's own fields: text fields by substring,
     numeric fields by equality with a canonical number, uuid fields by equality with a
-    whole valid UUID (never a part of one)."""
+    whole valid UUID (never a part of one).
+
+    The text fields' condition is asked only of the rows that the collection's search index
+    names, when ``sql.prefilter`` finds that it narrows the search (``reads_all``: the
+    statement reads every match, not a page of them)."""
     if not text.strip():
         return "0"
-    parts = []
     number: int | float | None = None
     if _CANONICAL_NUMBER.fullmatch(text) and text != "-0" and ("." in text or len(text) <= 20):
         number = float(text) if "." in text else int(text)
         if isinstance(number, int) and not -(2**63) <= number < 2**63:
             number = None  # no stored integer is that large
+    # Parameters are registered in the order they appear in the SQL text.
+    texts = searched_text_fields(coll)
+    narrowed = ""
+    query = trigram_query(text) if texts and sql.prefilter is not None else None
+    if (
+        query is not None
+        and sql.prefilter is not None
+        and not any(sql.is_special(coll.name, f.name) for f in texts)
+        and sql.prefilter(coll, query, reads_all)
+    ):
+        narrowed = match_sql(coll, f"{alias}.id", sql.param(query))
+    text_parts = [
+        contains_ci(f"{alias}.{quote(f.name)}", text, sql, sql.is_special(coll.name, f.name))
+        for f in texts
+    ]
+    parts = []
+    if text_parts:
+        either = " OR ".join(text_parts)
+        parts.append(f"({narrowed} AND ({either}))" if narrowed else either)
     for f in coll.stored_fields:
         col = f"{alias}.{quote(f.name)}"
         if f.type is FieldType.UUID:
             if _SEARCH_UUID.fullmatch(text):
                 parts.append(f"{col} = {sql.param(text.lower())}")
-        elif f.type.is_text:
-            parts.append(contains_ci(col, text, sql, sql.is_special(coll.name, f.name)))
         elif f.type.is_numeric and number is not None:
             parts.append(f"{col} = {sql.param(number)}")
     return "(" + " OR ".join(parts) + ")" if parts else "0"

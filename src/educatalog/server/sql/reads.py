@@ -8,7 +8,7 @@ from typing import Any
 from educatalog.query import NESTED_LIMIT, BoundQuery
 from educatalog.schema import CATALOGUE, Collection, Field, Schema
 from educatalog.server.sql.filters import search_sql, where_sql
-from educatalog.server.sql.terms import Sql, json_value_sql, quote
+from educatalog.server.sql.terms import SearchPrefilter, Sql, json_value_sql, quote
 
 __all__ = [
     "ObjectCount",
@@ -25,11 +25,15 @@ __all__ = [
 ]
 
 
-def where_and_search_sql(bound: BoundQuery, sql: Sql, catalogue: Schema) -> str:
-    """The condition of a query's filter and search on its collection as ``t0``."""
+def where_and_search_sql(
+    bound: BoundQuery, sql: Sql, catalogue: Schema, *, reads_all: bool = True
+) -> str:
+    """The condition of a query's filter and search on its collection as ``t0``
+    (``reads_all``: the statement reads every match, not the first page of them)."""
     where = where_sql(bound.filter, bound.collection, "t0", sql, catalogue)
     if bound.search is not None:
-        where = f"{where} AND {search_sql(bound.search, bound.collection, 't0', sql)}"
+        search = search_sql(bound.search, bound.collection, "t0", sql, reads_all=reads_all)
+        where = f"{where} AND {search}"
     return where
 
 
@@ -37,9 +41,11 @@ def count_sql(
     bound: BoundQuery,
     catalogue: Schema = CATALOGUE,
     special_text: frozenset[tuple[str, str]] | None = None,
+    *,
+    prefilter: SearchPrefilter | None = None,
 ) -> tuple[str, list[Any]]:
     """``SELECT count(*)`` of the rows matching filter and search (``filter_count``)."""
-    sql = Sql(special_text)
+    sql = Sql(special_text, prefilter=prefilter)
     where = where_and_search_sql(bound, sql, catalogue)
     return f"SELECT count(*) FROM {quote(bound.collection.name)} AS t0 WHERE {where}", sql.params
 
@@ -57,18 +63,21 @@ def page_sql(
     *,
     scan_in_id_order: bool = False,
     select: str | None = None,
+    prefilter: SearchPrefilter | None = None,
 ) -> tuple[str, list[Any]]:
     """The root ``SELECT`` of a list query: filter, search, sort, limit and offset.
 
-    ``select`` replaces the list of ``columns`` of the root table ``t0`` by an expression.
+    ``select`` replaces the list of ``columns`` of the root table ``t0`` by an expression;
+    ``prefilter`` decides whether a search is narrowed by its search index first.
 
     ``scan_in_id_order`` forbids indexes on the root table (lookups by id still work), so
     that a page in id order is read by walking the table in that order and stops after
     ``limit`` matches, where SQLite's planner would collect and sort every match.
     Otherwise a filtered or sorted page is read in two steps: its ids, then its rows.
     """
-    sql = Sql(special_text)
-    where = where_and_search_sql(bound, sql, catalogue)
+    sql = Sql(special_text, prefilter=prefilter)
+    reads_all = bound.limit is None or not sorted_by_id_only(bound)
+    where = where_and_search_sql(bound, sql, catalogue, reads_all=reads_all)
     joins: dict[tuple[str, ...], str] = {}
     join_sql: list[str] = []
     order: list[str] = []

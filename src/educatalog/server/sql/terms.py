@@ -4,13 +4,13 @@ JSON representation, and :class:`Sql`, a text being built with its parameters in
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 
-from educatalog.schema import Field, FieldType
+from educatalog.schema import Collection, Field, FieldType
 
-__all__ = ["SPECIAL_LOWERING", "Sql", "json_value_sql", "quote"]
+__all__ = ["SPECIAL_LOWERING", "SearchPrefilter", "Sql", "json_value_sql", "quote"]
 
 SPECIAL_LOWERING = ("\u212a", "\u0130")
 """The only characters whose lower case holds ASCII letters: KELVIN SIGN -> "k" and
@@ -41,17 +41,29 @@ def json_value_sql(f: Field, column: str) -> str:
     return column
 
 
+class SearchPrefilter(Protocol):
+    """Whether a collection's search index narrows a search enough to be asked first
+    (:mod:`~educatalog.server.sql.search_index`): ``query`` is the index's query of the
+    search's text, ``reads_all`` whether the statement reads every match (a count, a sort)
+    rather than the first page of them."""
+
+    def __call__(self, coll: Collection, query: str, reads_all: bool) -> bool: ...
+
+
 @dataclass
 class Sql:
     """An SQL text being built, with its parameters in order.
 
     ``special_text`` names the text columns that hold characters whose lower case is ASCII
     (:data:`SPECIAL_LOWERING`); None means unknown, and every column is treated so.
+    ``prefilter`` tells whether a search is narrowed by its collection's search index
+    first (None: never).
     """
 
     special_text: frozenset[tuple[str, str]] | None = None
     params: list[Any] = field(default_factory=list)
     aliases: int = 0
+    prefilter: SearchPrefilter | None = None
 
     def is_special(self, collection: str, name: str) -> bool:
         return self.special_text is None or (collection, name) in self.special_text
@@ -67,7 +79,7 @@ class Sql:
     def child(self) -> Sql:
         """A part built apart: its parameters join this one's only if it is :meth:`adopt`-ed
         (alias names stay unique either way)."""
-        return Sql(self.special_text, aliases=self.aliases)
+        return Sql(self.special_text, aliases=self.aliases, prefilter=self.prefilter)
 
     def adopt(self, part: Sql) -> None:
         self.params.extend(part.params)
