@@ -12,7 +12,7 @@ import pytest
 
 from educatalog.query import Query, bind
 from educatalog.server import items
-from educatalog.server.context import Context
+from educatalog.server.context import WALK_TICKS, Context
 from educatalog.server.guard import Guard, QueryTooLong
 from educatalog.server.items import read_items, read_items_json, stream_items
 from educatalog.server.store import Database
@@ -84,9 +84,35 @@ def test_a_walk_in_id_order_that_runs_out_of_steps_falls_back_to_the_planner(
         assert spent == []  # 132 rows: walked within the budget
         monkeypatch.setattr(items, "ID_SCAN_BUDGET", 10)  # the walk stops at once
         assert _ids(ctx, params) == expected
-        assert spent == [None]
+        assert spent == [None] * WALK_TICKS  # its ticks, the last of which stopped it
         assert ctx.guard.reason is None  # the walk's interruption is not the request's
         assert ctx.conn.execute("SELECT count(*) FROM events").fetchone()[0] > 0
+    db.close()
+
+
+def test_a_walk_repeated_on_one_connection_gets_its_whole_budget_each_time(
+    small_database: Path,
+) -> None:
+    """SQLite counts a statement's steps across its runs, and Python reuses the statement
+    of the same text: one progress call at the whole budget cut the second run short."""
+    db = Database(small_database)
+    text = "SELECT count(*) FROM events AS a, events AS b WHERE a.id < 40"
+    with Context.lease(db) as ctx:
+        counted = [0]
+
+        def count() -> int:
+            counted[0] += 1
+            return 0
+
+        ctx.conn.set_progress_handler(count, 1)
+        expected = ctx.conn.execute(text).fetchone()
+        steps = counted[0]
+    db.close()
+    db = Database(small_database)
+    with Context.lease(db) as ctx:
+        for _ in range(10):
+            with ctx.walk_budget(steps * 5 // 4):
+                assert ctx.conn.execute(text).fetchone() == expected
     db.close()
 
 

@@ -99,7 +99,11 @@ def test_every_search_is_answered_as_without_the_index(
 
 
 @settings(max_examples=150, deadline=None)
-@given(needle=st.text(st.characters(blacklist_characters="\x00"), min_size=1, max_size=12))
+@given(
+    needle=st.text(
+        st.characters(codec="utf-8", blacklist_characters="\x00"), min_size=1, max_size=12
+    )
+)
 def test_any_text_is_searched_as_without_the_index(
     pair: tuple[Database, Database], needle: str
 ) -> None:
@@ -197,3 +201,28 @@ def test_a_database_without_the_index_is_served_and_searched(tmp_path: Path) -> 
         answer = c.get("/items/courses", params={"search": "EXCEL", "fields": "id"})
     app.state.database.close()
     assert answer.json() == {"data": [{"id": 1}]}
+
+
+def test_a_page_of_a_search_walks_first_and_reads_the_index_when_the_word_is_rare(
+    pair: tuple[Database, Database], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page in id order walks the table within a budget (a common word is found there,
+    the index unasked); when the budget runs out, the index names the rows."""
+    indexed, _ = pair
+    built: list[str] = []
+    page_sql = sql.page_sql
+
+    def spy(*args: object, **kwargs: object) -> tuple[str, list[object]]:
+        text, params = page_sql(*args, **kwargs)  # type: ignore[arg-type]
+        built.append(text)
+        return text, params
+
+    monkeypatch.setattr(sql, "page_sql", spy)
+    table = sql.search_table(CATALOGUE["events"])
+    rows, _ = _answer(indexed, "events", search="https", limit=3, fields=("id",))
+    assert len(rows) == 3
+    assert [table in text for text in built] == [False]  # found by the walk
+    built.clear()
+    monkeypatch.setattr(items, "SEARCH_SCAN_BUDGET", 10)  # every walk runs out at once
+    assert _answer(indexed, "events", search="https", limit=3, fields=("id",))[0] == rows
+    assert [table in text for text in built] == [False, True]

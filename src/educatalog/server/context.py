@@ -20,6 +20,7 @@ __all__ = [
     "QUERY_TIME",
     "STREAM_CACHE_KIB",
     "STREAM_ROWS",
+    "WALK_TICKS",
     "WHOLE_BYTES",
     "Context",
     "Limits",
@@ -47,6 +48,9 @@ in one worker call, not one a piece."""
 
 STREAM_CACHE_KIB = 8_192
 """SQLite's page cache while a connection streams an answer (a scan reads each page once)."""
+
+WALK_TICKS = 16
+"""A walk's step budget is counted in this many calls of SQLite's progress handler."""
 
 MAX_RESPONSE_OBJECTS = 5_000_000
 """JSON objects one answer may hold, nested ones counted each time they are written."""
@@ -114,9 +118,11 @@ class Context:
     @contextmanager
     def walk_budget(self, steps: int) -> Iterator[None]:
         """Interrupt the statements of the block after ``steps`` SQLite VM steps (the
-        interruption's reason is then ``"walk"``), with one call from SQLite instead of a
-        check every few thousand steps; the guard's checks resume after the block."""
-        self.conn.set_progress_handler(self.guard.walk_spent, steps)
+        interruption's reason is then ``"walk"``; within one of :data:`WALK_TICKS` parts of
+        ``steps``), with a few calls from SQLite instead of a check every few thousand
+        steps; the guard's checks resume after the block."""
+        self.guard.start_walk(WALK_TICKS)
+        self.conn.set_progress_handler(self.guard.walk_spent, max(1, steps // WALK_TICKS))
         try:
             yield
         finally:

@@ -43,6 +43,7 @@ class Guard:
         self._since: float | None = None
         self._cancelled = threading.Event()
         self.reason: str | None = None
+        self._walk_left = 0
 
     def cancel(self) -> None:
         self._cancelled.set()
@@ -99,10 +100,24 @@ class Guard:
             return self.too_long()
         return exc
 
+    def start_walk(self, ticks: int) -> None:
+        """Begin a walk with a step budget of ``ticks`` calls of :meth:`walk_spent`."""
+        self._walk_left = ticks
+
     def walk_spent(self) -> int:
         """The progress handler of a walk with a step budget (:meth:`Context.walk_budget
-        <educatalog.server.context.Context.walk_budget>`): called once, when the budget is
-        spent, it interrupts the statement."""
+        <educatalog.server.context.Context.walk_budget>`): its last tick interrupts the
+        statement; any tick does when the request is cancelled or out of time.
+
+        SQLite counts a prepared statement's steps across its runs, and Python reuses a
+        statement of the same text: the first call comes after fewer steps than the others
+        (those left of the last run's count). Ticks keep that error to one tick of many;
+        one call at the whole budget left a repeated page a random part of it."""
+        if self.progress():
+            return 1
+        self._walk_left -= 1
+        if self._walk_left > 0:
+            return 0
         self.reason = "walk"
         return 1
 

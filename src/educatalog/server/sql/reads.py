@@ -64,11 +64,14 @@ def page_sql(
     scan_in_id_order: bool = False,
     select: str | None = None,
     prefilter: SearchPrefilter | None = None,
+    reads_all: bool | None = None,
 ) -> tuple[str, list[Any]]:
     """The root ``SELECT`` of a list query: filter, search, sort, limit and offset.
 
     ``select`` replaces the list of ``columns`` of the root table ``t0`` by an expression;
-    ``prefilter`` decides whether a search is narrowed by its search index first.
+    ``prefilter`` decides whether a search is narrowed by its search index first, knowing
+    whether the statement reads every match (``reads_all``; None: unless it reads the
+    first ``limit`` in id order; True also when the matches are known to be few).
 
     ``scan_in_id_order`` forbids indexes on the root table (lookups by id still work), so
     that a page in id order is read by walking the table in that order and stops after
@@ -76,7 +79,8 @@ def page_sql(
     Otherwise a filtered or sorted page is read in two steps: its ids, then its rows.
     """
     sql = Sql(special_text, prefilter=prefilter)
-    reads_all = bound.limit is None or not sorted_by_id_only(bound)
+    if reads_all is None:
+        reads_all = bound.limit is None or not sorted_by_id_only(bound)
     where = where_and_search_sql(bound, sql, catalogue, reads_all=reads_all)
     joins: dict[tuple[str, ...], str] = {}
     join_sql: list[str] = []
