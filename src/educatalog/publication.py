@@ -82,15 +82,20 @@ def with_source(frame: pd.DataFrame, source: Source) -> pd.DataFrame:
 
 
 def scope(states: Sequence[str] | None, start: str | None, end: str | None, lang: str) -> list[str]:
-    """The filters in words: "Bundesländer: Bayern, Sachsen", "Beginn 01.04.2025 bis …"."""
+    """The filters in words: "Bundesländer: Bayern, Sachsen", "Beginn 01.04.2025 bis
+    31.03.2026", or with one end open "Beginn ab 01.04.2025" / "Beginn bis 31.03.2026"."""
     words = []
     if states:
         names = ", ".join(texts.label(s, lang) for s in states)
         words.append(texts.text("report.scope.states", lang, states=names))
-    if start or end:
-        first = texts.date(start, lang) if start else "…"
-        last = texts.date(end, lang) if end else "…"
+    first = texts.date(start, lang) if start else None
+    last = texts.date(end, lang) if end else None
+    if first and last:
         words.append(texts.text("report.scope.dates", lang, start=first, end=last))
+    elif first:
+        words.append(texts.text("report.scope.dates_from", lang, start=first))
+    elif last:
+        words.append(texts.text("report.scope.dates_until", lang, end=last))
     return words
 
 
@@ -206,8 +211,8 @@ class Publication:
             if self.filters:
                 note = texts.text("report.trends.unfiltered_note", self.lang)
                 presented.notes.append(note)
-        elif self.filters:
-            presented.notes.append(self.selection)
+        elif self.filters:  # on the page; the workbook's "Filter" line says it there
+            presented.selection = self.selection
         self.book.append(presented)
         if collapsed:
             summary = html.escape(texts.text("report.chart_table", self.lang, title=title))

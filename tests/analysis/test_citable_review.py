@@ -75,6 +75,25 @@ def test_costs_count_the_courses_at_0_and_say_how_many_courses_state_a_cost(
 # -- 3/4/12: the selection under every table and chart; what a rate counts; top 8 -------------
 
 
+@pytest.mark.parametrize(
+    ("start", "end", "lang", "words"),
+    [
+        ("2025-04-01", None, "de", "Auswahl: Beginn ab 01.04.2025."),
+        (None, "2026-03-31", "de", "Auswahl: Beginn bis 31.03.2026."),
+        ("2025-04-01", None, "en", "Selection: start dates from 1 Apr 2025."),
+        (None, "2026-03-31", "en", "Selection: start dates up to 31 Mar 2026."),
+    ],
+)
+def test_a_selection_open_at_one_end_says_so_in_words(
+    start: str | None, end: str | None, lang: str, words: str, tmp_path: Path
+) -> None:
+    """No "bis …." (an ellipsis and the sentence's full stop) for a window open at one end."""
+    source = Source(demo=True, name="Demo", as_of=dt.date(2026, 1, 15))
+    filters = publication.scope(None, start, end, lang)
+    pub = publication.Publication(tmp_path, lang, source=source, filters=filters)
+    assert pub.selection == words
+
+
 def test_a_filtered_publication_names_its_selection_under_tables_and_charts(
     two: pd.DataFrame, tmp_path: Path
 ) -> None:
@@ -83,17 +102,19 @@ def test_a_filtered_publication_names_its_selection_under_tables_and_charts(
     pub = publication.Publication(tmp_path, "de", source=source, filters=filters)
     selection = "Auswahl: Bundesländer: Bayern, Sachsen; Beginn 01.04.2025 bis 31.03.2026."
     shown = pub.table("states", stats.supply(two, "state", margins=True))
-    assert selection in shown.notes
+    assert shown.selection == selection
+    assert selection in shown.to_html()
     figure = plots.supply_bars(two, "state")
     pub.chart("01-supply-by-state", figure, "forms_by_state", frame=stats.supply(two, "state"))
     assert plots.alt_text(figure).endswith(selection)
     footer = next(t.get_text() for t in figure.texts if t.get_gid() == "educatalog-source")
     assert "Auswahl: Bundesländer: Bayern, Sachsen;" in footer
-    assert selection in pub.book[-1].notes  # the chart's own table too
+    assert pub.book[-1].selection == selection  # the chart's own table too
     plt.close(figure)
     # The archive's tables, which the filters do not apply to, say that instead.
     whole = pub.table("flows", stats.supply(two, "state"), filtered=False)
-    assert selection not in whole.notes
+    assert whole.selection is None
+    assert selection not in whole.to_html()
     # Without filters, no such line.
     plain = publication.Publication(tmp_path / "all", "de", source=source)
     assert not any(

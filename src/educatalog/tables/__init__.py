@@ -82,8 +82,9 @@ class Table:
     ``source``, the ``population`` figures of a per-capita table, ``totals`` (how many of
     its last rows are totals), ``sheet`` (a short name for its sheet in a workbook),
     ``stand`` (what its "Stand" line says; default: the source's retrieval date),
-    ``dates`` (header -> date, for columns headed by a date) and ``filtered`` (whether the
-    workbook's filters apply to it)."""
+    ``dates`` (header -> date, for columns headed by a date), ``filtered`` (whether the
+    workbook's filters apply to it) and ``selection`` (those filters in words, the last line
+    under it on the page; in a workbook its own "Filter" line says them)."""
 
     frame: pd.DataFrame
     kinds: dict[str, str]
@@ -98,6 +99,7 @@ class Table:
     stand: str | None = None
     dates: dict[str, dt.date] = field(default_factory=dict)
     filtered: bool = True
+    selection: str | None = None
 
     def cell(self, value: Any, column: str) -> str:
         """One value as the reader sees it, in :attr:`lang`."""
@@ -152,7 +154,8 @@ class Table:
             )
             total = ' class="educatalog-total"' if n >= first_total else ""
             rows.append(f"<tr{total}>{th}{cells}</tr>")
-        notes = "".join(f"<p class='educatalog-note'>{html.escape(n)}</p>" for n in self.notes)
+        lines = [*self.notes, *([self.selection] if self.selection else [])]
+        notes = "".join(f"<p class='educatalog-note'>{html.escape(n)}</p>" for n in lines)
         return (
             f"{_STYLE}<table class='educatalog-table' lang='{self.lang}'>{caption}"
             f"<thead><tr>{corner}{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"

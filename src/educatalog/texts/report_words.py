@@ -20,6 +20,8 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
     ),
     "report.scope.states": ("Bundesländer: {states}", "states: {states}"),
     "report.scope.dates": ("Beginn {start} bis {end}", "start dates {start} to {end}"),
+    "report.scope.dates_from": ("Beginn ab {start}", "start dates from {start}"),
+    "report.scope.dates_until": ("Beginn bis {end}", "start dates up to {end}"),
     "report.states": ("Angebot nach Bundesland", "Offers by state"),
     "report.states.text": (
         "Veranstaltungen nach dem Bundesland ihrer Adresse; Veranstaltungen ohne Adresse "
