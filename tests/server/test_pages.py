@@ -170,3 +170,55 @@ def test_sorted_pages_are_the_rows_of_a_sort_of_whole_rows(
             streamed = json.loads(b"".join(stream_items(ctx, bound)))["data"]
             assert [list(r.values()) for r in streamed] == rows
     db.close()
+
+
+@pytest.mark.parametrize(
+    ("params", "counts"),
+    [
+        ({"limit": "-1"}, False),  # every match: the rows are the count
+        ({"limit": "-1", "offset": "5"}, False),
+        ({"limit": "100000"}, False),  # a page that ends before its limit
+        ({"limit": "3"}, True),  # a full page: counted
+        ({"limit": "-1", "offset": "100000"}, True),  # empty past its offset: counted
+        ({"limit": "0"}, True),
+    ],
+)
+@pytest.mark.parametrize("fields", ["id", "id,course.id"])
+@pytest.mark.parametrize("streamed", [False, True])
+def test_filter_count_is_the_rows_when_the_page_holds_the_last_match(
+    small_database: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    params: dict[str, str],
+    counts: bool,
+    fields: str,
+    streamed: bool,
+) -> None:
+    db = Database(small_database)
+    where = json.dumps({"course": {"_gt": 2}})
+    query = [("filter", where), ("meta", "filter_count,total_count"), ("fields", fields)]
+    bound = bind(Query.from_params([*query, *params.items()]), "events")
+    expected = len(_ids_by_sql(small_database, "course > 2", offset=0, limit=-1))
+    counted: list[str] = []
+    count_sql = items.sql.count_sql
+
+    def spy(*args: object, **kwargs: object) -> tuple[str, list[object]]:
+        counted.append("count")
+        return count_sql(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(items.sql, "count_sql", spy)
+    with Context.lease(db) as ctx:
+        if streamed:
+            meta = json.loads(b"".join(stream_items(ctx, bound)))["meta"]
+        elif fields == "id":
+            page = read_items_json(ctx, bound)
+            assert page is not None
+            meta = page[1]
+        else:
+            meta = read_items(ctx, bound)[1]
+    db.close()
+    assert meta["filter_count"] == expected
+    assert meta["total_count"] > expected
+    # a streamed answer counts before its first piece, unless it streams every match
+    every = params["limit"] == "-1" and params.get("offset", "0") == "0"
+    would_count = counts or (streamed and not every)
+    assert counted == (["count"] if would_count else [])

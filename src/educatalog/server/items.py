@@ -34,6 +34,7 @@ __all__ = [
     "SELECTIVE_ROWS",
     "check_objects",
     "is_flat",
+    "known_count",
     "meta_tail",
     "read_groups",
     "read_item",
@@ -63,12 +64,12 @@ def read_items(ctx: Context, bound: BoundQuery) -> tuple[list[Row], dict[str, in
     """The page of items and the requested meta counts for a list query."""
     with ctx.working():
         coll = bound.collection
-        meta = _meta(ctx, bound)
         if bound.limit == 0:
-            return [], meta
+            return [], _meta(ctx, bound)
         check_objects(ctx, bound)
         columns = _columns(coll, bound.fields)
         rows = _rows(ctx.db, coll, columns, _page(ctx, bound, columns))
+        meta = _meta(ctx, bound, len(rows))
         _attach(ctx, coll, rows, bound.fields, bound.deep)
         ctx.guard.check()
         return rows, meta
@@ -86,16 +87,17 @@ def read_items_json(ctx: Context, bound: BoundQuery) -> tuple[bytes, dict[str, i
     if not is_flat(bound):
         return None
     with ctx.working():
-        meta = _meta(ctx, bound)
         if bound.limit == 0:
-            return b"", meta
+            return b"", _meta(ctx, bound)
         check_objects(ctx, bound)
         # One aggregate row: SQLite joins the whole page in a single step, without the
         # GIL. The page query has a LIMIT, so it is never flattened: rows arrive in its
         # ORDER BY, and the objects are built for the rows of the page only (not for every
         # match that a sort has to look at).
         page = _page_sql(_flat_item(ctx.db, bound), joined=True)
-        (objects,) = next(iter(_page(ctx, bound, _columns(bound.collection, bound.fields), page)))
+        columns = _columns(bound.collection, bound.fields)
+        (objects, rows) = next(iter(_page(ctx, bound, columns, page)))
+        meta = _meta(ctx, bound, rows)
         ctx.guard.check()  # a statement shorter than the guard's interval is checked here
         return objects or b"", meta
 
@@ -151,19 +153,21 @@ def stream_items(
     :func:`read_items_json` or :func:`read_items` give, serialized as the service does.
 
     The meta counts and the object budget are settled before the first piece (so an error
-    can still be answered as such); rows then follow ``chunk_rows`` at a time, each chunk
+    can still be answered as such), but for an answer of every match, whose count is the
+    rows it streamed (:func:`known_count`); rows then follow ``chunk_rows`` at a time, each chunk
     with its relations. Every call of ``next()`` does its work under the context's guard:
     run the pieces in worker threads, one at a time, with the context's connection leased
     to this answer alone.
     """
     coll = bound.collection
+    # every match from the first on: the count is the rows streamed (known_count)
+    counted = bound.limit is None and bound.offset == 0
     with ctx.working():
-        meta = _meta(ctx, bound)
+        meta = {} if counted else _meta(ctx, bound)
         if bound.limit != 0:
             check_objects(ctx, bound)
-    tail = b"]" + meta_tail(meta)
     if bound.limit == 0:
-        yield b'{"data":[' + tail
+        yield b'{"data":[' + b"]" + meta_tail(meta)
         return
     yield b'{"data":['
     flat = is_flat(bound)
@@ -179,6 +183,7 @@ def stream_items(
         cursor = _page(ctx, bound, columns, wrap)
     fetch = _fetcher(cursor)
     first = True
+    streamed = 0
     try:
         while True:
             with ctx.working():
@@ -193,12 +198,16 @@ def stream_items(
                     _attach(ctx, coll, rows, bound.fields, bound.deep)
                     piece = orjson.dumps(rows)[1:-1]
                 ctx.guard.rows += len(batch)
+                streamed += len(batch)
             yield piece if first else b"," + piece
             first = False
     finally:
         if isinstance(cursor, sqlite3.Cursor):
             cursor.close()
-    yield tail
+    if counted:
+        with ctx.working():
+            meta = _meta(ctx, bound, streamed)
+    yield b"]" + meta_tail(meta)
 
 
 def meta_tail(meta: dict[str, int]) -> bytes:
@@ -218,16 +227,35 @@ def _fetcher(cursor: list[Any] | sqlite3.Cursor) -> Callable[[int], list[Any]]:
     return fetch
 
 
-def _meta(ctx: Context, bound: BoundQuery) -> dict[str, int]:
+def _meta(ctx: Context, bound: BoundQuery, rows: int | None = None) -> dict[str, int]:
+    """The requested meta counts; ``filter_count`` without counting when the page's
+    ``rows`` (read already) tell it (:func:`known_count`)."""
     meta: dict[str, int] = {}
     if "total_count" in bound.meta:
         meta["total_count"] = ctx.db.total_count(bound.collection.name, ctx.conn)
     if "filter_count" in bound.meta:
-        text, params = sql.count_sql(
-            bound, ctx.db.catalogue, ctx.db.special_text, prefilter=ctx.prefilter
-        )
-        meta["filter_count"] = ctx.conn.execute(text, params).fetchone()[0]
+        known = None if rows is None else known_count(bound, rows)
+        if known is None:
+            text, params = sql.count_sql(
+                bound, ctx.db.catalogue, ctx.db.special_text, prefilter=ctx.prefilter
+            )
+            known = ctx.conn.execute(text, params).fetchone()[0]
+        meta["filter_count"] = known
     return meta
+
+
+def known_count(bound: BoundQuery, rows: int) -> int | None:
+    """The number of matches (``filter_count``) when a page of ``rows`` tells it: a page
+    that ends before its limit (or has none) holds the last match, so the matches are its
+    offset and its rows; None when the page is full, or empty past its offset.
+
+    ``limit=-1&meta=filter_count``, the most common way to ask for a whole list and its
+    count, then reads the matches once, not twice."""
+    if bound.limit is not None and rows >= bound.limit:
+        return None
+    if rows == 0 and bound.offset > 0:
+        return None
+    return bound.offset + rows
 
 
 def _too_many(total: int, most: int) -> InvalidQuery:
