@@ -17,7 +17,9 @@ import os
 import re
 import secrets
 from collections.abc import Callable, Generator, Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import anyio
@@ -63,7 +65,13 @@ from educatalog.server.items import (
     stream_items,
 )
 from educatalog.server.openapi import openapi_document
-from educatalog.server.running import FairShare, PiecewiseAnswer, Slot, StreamedAnswer, in_worker
+from educatalog.server.running import (
+    FairShare,
+    PiecewiseAnswer,
+    Slot,
+    StreamedAnswer,
+    read_quickly,
+)
 from educatalog.server.store import Database, check_database
 
 __all__ = [
@@ -200,8 +208,7 @@ async def list_items(request: Request) -> Response:
     if streamed:
         return await _streamed(request, service, bound, slot)
     try:
-        guard = service.limits.guard()
-        body = await in_worker(request, guard, _page_body, service, bound, guard)
+        body = await read_quickly(request, service.limits, partial(_page_body, service, bound))
     finally:
         service.share.release(slot)
     return PiecewiseAnswer(body, service.headers)
@@ -225,51 +232,76 @@ def _page_body(service: Service, bound: BoundQuery, guard: Guard) -> list[bytes]
     return [orjson.dumps(content)]
 
 
+class _Reading:
+    """An answer that may be large, being read: its lease, guard and pieces (one attempt;
+    :meth:`start` begins anew)."""
+
+    def __init__(self, service: Service, bound: BoundQuery) -> None:
+        self.service = service
+        self.bound = bound
+        self.guard: Guard | None = None
+        self.lease: AbstractContextManager[Context] | None = None
+        self.pieces: Generator[bytes, None, None] | None = None
+
+    def start(self, guard: Guard) -> tuple[list[bytes], bool]:
+        """The answer's first pieces, and whether they are all of it (then it is finished).
+        An attempt under a quick guard does not stream: a longer answer is its QueryTooLong."""
+        self.finish()
+        self.guard = guard
+        limits = self.service.limits
+        self.lease = Context.lease(self.service.db, guard, limits, cache_kib=STREAM_CACHE_KIB)
+        try:
+            self.pieces = stream_items(self.lease.__enter__(), self.bound)
+            first: list[bytes] = []
+            size = 0
+            for piece in self.pieces:
+                first.append(piece)
+                size += len(piece)
+                if len(first) > 1 and size > limits.whole_bytes:
+                    if guard.on_loop:
+                        raise guard.too_long()
+                    return first, False
+        except BaseException:
+            self.finish()
+            raise
+        self.finish()
+        return first, True
+
+    def finish(self) -> None:
+        """Close the pieces and give the connection back (in the thread that read them)."""
+        pieces, lease = self.pieces, self.lease
+        self.pieces = self.lease = None
+        if pieces is not None:
+            pieces.close()
+        if lease is not None:
+            lease.__exit__(None, None, None)
+
+
 async def _streamed(request: Request, service: Service, bound: BoundQuery, slot: Slot) -> Response:
     """An answer that may be large, read piece by piece; its first pieces are read before
     the status is sent, so that a refused or too long query is still answered with its
     error. One that ends within its first ``whole_bytes`` is sent whole, with its length;
     any other is streamed. ``slot`` is released when the answer is done."""
-    guard = service.limits.guard()
-    lease = Context.lease(service.db, guard, service.limits, cache_kib=STREAM_CACHE_KIB)
-    opened: list[Context] = []
-    produced: list[Generator[bytes, None, None]] = []
-
-    def start() -> tuple[list[bytes], bool]:
-        opened.append(lease.__enter__())
-        produced.append(pieces := stream_items(opened[0], bound))
-        first: list[bytes] = []
-        size = 0
-        for piece in pieces:
-            first.append(piece)
-            size += len(piece)
-            if len(first) > 1 and size > service.limits.whole_bytes:
-                return first, False
-        finish()
-        return first, True
-
-    def finish() -> None:
-        if produced:
-            produced.pop().close()
-        if opened:
-            opened.clear()
-            lease.__exit__(None, None, None)
-
+    reading = _Reading(service, bound)
     try:
-        first, whole = await in_worker(request, guard, start)
+        first, whole = await read_quickly(request, service.limits, reading.start)
     except BaseException:
         with anyio.CancelScope(shield=True):
-            await anyio.to_thread.run_sync(finish)
+            await anyio.to_thread.run_sync(reading.finish)
         service.share.release(slot)
         raise
     if whole:
         service.share.release(slot)
         return PiecewiseAnswer(first, service.headers)
+    assert reading.pieces is not None
+    assert reading.guard is not None
 
     def done() -> None:
         service.share.release(slot)
 
-    return StreamedAnswer(first, produced[0], guard, finish, done, service.headers)
+    return StreamedAnswer(
+        first, reading.pieces, reading.guard, reading.finish, done, service.headers
+    )
 
 
 async def get_item(request: Request) -> Response:
@@ -293,10 +325,10 @@ async def get_item(request: Request) -> Response:
         )
     only = Query(fields=query.fields, deep=query.deep, backlink=query.backlink)
     bound = bind(only, collection, catalogue=service.db.catalogue)
-    guard = service.limits.guard()
     slot = await service.share.acquire(heavy=False)
     try:
-        row = await in_worker(request, guard, _item, service, coll, item_id, bound, guard)
+        read = partial(_item, service, coll, item_id, bound)
+        row = await read_quickly(request, service.limits, read)
     finally:
         service.share.release(slot)
     return service.respond({"data": row})

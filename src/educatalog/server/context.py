@@ -102,11 +102,12 @@ class Context:
         cache_kib: int | None = None,
     ) -> Iterator[Context]:
         """A context with a connection of the database leased to it for the block (its
-        progress handler is the guard's); ``cache_kib`` sets a smaller page cache."""
+        progress handler is the guard's, every ``guard.steps``); ``cache_kib`` sets a
+        smaller page cache."""
         guard = guard or Guard()
-        with db.lease(guard.progress, CHECK_STEPS, cache_kib=cache_kib) as conn:
+        with db.lease(guard.progress, guard.steps, cache_kib=cache_kib) as conn:
             prefilter = Prefilter(conn, db.search_indexes, lambda name: db.total_count(name, conn))
-            yield cls(db, conn, guard, limits or Limits(), CHECK_STEPS, prefilter)
+            yield cls(db, conn, guard, limits or Limits(), guard.steps, prefilter)
 
     @contextmanager
     def working(self) -> Iterator[None]:

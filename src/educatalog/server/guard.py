@@ -11,7 +11,15 @@ from contextlib import contextmanager
 
 from educatalog.errors import QueryTooLong
 
-__all__ = ["CHECK_STEPS", "Cancelled", "Guard", "QueryTooLong", "interruptible"]
+__all__ = [
+    "CHECK_STEPS",
+    "QUICK_STEPS",
+    "QUICK_TIME",
+    "Cancelled",
+    "Guard",
+    "QueryTooLong",
+    "interruptible",
+]
 
 CHECK_STEPS = 1_000_000
 """SQLite VM steps between two checks of a guard (about 50 ms of SQLite's work; a page of
@@ -19,6 +27,14 @@ CHECK_STEPS = 1_000_000
 SQLite: it takes the GIL, which another request's thread may hold for up to the
 interpreter's switch interval, stalling the statement meanwhile. Rare checks cost nothing
 measurable; frequent ones (every 50,000 steps) made deep pages and large answers wait."""
+
+
+QUICK_TIME = 0.001
+"""CPU seconds a read may take on the event loop (:meth:`Guard.quick`) before it is run
+again in a worker thread: most reads of small pages, items and groups take less."""
+
+QUICK_STEPS = 50_000
+"""SQLite VM steps between two checks of a quick guard (about 2.5 ms of SQLite's work)."""
 
 
 class Cancelled(Exception):
@@ -31,19 +47,36 @@ class Guard:
     The budget is CPU time of the threads doing the work (so that waiting for a core or for
     a slow client costs nothing): ``budget`` seconds, plus ``per_row`` seconds for every row
     already written, so that a large answer may take its time while a query that burns CPU
-    without producing rows is stopped. SQLite calls :meth:`progress` every
-    :data:`CHECK_STEPS` VM steps; Python code calls :meth:`check` between chunks.
+    without producing rows is stopped. SQLite calls :meth:`progress` every ``steps`` VM
+    steps; Python code calls :meth:`check` between chunks.
     """
 
-    def __init__(self, budget: float | None = None, per_row: float = 1e-4) -> None:
+    def __init__(
+        self,
+        budget: float | None = None,
+        per_row: float = 1e-4,
+        steps: int = CHECK_STEPS,
+        *,
+        on_loop: bool = False,
+    ) -> None:
         self.budget = budget
         self.per_row = per_row
+        self.steps = steps
+        self.on_loop = on_loop
+        """A quick attempt on the event loop (:meth:`quick`), started over elsewhere when
+        it runs out."""
         self.rows = 0
         self.spent = 0.0
         self._since: float | None = None
         self._cancelled = threading.Event()
         self.reason: str | None = None
         self._walk_left = 0
+
+    @classmethod
+    def quick(cls) -> Guard:
+        """The guard of a read tried on the event loop: :data:`QUICK_TIME` of CPU, checked
+        every :data:`QUICK_STEPS`; its :class:`QueryTooLong` means "run it in a worker"."""
+        return cls(QUICK_TIME, per_row=0.0, steps=QUICK_STEPS, on_loop=True)
 
     def cancel(self) -> None:
         self._cancelled.set()

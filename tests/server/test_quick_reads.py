@@ -1,0 +1,98 @@
+"""Quick reads are answered on the event loop; a read that needs more than the quick guard
+allows starts over in a worker thread, with the same answer and never the quick guard's
+error."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from educatalog.server import guard, running
+from educatalog.server.app import create_app
+from educatalog.server.run import ServerThread
+
+TOKEN = "quick-token"
+
+REQUESTS: list[tuple[str, dict[str, str]]] = [
+    ("/items/events", {"limit": "5", "fields": "id,course.title", "meta": "filter_count"}),
+    ("/items/events", {"limit": "-1", "fields": "id", "meta": "*"}),  # whole, not streamed
+    ("/items/events", {"limit": "-1", "fields": "id,course.id", "filter[course][_eq]": "2"}),
+    ("/items/events/3", {"fields": "id,course.id"}),
+    ("/items/events", {"aggregate[count]": "*", "groupBy": "course"}),
+    ("/items/courses", {"search": "excel", "meta": "filter_count"}),
+]
+
+
+@pytest.fixture(scope="module")
+def server(small_database: Path) -> Iterator[str]:
+    app = create_app(small_database, tokens=[TOKEN])
+    with ServerThread(app) as running_server:
+        yield running_server.url
+    app.state.database.close()
+
+
+def _answers(url: str) -> list[tuple[int, bytes]]:
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    with httpx.Client(base_url=url, headers=headers, timeout=30) as client:
+        return [
+            (r.status_code, r.content)
+            for r in (client.get(path, params=params) for path, params in REQUESTS)
+        ]
+
+
+@pytest.fixture
+def workers(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The reads handed to a worker thread, by name."""
+    handed: list[str] = []
+    in_worker = running.in_worker
+
+    async def spy(request: Any, guard_: Any, work: Any, *args: Any) -> Any:
+        handed.append(getattr(work, "__name__", type(work).__name__))
+        return await in_worker(request, guard_, work, *args)
+
+    monkeypatch.setattr(running, "in_worker", spy)
+    return handed
+
+
+def test_small_reads_are_answered_on_the_event_loop(
+    server: str, workers: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # these take 0.2-0.6 ms; a margin for a busy machine (Guard.quick reads the constant)
+    monkeypatch.setattr(guard, "QUICK_TIME", 0.01)
+    _answers(server)  # the first of each compiles its statements and fills caches
+    workers.clear()
+    answers = _answers(server)
+    assert [status for status, _ in answers] == [200] * len(REQUESTS)
+    assert workers == []
+
+
+def test_a_read_beyond_the_quick_guard_starts_over_in_a_worker(
+    server: str, workers: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    quick = _answers(server)
+    workers.clear()
+    monkeypatch.setattr(guard, "QUICK_TIME", 0.0)  # every quick read runs out at once
+    slow = _answers(server)
+    assert slow == quick  # the same answers, never the quick guard's error
+    assert len(workers) == len(REQUESTS)
+
+
+def test_a_large_answer_tried_quickly_is_streamed_from_a_worker(
+    small_database: Path, workers: list[str]
+) -> None:
+    """An answer longer than ``whole_bytes`` is not streamed from the event loop."""
+    app = create_app(small_database, tokens=[TOKEN], stream_rows=0, whole_bytes=0)
+    with (
+        ServerThread(app) as server,
+        httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {TOKEN}"}) as c,
+    ):
+        answer = c.get("/items/events", params={"limit": "-1", "fields": "id"})
+    app.state.database.close()
+    assert answer.status_code == 200
+    assert answer.headers.get("transfer-encoding") == "chunked"
+    assert len(answer.json()["data"]) > 100
+    assert workers == ["start"]
