@@ -96,3 +96,27 @@ def test_a_large_answer_tried_quickly_is_streamed_from_a_worker(
     assert answer.headers.get("transfer-encoding") == "chunked"
     assert len(answer.json()["data"]) > 100
     assert workers == ["start"]
+
+
+def test_an_answer_that_may_be_large_goes_to_a_worker_at_once(
+    server: str, workers: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No quick attempt (and no work done twice) for an answer that can hold more objects
+    than ``QUICK_OBJECTS``; groups are always tried quickly."""
+    from educatalog.server import app
+
+    _answers(server)  # the counts that bound an answer are read by the first answers
+    attempts: list[int] = []
+    quick = guard.Guard.quick
+
+    def counted() -> guard.Guard:
+        attempts.append(1)
+        return quick()
+
+    monkeypatch.setattr(guard.Guard, "quick", staticmethod(counted))
+    monkeypatch.setattr(app, "QUICK_OBJECTS", 1)
+    workers.clear()
+    assert [status for status, _ in _answers(server)] == [200] * len(REQUESTS)
+    groups = sum("aggregate[count]" in params for _, params in REQUESTS)
+    assert len(attempts) == groups
+    assert len(workers) == len(REQUESTS) - groups

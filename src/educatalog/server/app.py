@@ -18,7 +18,7 @@ import re
 import secrets
 from collections.abc import Callable, Generator, Iterable
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -58,6 +58,7 @@ from educatalog.server.guard import Cancelled, Guard
 from educatalog.server.items import (
     is_flat,
     meta_tail,
+    most_objects,
     read_groups,
     read_item,
     read_items,
@@ -66,6 +67,7 @@ from educatalog.server.items import (
 )
 from educatalog.server.openapi import openapi_document
 from educatalog.server.running import (
+    QUICK_OBJECTS,
     FairShare,
     PiecewiseAnswer,
     Slot,
@@ -162,6 +164,15 @@ class Service:
             now=self.clock(),
         )
 
+    def quick(self, bound: BoundQuery) -> bool:
+        """Whether a read of ``bound`` is tried on the event loop first: groups, and answers
+        that can hold at most ``QUICK_OBJECTS`` objects (as far as the counts read so far
+        tell)."""
+        if bound.aggregate is not None:
+            return True
+        most = most_objects(self.db, bound)
+        return most is not None and most <= QUICK_OBJECTS
+
     def streams(self, bound: BoundQuery) -> tuple[bool, bool]:
         """Whether the answer to ``bound`` is streamed, and whether it may be large (a
         slot for heavy answers)."""
@@ -208,7 +219,8 @@ async def list_items(request: Request) -> Response:
     if streamed:
         return await _streamed(request, service, bound, slot)
     try:
-        body = await read_quickly(request, service.limits, partial(_page_body, service, bound))
+        read = partial(_page_body, service, bound)
+        body = await read_quickly(request, service.limits, read, quick=service.quick(bound))
     finally:
         service.share.release(slot)
     return PiecewiseAnswer(body, service.headers)
@@ -284,7 +296,8 @@ async def _streamed(request: Request, service: Service, bound: BoundQuery, slot:
     any other is streamed. ``slot`` is released when the answer is done."""
     reading = _Reading(service, bound)
     try:
-        first, whole = await read_quickly(request, service.limits, reading.start)
+        quick = service.quick(bound)
+        first, whole = await read_quickly(request, service.limits, reading.start, quick=quick)
     except BaseException:
         with anyio.CancelScope(shield=True):
             await anyio.to_thread.run_sync(reading.finish)
@@ -328,7 +341,8 @@ async def get_item(request: Request) -> Response:
     slot = await service.share.acquire(heavy=False)
     try:
         read = partial(_item, service, coll, item_id, bound)
-        row = await read_quickly(request, service.limits, read)
+        quick = service.quick(replace(bound, limit=1))
+        row = await read_quickly(request, service.limits, read, quick=quick)
     finally:
         service.share.release(slot)
     return service.respond({"data": row})

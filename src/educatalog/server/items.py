@@ -36,6 +36,7 @@ __all__ = [
     "is_flat",
     "known_count",
     "meta_tail",
+    "most_objects",
     "read_groups",
     "read_item",
     "read_items",
@@ -177,7 +178,7 @@ def stream_items(
         wrap = _page_sql(_flat_item(ctx.db, bound), joined=False)
     else:
         # fewer rows a chunk when each may be written as many objects
-        per_row = _objects_per_row(ctx, coll, bound.fields, bound.deep)
+        per_row = _objects_per_row(ctx.db, ctx.conn, coll, bound.fields, bound.deep) or 1
         chunk_rows = max(1, min(chunk_rows, CHUNK_OBJECTS // per_row))
     with ctx.working():
         cursor = _page(ctx, bound, columns, wrap)
@@ -275,9 +276,8 @@ def check_objects(ctx: Context, bound: BoundQuery) -> None:
     most = ctx.limits.max_objects
     if not any(coll.field(name).relation is not None for name in bound.fields):
         return  # flat rows are one object each: nothing to count
-    total_rows = max(0, ctx.db.total_count(coll.name, ctx.conn) - bound.offset)
-    rows = total_rows if bound.limit is None else min(bound.limit, total_rows)
-    if rows * _objects_per_row(ctx, coll, bound.fields, bound.deep) <= most:
+    bound_objects = most_objects(ctx.db, bound, ctx.conn)
+    if bound_objects is not None and bound_objects <= most:
         return
     counter = sql.ObjectCount(ctx.db.catalogue)
     expression = counter.size(coll, "t0", bound.fields, bound.deep)
@@ -294,24 +294,54 @@ def check_objects(ctx: Context, bound: BoundQuery) -> None:
         raise _too_many(int(total), most)
 
 
+def most_objects(
+    db: Database, bound: BoundQuery, conn: sqlite3.Connection | None = None
+) -> int | None:
+    """The most JSON objects a list answer can hold: its most rows (its limit, or the
+    collection's rows past its offset) times the most objects a row is written as. With
+    no ``conn``, from the counts the database has read already: None while one is not
+    known (nothing is read to tell it)."""
+    coll = bound.collection
+    total = db.total_count(coll.name, conn) if conn is not None else db.known_total(coll.name)
+    per_row = _objects_per_row(db, conn, coll, bound.fields, bound.deep)
+    if total is None or per_row is None:
+        return None
+    rows = max(0, total - bound.offset)
+    return (rows if bound.limit is None else min(bound.limit, rows)) * per_row
+
+
 def _objects_per_row(
-    ctx: Context, coll: Collection, tree: FieldTree, deep: Mapping[str, Any]
-) -> int:
-    """The most objects one row of ``coll`` can be written as, with the relations of ``tree``."""
+    db: Database,
+    conn: sqlite3.Connection | None,
+    coll: Collection,
+    tree: FieldTree,
+    deep: Mapping[str, Any],
+) -> int | None:
+    """The most objects one row of ``coll`` can be written as, with the relations of
+    ``tree`` (None: unknown without ``conn``, see :func:`most_objects`)."""
     out = 1
     for name, sub in tree.items():
         fld = coll.field(name)
         if fld.relation is None or sub is None:
             continue
-        target = ctx.db.catalogue.expansion_target(fld)
+        target = db.catalogue.expansion_target(fld)
         sub_deep = deep.get(name, {})
-        per = _objects_per_row(ctx, target, sub, sub_deep)
+        per = _objects_per_row(db, conn, target, sub, sub_deep)
+        if per is None:
+            return None
         if fld.relation.kind == "m2o":
             out += per
-        else:
-            limit = sub_deep.get("_limit", NESTED_LIMIT)
-            most = ctx.db.most_children(target.name, fld.relation.foreign_key or "", ctx.conn)
-            out += (most if limit < 0 else min(limit, most)) * per
+            continue
+        key = fld.relation.foreign_key or ""
+        most = (
+            db.most_children(target.name, key, conn)
+            if conn is not None
+            else db.known_most_children(target.name, key)
+        )
+        if most is None:
+            return None
+        limit = sub_deep.get("_limit", NESTED_LIMIT)
+        out += (most if limit < 0 else min(limit, most)) * per
     return out
 
 

@@ -23,6 +23,7 @@ from educatalog.server.context import Limits
 from educatalog.server.guard import Cancelled, Guard, QueryTooLong
 
 __all__ = [
+    "QUICK_OBJECTS",
     "FairShare",
     "PiecewiseAnswer",
     "Slot",
@@ -81,18 +82,27 @@ class FairShare:
         taken.clear()
 
 
-async def read_quickly(request: Request, limits: Limits, read: Callable[[Guard], T]) -> T:
+QUICK_OBJECTS = 500
+"""Answers that can hold more JSON objects than this are read in a worker thread at once
+(a page of 1,000 events takes several milliseconds): :func:`read_quickly`."""
+
+
+async def read_quickly(
+    request: Request, limits: Limits, read: Callable[[Guard], T], *, quick: bool = True
+) -> T:
     """``read(guard)`` on the event loop under a quick guard (:meth:`Guard.quick`); when it
     needs more, again in a worker thread (:func:`in_worker`) under the server's budget.
+    ``quick=False`` (an answer that may be large) goes to the worker thread at once.
 
     Handing a read to a worker thread and its answer back costs about 0.15 ms, a third of
     a small page's whole read: most reads are done on the loop before that. A longer one
-    holds the loop for about a millisecond, then starts over where it may take its time
-    (reads change nothing, so doing one again is safe)."""
-    try:
-        return guarded(read, Guard.quick())
-    except QueryTooLong:  # the quick guard's: not the request's error
-        pass
+    holds the loop for a few milliseconds at most, then starts over where it may take its
+    time (reads change nothing, so doing one again is safe)."""
+    if quick:
+        try:
+            return guarded(read, Guard.quick())
+        except QueryTooLong:  # the quick guard's: not the request's error
+            pass
     guard = limits.guard()
     return await in_worker(request, guard, read, guard)
 

@@ -339,6 +339,14 @@ class Database:
             self._counts[collection] = conn.execute(sql.total_count_sql(collection)).fetchone()[0]
         return self._counts[collection]
 
+    def known_total(self, collection: str) -> int | None:
+        """The rows of a collection, if :meth:`total_count` has read them already."""
+        return self._counts.get(collection)
+
+    def known_most_children(self, table: str, foreign_key: str) -> int | None:
+        """:meth:`most_children`, if it has been read already."""
+        return self._most_children.get((table, foreign_key))
+
     RANK_STEP = 1024
     """Every this many rows of a table in id order, :meth:`rank_start` knows the id."""
 
