@@ -120,3 +120,29 @@ def test_an_answer_that_may_be_large_goes_to_a_worker_at_once(
     groups = sum("aggregate[count]" in params for _, params in REQUESTS)
     assert len(attempts) == groups
     assert len(workers) == len(REQUESTS) - groups
+
+
+def test_a_read_of_a_large_collection_goes_to_a_worker_at_once(
+    server: str, workers: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Over a collection of more than ``QUICK_ROWS`` rows any read may scan many: none is
+    tried on the loop (it would run out and start over); small collections still are."""
+    from educatalog.server import app
+
+    _answers(server)
+    monkeypatch.setattr(guard, "QUICK_TIME", 0.01)
+    monkeypatch.setattr(app, "QUICK_ROWS", 10)  # the small catalogue's events are more
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    with httpx.Client(base_url=server, headers=headers, timeout=30) as client:
+        for params in (
+            {"limit": "5", "page": "3"},
+            {"limit": "5", "filter[course][_eq]": "2"},
+            {"limit": "5", "search": "kurs", "meta": "filter_count"},
+            {"aggregate[count]": "*", "groupBy": "course"},
+        ):
+            workers.clear()
+            assert client.get("/items/events", params=params).status_code == 200, params
+            assert len(workers) == 1, params
+        workers.clear()
+        assert client.get("/items/states", params={"limit": "-1"}).status_code == 200
+        assert workers == []  # 16 states: on the loop

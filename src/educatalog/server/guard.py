@@ -33,8 +33,8 @@ QUICK_TIME = 0.001
 """CPU seconds a read may take on the event loop (:meth:`Guard.quick`) before it is run
 again in a worker thread: most reads of small pages, items and groups take less."""
 
-QUICK_STEPS = 50_000
-"""SQLite VM steps between two checks of a quick guard (about 2.5 ms of SQLite's work)."""
+QUICK_STEPS = 20_000
+"""SQLite VM steps between two checks of a quick guard (about 1 ms of SQLite's work)."""
 
 
 class Cancelled(Exception):

@@ -24,6 +24,7 @@ from educatalog.server.guard import Cancelled, Guard, QueryTooLong
 
 __all__ = [
     "QUICK_OBJECTS",
+    "QUICK_ROWS",
     "FairShare",
     "PiecewiseAnswer",
     "Slot",
@@ -85,6 +86,10 @@ class FairShare:
 QUICK_OBJECTS = 500
 """Answers that can hold more JSON objects than this are read in a worker thread at once
 (a page of 1,000 events takes several milliseconds): :func:`read_quickly`."""
+
+QUICK_ROWS = 5_000
+"""Reads of a collection with more rows than this are read in a worker thread at once (a
+filter, a count or a page of a million events takes milliseconds): :func:`read_quickly`."""
 
 
 async def read_quickly(
