@@ -382,16 +382,9 @@ class LeanClient:
 
     def ask(self, case: Any, token: str) -> int:
         """Send ``case`` as ``compare.ask`` sends it; the answer's status."""
-        from compare import BAD_TOKEN
+        from compare import request_parts
 
-        params = list(case.params)
-        headers = {}
-        if case.auth == "reader":
-            headers["Authorization"] = f"Bearer {token}"
-        elif case.auth == "query":
-            params.append(("access_token", token))
-        elif case.auth == "bad":
-            headers["Authorization"] = f"Bearer {BAD_TOKEN}"
+        params, headers = request_parts(case, token)
         path = urllib.parse.quote(case.path, safe="/")
         if params:
             path += "?" + urllib.parse.urlencode(params)

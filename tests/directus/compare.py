@@ -18,8 +18,8 @@ from queries import Case
 BAD_TOKEN = "no-such-token"
 
 
-def ask(client: httpx.Client, case: Case, token: str) -> httpx.Response:
-    """Send ``case`` to the server ``client`` points at, authenticated as ``case.auth`` says."""
+def request_parts(case: Case, token: str) -> tuple[list[tuple[str, str]], dict[str, str]]:
+    """The query parameters and headers of ``case``, authenticated as ``case.auth`` says."""
     params = list(case.params)
     headers = {}
     if case.auth == "reader":
@@ -28,6 +28,12 @@ def ask(client: httpx.Client, case: Case, token: str) -> httpx.Response:
         params.append(("access_token", token))
     elif case.auth == "bad":
         headers["Authorization"] = f"Bearer {BAD_TOKEN}"
+    return params, headers
+
+
+def ask(client: httpx.Client, case: Case, token: str) -> httpx.Response:
+    """Send ``case`` to the server ``client`` points at, authenticated as ``case.auth`` says."""
+    params, headers = request_parts(case, token)
     return client.get(case.path, params=params, headers=headers)
 
 
