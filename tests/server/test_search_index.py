@@ -28,6 +28,21 @@ from educatalog.testing import build_test_database
 TOKEN = "search-index-token"
 
 
+def _trigram_tables() -> bool:
+    with sqlite3.connect(":memory:") as conn:
+        try:
+            conn.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize='trigram')")
+        except sqlite3.OperationalError:
+            return False
+    return True
+
+
+pytestmark = pytest.mark.skipif(
+    not _trigram_tables(),
+    reason=f"SQLite {sqlite3.sqlite_version} has no FTS5 trigram tokenizer (3.34 and newer)",
+)
+
+
 @pytest.fixture(scope="module")
 def pair(
     demo_database: Path, tmp_path_factory: pytest.TempPathFactory
