@@ -28,11 +28,10 @@ ALL_CANDIDATES_SHARE = 4
 it names at most a quarter of the collection's rows (or :data:`PAGE_CANDIDATES`)."""
 
 
-def create_search_indexes(conn: sqlite3.Connection, catalogue: Schema) -> list[str]:
-    """The search index of every collection with text fields, filled from its rows; returns
-    the collections indexed. An SQLite without FTS5's trigram tokenizer (before 3.34) gets
-    none: searches then read every row, as before."""
-    done: list[str] = []
+def create_search_indexes(conn: sqlite3.Connection, catalogue: Schema) -> None:
+    """The search index of every collection with text fields, filled from its rows. An
+    SQLite without FTS5's trigram tokenizer (before 3.34) gets none: searches then read
+    every row, as before (:func:`usable_search_indexes` finds which were built)."""
     for coll in catalogue.values():
         if not sql.searched_text_fields(coll):
             continue
@@ -40,10 +39,8 @@ def create_search_indexes(conn: sqlite3.Connection, catalogue: Schema) -> list[s
             conn.execute(sql.create_search_table_sql(coll))
         except sqlite3.OperationalError as exc:  # no fts5, or no trigram tokenizer
             log.info("no search index: this SQLite cannot build one (%s)", exc)
-            return done
+            return
         conn.execute(sql.fill_search_table_sql(coll))
-        done.append(coll.name)
-    return done
 
 
 def usable_search_indexes(conn: sqlite3.Connection, catalogue: Schema) -> frozenset[str]:

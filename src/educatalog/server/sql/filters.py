@@ -266,15 +266,16 @@ def search_sql(text: str, coll: Collection, alias: str, sql: Sql, *, reads_all: 
             number = None  # no stored integer is that large
     # Parameters are registered in the order they appear in the SQL text.
     texts = searched_text_fields(coll)
+    prefilter = sql.prefilter
     narrowed = ""
-    query = trigram_query(text) if texts and sql.prefilter is not None else None
     if (
-        query is not None
-        and sql.prefilter is not None
+        texts
+        and prefilter is not None
         and not any(sql.is_special(coll.name, f.name) for f in texts)
-        and sql.prefilter(coll, query, reads_all)
     ):
-        narrowed = match_sql(coll, f"{alias}.id", sql.param(query))
+        query = trigram_query(text)
+        if query is not None and prefilter(coll, query, reads_all):
+            narrowed = match_sql(coll, f"{alias}.id", sql.param(query))
     text_parts = [
         contains_ci(f"{alias}.{quote(f.name)}", text, sql, sql.is_special(coll.name, f.name))
         for f in texts
