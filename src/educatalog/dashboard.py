@@ -249,6 +249,7 @@ def serve(
         command = [
             sys.executable,
             "-m",
+            "educatalog.tethered",  # Voilà, which ends when the dashboard does (killed too)
             "voila",
             str(notebook),
             f"--Voila.ip={host}",
@@ -271,14 +272,19 @@ def serve(
         ]
         shown = f"[{host}]" if ":" in host else host
         notify(f"Serving the dashboard at http://{shown}:{port}/ (stop with Ctrl+C)")
+        # Voilà in a session of its own: Ctrl+C (or a signal to the dashboard's process group)
+        # reaches the dashboard alone, which stops Voilà below once it no longer relays what
+        # the stopped kernels say; the open pipe on Voilà's standard input tethers it to the
+        # dashboard (educatalog.tethered), so a dashboard killed outright takes it along.
         process = subprocess.Popen(
             command,
             env=env,
             cwd=folder,
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
+            start_new_session=True,
         )
         stopping = threading.Event()
         relay = threading.Thread(target=_relay, args=(process, stopping, notify), daemon=True)
@@ -295,6 +301,8 @@ def serve(
                 return process.wait()
         finally:
             relay.join(timeout=5)
+            assert process.stdin is not None
+            process.stdin.close()
 
 
 def _relay(

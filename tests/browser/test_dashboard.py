@@ -67,39 +67,59 @@ def leftovers() -> set[str]:
 
 
 def stop(process: subprocess.Popen[bytes], how: int = signal.SIGINT) -> None:
+    """Stop the dashboard as Ctrl+C does (or ``how``), and check that Voilà and its kernels
+    went with it."""
+    started = {pid: command for pid, (_, command) in descendants(process).items()}
     try:
-        os.killpg(process.pid, how)  # as Ctrl+C (or a service manager): Voilà and kernels stop
+        os.killpg(process.pid, how)  # as Ctrl+C (or a service manager) stops the dashboard
         process.wait(timeout=30)
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait(timeout=10)
     except ProcessLookupError:
         pass
+    deadline, left = time.monotonic() + 30, set(started.items())
+    while left and time.monotonic() < deadline:
+        time.sleep(0.1)
+        now = {pid: command for pid, (_, command) in running().items()}
+        left = started.items() & now.items()  # the same pid and command: still there
+    assert not left, f"the stopped dashboard left processes behind: {left}"
 
 
-def kernels(process: subprocess.Popen[bytes]) -> list[bytes]:
-    """The command lines of the kernels that the dashboard started by ``process`` runs (its
-    descendants: jupyter_client starts each kernel in a session of its own)."""
-    parents: dict[int, int] = {}
-    commands: dict[int, bytes] = {}
+def running() -> dict[int, tuple[int, bytes]]:
+    """Every process that runs (zombies aside): its parent and its command line, by pid."""
+    found: dict[int, tuple[int, bytes]] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            stat = (entry / "stat").read_text()
-            commands[int(entry.name)] = (entry / "cmdline").read_bytes()
+            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            command = (entry / "cmdline").read_bytes()
         except (ProcessLookupError, PermissionError, FileNotFoundError):
             continue
-        parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+        if stat[0] != "Z":
+            found[int(entry.name)] = (int(stat[1]), command)
+    return found
+
+
+def descendants(process: subprocess.Popen[bytes]) -> dict[int, tuple[int, bytes]]:
+    """The processes that the dashboard started by ``process`` runs (Voilà in a session of
+    its own, and each kernel in a session of its own), by pid."""
+    everything = running()
 
     def descends(pid: int) -> bool:
         while pid > 1:
             if pid == process.pid:
                 return True
-            pid = parents.get(pid, 0)
+            pid = everything.get(pid, (0, b""))[0]
         return False
 
-    return [c for p, c in commands.items() if b"ipykernel_launcher" in c and descends(p)]
+    return {p: entry for p, entry in everything.items() if p != process.pid and descends(p)}
+
+
+def kernels(process: subprocess.Popen[bytes]) -> list[bytes]:
+    """The command lines of the kernels that the dashboard started by ``process`` runs."""
+    return [c for _, c in descendants(process).values() if b"ipykernel_launcher" in c]
 
 
 @pytest.fixture(scope="module")
