@@ -283,6 +283,10 @@ LARGE: dict[str, Params] = {
         "meta": "filter_count",
         "search": "Website",
     },
+    "`limit=10000&fields=id,address.city,address.state.name` (nested objects)": {
+        "limit": "10000",
+        "fields": "id,address.city,address.state.name",
+    },
     "`limit=100&fields=*,course.*,address.*&page=50`": {
         "limit": "100",
         "fields": "*,course.*,address.*",

@@ -258,6 +258,7 @@ def test_a_budget_that_runs_out_while_streaming_ends_the_body_with_the_error(
     # the budget runs out once rows were written: after the first chunk
     monkeypatch.setattr(Guard, "_over", lambda self: self.rows > 0)
     monkeypatch.setattr(items, "CHUNK_OBJECTS", 20)  # chunks of 10 rows (2 objects each)
+    monkeypatch.setattr(items, "FLAT_DEPTH", 0)  # the course's object built in Python
     with ServerThread(app) as server:
         with httpx.Client(base_url=server.url, headers=HEADERS) as client:
             response = client.get("/items/events", params={"fields": "id,course.id"})

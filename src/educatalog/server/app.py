@@ -188,7 +188,7 @@ class Service:
         large = bound.limit is None or bound.limit > stream_rows
         if bound.aggregate is not None:  # groups: read whole (heavy when there may be many)
             return False, large
-        if is_flat(bound):  # plain fields: one object a row, written by SQLite in one piece
+        if is_flat(bound, self.db.catalogue):  # one object a row, written by SQLite in one piece
             whole = bound.limit is not None and bound.limit <= stream_rows * FLAT_WHOLE_FACTOR
             return not whole, large
         # Expanded relations are streamed from fewer rows on, chunk by chunk: a page of

@@ -15,6 +15,7 @@ from educatalog.server.sql.aggregates import aggregate_sql
 from educatalog.server.sql.filters import contains_ci, null_row_sql, search_sql, where_sql
 from educatalog.server.sql.reads import (
     ObjectCount,
+    RowObject,
     by_ids_sql,
     children_sql,
     count_sql,
@@ -89,6 +90,7 @@ __all__ = [
     "SPECIAL_LOWERING",
     "SPECIAL_TEXT_TABLE",
     "ObjectCount",
+    "RowObject",
     "SearchPrefilter",
     "Sql",
     "aggregate_sql",

@@ -3,6 +3,7 @@ and the number of objects an answer is written as."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from educatalog.query import NESTED_LIMIT, BoundQuery
@@ -12,6 +13,7 @@ from educatalog.server.sql.terms import SearchPrefilter, Sql, json_value_sql, qu
 
 __all__ = [
     "ObjectCount",
+    "RowObject",
     "by_ids_sql",
     "children_sql",
     "count_sql",
@@ -145,24 +147,49 @@ def json_rows_sql(page: str, item: str, *, joined: bool) -> str:
     return f"SELECT CAST({item} AS BLOB) FROM ({page}) AS t0"
 
 
-def flat_item_sql(
-    coll: Collection,
-    columns: list[str],
-    lists: list[tuple[Field, str, int]],
-) -> str:
-    """The ``json_object`` of a row of ``coll`` as ``t0``: its ``columns``, then each list
-    relation ``(field, target collection, cap per parent)`` as its ids, in id order."""
-    pairs = [
-        f"'{name}', {json_value_sql(coll.field(name), f't0.{quote(name)}')}" for name in columns
-    ]
-    for n, (fld, target, limit) in enumerate(lists, start=1):
+@dataclass(frozen=True)
+class RowObject:
+    """What SQLite writes a row of ``coll`` as (:func:`flat_item_sql`): its stored
+    ``columns`` in order, a many-to-one column named in ``related`` as the related row's
+    object (null where there is none), then each list relation ``(field, target
+    collection, cap per parent)`` in ``lists`` as its ids, in id order."""
+
+    coll: Collection
+    columns: list[str]
+    lists: list[tuple[Field, str, int]]
+    related: dict[str, RowObject] = field(default_factory=dict)
+
+
+def flat_item_sql(row: RowObject, alias: str = "t0") -> str:
+    """The ``json_object`` of ``row`` read from the table aliased ``alias``.
+
+    A related row is the object of a subquery by id, re-read with ``json()``: a JSON value
+    that comes out of a subquery is text to ``json_object`` in SQLite since 3.39, which
+    would write it as a string. Its alias extends its parent's (``t0_2``, ``t0_2_1``), so
+    that every table of the statement has a name of its own."""
+    coll = row.coll
+    pairs: list[str] = []
+    for position, name in enumerate(row.columns, start=1):
+        column = f"{alias}.{quote(name)}"
+        sub = row.related.get(name)
+        if sub is None:
+            pairs.append(f"'{name}', {json_value_sql(coll.field(name), column)}")
+            continue
+        inner = f"{alias}_{position}"
+        obj = flat_item_sql(sub, inner)
+        target = quote(sub.coll.name)
+        pairs.append(
+            f"'{name}', json((SELECT {obj} FROM {target} AS {inner} WHERE {inner}.id = {column}))"
+        )
+    for n, (fld, target, limit) in enumerate(row.lists, start=1):
         assert fld.relation is not None
         fk = quote(fld.relation.foreign_key or "")
-        ids = (
-            f"(SELECT json_group_array(l{n}.id) FROM (SELECT id FROM {quote(target)} "
-            f"WHERE {fk} = t0.id ORDER BY id LIMIT {int(limit)}) AS l{n})"
+        ids = f"{alias}_l{n}"
+        listed = (
+            f"(SELECT json_group_array({ids}.id) FROM (SELECT id FROM {quote(target)} "
+            f"WHERE {fk} = {alias}.id ORDER BY id LIMIT {int(limit)}) AS {ids})"
         )
-        pairs.append(f"'{fld.name}', json({ids})")
+        pairs.append(f"'{fld.name}', json({listed})")
     return f"json_object({', '.join(pairs)})"
 
 

@@ -1,0 +1,115 @@
+"""Rows that SQLite writes as JSON itself (``items.is_flat``): plain columns, list relations
+as ids, and many-to-one relations expanded into nested objects. Every such page is byte for
+byte what the general path (rows built in Python, serialized by orjson) writes, read whole
+and streamed; a target that is missing is null on both."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import orjson
+import pytest
+
+from databases import Databases
+from educatalog.query import Query, bind
+from educatalog.server import items
+from educatalog.server.context import Context
+from educatalog.server.items import is_flat, read_items, read_items_json, stream_items
+from educatalog.server.store import Database
+
+SELECTIONS = [
+    ("events", "id,address.city"),
+    ("events", "address.city,address.zip"),  # no id, nested or not
+    ("events", "address.*"),
+    ("events", "*,address.*,course.*,instruction_form.*"),  # lists as ids, at each level
+    ("events", "id,address.state.name"),
+    ("events", "id,address.state.*,course.certifier.name"),
+    ("events", "course.*,course.events"),  # a list's ids inside an object
+    ("events", "id,course.title,course.events,course.keywords"),
+    ("courses", "*,course_type.*,certifier.*"),
+    ("addresses", "*.*.*"),
+    ("systematics", ".".join(["parent"] * (items.FLAT_DEPTH + 1))),  # objects FLAT_DEPTH deep
+    ("systematics", "id,parent.parent.*"),
+]
+
+
+@pytest.fixture(scope="module")
+def demo(demo_database: Path) -> Database:
+    return Database(demo_database)
+
+
+def _bound(db: Database, collection: str, *params: tuple[str, str]) -> object:
+    return bind(Query.from_params(list(params)), collection, catalogue=db.catalogue)
+
+
+def _python(ctx: Context, bound: object) -> bytes:
+    rows, _ = read_items(ctx, bound)  # type: ignore[arg-type]
+    return orjson.dumps(rows)
+
+
+@pytest.mark.parametrize(("collection", "fields"), SELECTIONS)
+@pytest.mark.parametrize("limit", ["7", "-1"])
+def test_a_page_written_by_sqlite_is_the_page_python_writes(
+    demo: Database, collection: str, fields: str, limit: str
+) -> None:
+    bound = _bound(demo, collection, ("fields", fields), ("limit", limit), ("sort", "-id"))
+    assert is_flat(bound, demo.catalogue)  # type: ignore[arg-type]
+    with Context.lease(demo) as ctx:
+        expected = _python(ctx, bound)
+        page = read_items_json(ctx, bound)  # type: ignore[arg-type]
+        assert page is not None
+        assert b"[" + page[0] + b"]" == expected
+        streamed = b"".join(stream_items(ctx, bound))  # type: ignore[arg-type]
+    assert streamed == b'{"data":' + expected + b"}"
+    assert json.loads(expected), "the selection is empty: it tests nothing"
+
+
+def test_lists_inside_an_object_are_capped_as_deep_says(demo: Database) -> None:
+    params = [("fields", "id,course.events,course.title"), ("limit", "20")]
+    for cap in ("1", "2", "-1"):
+        bound = _bound(demo, "events", *params, ("deep[course][events][_limit]", cap))
+        with Context.lease(demo) as ctx:
+            page = read_items_json(ctx, bound)  # type: ignore[arg-type]
+            assert page is not None
+            assert b"[" + page[0] + b"]" == _python(ctx, bound)
+        events = [row["course"]["events"] for row in json.loads(b"[" + page[0] + b"]")]
+        if cap != "-1":
+            assert max(map(len, events)) == int(cap)
+        else:
+            assert max(map(len, events)) > 2
+
+
+def test_deeper_objects_and_expanded_lists_are_built_in_python(demo: Database) -> None:
+    for collection, fields in [
+        ("systematics", ".".join(["parent"] * (items.FLAT_DEPTH + 2))),
+        ("events", "*.*"),  # its contacts expanded
+        ("events", "id,contacts.*"),
+        ("events", "course.events.id"),
+    ]:
+        bound = _bound(demo, collection, ("fields", fields))
+        assert not is_flat(bound, demo.catalogue)  # type: ignore[arg-type]
+        with Context.lease(demo) as ctx:
+            assert read_items_json(ctx, bound) is None  # type: ignore[arg-type]
+
+
+def test_a_missing_or_unset_target_is_null(databases: Databases) -> None:
+    events = [
+        {"id": 1, "address": 10},  # there
+        {"id": 2, "address": 99},  # no address 99
+        {"id": 3, "address": None},
+    ]
+    addresses = [{"id": 10, "city": "Jena", "state": 16}, {"id": 11, "city": "Kiel"}]
+    db = Database(databases.of("dangling", {"events": events, "addresses": addresses}))
+    bound = _bound(db, "events", ("fields", "id,address.city,address.state.name"))
+    with Context.lease(db) as ctx:
+        page = read_items_json(ctx, bound)  # type: ignore[arg-type]
+        assert page is not None
+        assert b"[" + page[0] + b"]" == _python(ctx, bound)
+    rows = json.loads(b"[" + page[0] + b"]")
+    assert [row["address"] for row in rows] == [
+        {"city": "Jena", "state": {"name": "Thüringen"}},
+        None,
+        None,
+    ]
+    db.close()
