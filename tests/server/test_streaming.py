@@ -203,7 +203,8 @@ def test_the_guard_stops_sqlite_when_cancelled_or_out_of_time(small_database: Pa
 
 def test_work_stops_when_the_client_leaves(small_database: Path) -> None:
     share = FairShare(queries=2, heavy=1, queue=8)
-    app = create_app(small_database, tokens=[TOKEN], share=share)
+    # answers of more than 10 rows are large (heavy): the small catalogue's 132 events
+    app = create_app(small_database, tokens=[TOKEN], share=share, stream_rows=10)
     with ServerThread(app) as server:
         for _ in range(3):
             sock = socket.create_connection(("127.0.0.1", server.port))
@@ -225,7 +226,8 @@ def test_work_stops_when_the_client_leaves(small_database: Path) -> None:
 
 def test_past_the_bound_a_json_503_with_retry_after(small_database: Path) -> None:
     share = FairShare(queries=1, heavy=1, queue=0)
-    app = create_app(small_database, tokens=[TOKEN], share=share)
+    # answers of more than 10 rows are large (heavy): the small catalogue's 132 events
+    app = create_app(small_database, tokens=[TOKEN], share=share, stream_rows=10)
     with ServerThread(app) as server:
         # hold the one slot: a streamed answer the client does not read
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -272,3 +274,31 @@ def test_a_budget_that_runs_out_while_streaming_ends_the_body_with_the_error(
             pytest.raises(InvalidQuery, match="server's time"),
         ):
             client.list("events", Query(fields=("id", "course.id")))
+
+
+def test_no_answer_is_taken_for_larger_than_its_collection(small_database: Path) -> None:
+    """``limit=-1`` of a collection of few rows is a page of those rows: read whole, with
+    its length, in a light slot; only a collection that holds more rows streams."""
+    app = create_app(small_database, tokens=[TOKEN], stream_rows=100, whole_bytes=0)
+    service = app.state.service
+
+    def streams(collection: str, **params: str) -> tuple[bool, bool]:
+        query = Query.from_params(list(params.items()))
+        return service.streams(bind(query, collection))  # type: ignore[no-any-return]
+
+    assert service.db.known_total("states") < 100
+    assert streams("states", limit="-1") == (False, False)
+    assert streams("states", limit="100000", fields="*.*") == (False, False)
+    assert service.db.known_total("events") == 132
+    # more than 100 rows, so heavy; plain fields are read whole up to 400
+    assert streams("events", limit="-1") == (False, True)
+    assert streams("events", limit="-1", fields="*.*") == (True, True)  # contacts expanded
+    assert streams("events", limit="50", fields="*.*") == (False, False)
+    with ServerThread(app) as server, httpx.Client(base_url=server.url, headers=HEADERS) as c:
+        answer = c.get("/items/states", params={"limit": "-1", "meta": "filter_count"})
+        assert "content-length" in answer.headers
+        states = service.db.known_total("states")
+        assert answer.json()["meta"]["filter_count"] == len(answer.json()["data"]) == states
+        answer = c.get("/items/events", params={"limit": "-1", "fields": "*.*"})
+        assert "content-length" not in answer.headers  # streamed: chunked
+        assert len(answer.json()["data"]) == 132

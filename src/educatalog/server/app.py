@@ -181,20 +181,27 @@ class Service:
 
     def streams(self, bound: BoundQuery) -> tuple[bool, bool]:
         """Whether the answer to ``bound`` is streamed, and whether it may be large (a
-        slot for heavy answers)."""
+        slot for heavy answers). A list's rows are at most its collection's: ``limit=-1``
+        of a reference list, or of a small catalogue, is a page like any other (read whole
+        in one statement: a streamed answer is read a Python object a row)."""
         stream_rows = self.limits.stream_rows
         if stream_rows is None:
             return False, False
-        large = bound.limit is None or bound.limit > stream_rows
+        limit = bound.limit
+        if bound.aggregate is None:  # no page holds more items than its collection
+            total = self.db.known_total(bound.collection.name)
+            if total is not None and (limit is None or limit > total):
+                limit = total
+        large = limit is None or limit > stream_rows
         if bound.aggregate is not None:  # groups: read whole (heavy when there may be many)
             return False, large
         if is_flat(bound, self.db.catalogue):  # one object a row, written by SQLite in one piece
-            whole = bound.limit is not None and bound.limit <= stream_rows * FLAT_WHOLE_FACTOR
+            whole = limit is not None and limit <= stream_rows * FLAT_WHOLE_FACTOR
             return not whole, large
         # Expanded relations are streamed from fewer rows on, chunk by chunk: a page of
         # them can be large (small pages are built whole, faster).
         threshold = min(stream_rows, NESTED_STREAM_ROWS)
-        return large or bound.limit is None or bound.limit > threshold, large
+        return large or limit is None or limit > threshold, large
 
 
 def _bearer(header: str) -> str | None:
