@@ -102,7 +102,8 @@ def test_an_answer_that_may_be_large_goes_to_a_worker_at_once(
     server: str, workers: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """No quick attempt (and no work done twice) for an answer that can hold more objects
-    than ``QUICK_OBJECTS``; groups are always tried quickly."""
+    than ``QUICK_OBJECTS`` (``QUICK_FLAT_OBJECTS`` written by SQLite); groups are always
+    tried quickly."""
     from educatalog.server import app
 
     _answers(server)  # the counts that bound an answer are read by the first answers
@@ -115,6 +116,7 @@ def test_an_answer_that_may_be_large_goes_to_a_worker_at_once(
 
     monkeypatch.setattr(guard.Guard, "quick", staticmethod(counted))
     monkeypatch.setattr(app, "QUICK_OBJECTS", 1)
+    monkeypatch.setattr(app, "QUICK_FLAT_OBJECTS", 1)
     workers.clear()
     assert [status for status, _ in _answers(server)] == [200] * len(REQUESTS)
     groups = sum("aggregate[count]" in params for _, params in REQUESTS)
@@ -146,3 +148,28 @@ def test_a_read_of_a_large_collection_goes_to_a_worker_at_once(
         workers.clear()
         assert client.get("/items/states", params={"limit": "-1"}).status_code == 200
         assert workers == []  # 16 states: on the loop
+
+
+def test_sqlite_writes_more_objects_in_a_quick_read_than_python_builds(
+    server: str, workers: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same answer of 264 objects (132 events and their courses) is tried on the loop
+    when SQLite writes it (``QUICK_FLAT_OBJECTS``), not when Python builds it."""
+    from educatalog.server import app, items
+
+    _answers(server)
+    monkeypatch.setattr(guard, "QUICK_TIME", 0.01)
+    monkeypatch.setattr(app, "QUICK_OBJECTS", 200)
+    monkeypatch.setattr(app, "QUICK_FLAT_OBJECTS", 300)
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    params = {"limit": "-1", "fields": "id,course.title"}
+    with httpx.Client(base_url=server, headers=headers, timeout=30) as client:
+        workers.clear()
+        written = client.get("/items/events", params=params)
+        assert workers == []
+        monkeypatch.setattr(items, "FLAT_DEPTH", 0)  # the courses' objects built in Python
+        built = client.get("/items/events", params=params)
+        assert len(workers) == 1
+    assert written.status_code == built.status_code == 200
+    assert written.content == built.content
+    assert len(written.json()["data"]) == 132

@@ -67,6 +67,7 @@ from educatalog.server.items import (
 )
 from educatalog.server.openapi import openapi_document
 from educatalog.server.running import (
+    QUICK_FLAT_OBJECTS,
     QUICK_OBJECTS,
     QUICK_ROWS,
     FairShare,
@@ -167,17 +168,19 @@ class Service:
 
     def quick(self, bound: BoundQuery) -> bool:
         """Whether a read of ``bound`` is tried on the event loop first: one of a collection
-        of at most ``QUICK_ROWS`` rows that writes at most ``QUICK_OBJECTS`` objects (groups:
-        one a group). Any read of a larger collection may scan it (a page of 100 of a million
-        events took 2.4 ms): on the loop it would run out of the quick guard and start over,
-        its first attempt wasted."""
+        of at most ``QUICK_ROWS`` rows that writes at most ``QUICK_OBJECTS`` objects built in
+        Python, or ``QUICK_FLAT_OBJECTS`` written by SQLite (groups: one a group). Any read
+        of a larger collection may scan it (a page of 100 of a million events took 2.4 ms):
+        on the loop it would run out of the quick guard and start over, its first attempt
+        wasted."""
         rows = self.db.known_total(bound.collection.name)
         if rows is None or rows > QUICK_ROWS:
             return False
         if bound.aggregate is not None:
             return True
         most = most_objects(self.db, bound)
-        return most is not None and most <= QUICK_OBJECTS
+        flat = is_flat(bound, self.db.catalogue)
+        return most is not None and most <= (QUICK_FLAT_OBJECTS if flat else QUICK_OBJECTS)
 
     def streams(self, bound: BoundQuery) -> tuple[bool, bool]:
         """Whether the answer to ``bound`` is streamed, and whether it may be large (a
