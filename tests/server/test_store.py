@@ -116,3 +116,29 @@ def test_decimals_read_the_same_on_every_path(tmp_path: Path) -> None:
     assert listed == single
     assert listed[4:] == ["100.00", "0.10", None]
     db.close()
+
+
+def test_every_connection_keeps_the_statements_of_many_query_shapes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Prepared statements are kept beyond Python's 128 (``STATEMENT_CACHE``): preparing
+    one again cost as much as a small read (``benchmarks/server.py``, the battery)."""
+    from educatalog.server import store
+    from educatalog.server.context import Context
+
+    asked: list[object] = []
+    connect = sqlite3.connect
+
+    def spy(*args: object, **kwargs: object) -> sqlite3.Connection:
+        asked.append(kwargs.get("cached_statements"))
+        return connect(*args, **kwargs)  # type: ignore[arg-type]
+
+    path = build_database(tmp_path / "shapes.sqlite", [])
+    monkeypatch.setattr(store.sqlite3, "connect", spy)
+    db = Database(path)
+    with Context.lease(db) as ctx:
+        assert ctx.conn.execute("SELECT 1").fetchone() == (1,)
+    db.close()
+    assert asked
+    assert set(asked) == {store.STATEMENT_CACHE}
+    assert store.STATEMENT_CACHE >= 1_000
