@@ -58,13 +58,13 @@ from educatalog.server.guard import Cancelled, Guard
 from educatalog.server.items import (
     is_flat,
     meta_tail,
-    most_objects,
     read_groups,
     read_item,
     read_items,
     read_items_json,
     stream_items,
 )
+from educatalog.server.objects import most_objects
 from educatalog.server.openapi import openapi_document
 from educatalog.server.running import (
     QUICK_FLAT_OBJECTS,

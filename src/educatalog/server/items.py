@@ -20,11 +20,12 @@ from typing import Any
 
 import orjson
 
-from educatalog.errors import InvalidQuery, NotFoundOrForbidden
+from educatalog.errors import NotFoundOrForbidden
 from educatalog.query import NESTED_LIMIT, And, BoundQuery, Condition, FieldTree, Filter
 from educatalog.schema import CATALOGUE, Collection, Field, Schema
 from educatalog.server import sql
 from educatalog.server.context import Context
+from educatalog.server.objects import check_objects, check_size, objects_per_row
 from educatalog.server.store import Database
 
 __all__ = [
@@ -33,11 +34,9 @@ __all__ = [
     "ID_SCAN_BUDGET",
     "SEARCH_SCAN_BUDGET",
     "SELECTIVE_ROWS",
-    "check_objects",
     "is_flat",
     "known_count",
     "meta_tail",
-    "most_objects",
     "read_groups",
     "read_item",
     "read_items",
@@ -214,7 +213,7 @@ def stream_items(
         wrap = _page_sql(_flat_item(ctx.db, bound), joined=False)
     else:
         # fewer rows a chunk when each may be written as many objects
-        per_row = _objects_per_row(ctx.db, ctx.conn, coll, bound.fields, bound.deep) or 1
+        per_row = objects_per_row(ctx.db, ctx.conn, coll, bound.fields, bound.deep) or 1
         chunk_rows = max(1, min(chunk_rows, CHUNK_OBJECTS // per_row))
     with ctx.working():
         cursor = _page(ctx, bound, columns, wrap)
@@ -293,116 +292,6 @@ def known_count(bound: BoundQuery, rows: int) -> int | None:
     if rows == 0 and bound.offset > 0:
         return None
     return bound.offset + rows
-
-
-def _too_many(total: int, most: int) -> InvalidQuery:
-    return InvalidQuery(
-        f"The answer would hold {total:,} objects, more than {most:,}: "
-        "select fewer relations, or ask for fewer items with limit."
-    )
-
-
-def check_objects(ctx: Context, bound: BoundQuery) -> None:
-    """Refuse a list answer that would hold too many objects, before any of it is built.
-
-    An upper bound from the page size and the most related rows per parent settles almost
-    every query; beyond it, SQL counts the objects exactly, without building them.
-    """
-    coll = bound.collection
-    most = ctx.limits.max_objects
-    if not any(coll.field(name).relation is not None for name in bound.fields):
-        return  # flat rows are one object each: nothing to count
-    bound_objects = most_objects(ctx.db, bound, ctx.conn)
-    if bound_objects is not None and bound_objects <= most:
-        return
-    counter = sql.ObjectCount(ctx.db.catalogue)
-    expression = counter.size(coll, "t0", bound.fields, bound.deep)
-    text, params = sql.page_sql(
-        bound,
-        ["id"],
-        ctx.db.catalogue,
-        ctx.db.special_text,
-        select=f"{expression} AS n",
-        prefilter=ctx.prefilter,
-    )
-    total = ctx.conn.execute(sql.objects_total_sql(text), params).fetchone()[0]
-    if total > most:
-        raise _too_many(int(total), most)
-
-
-def most_objects(
-    db: Database, bound: BoundQuery, conn: sqlite3.Connection | None = None
-) -> int | None:
-    """The most JSON objects a list answer can hold: its most rows (its limit, or the
-    collection's rows past its offset) times the most objects a row is written as. With
-    no ``conn``, from the counts the database has read already: None while one is not
-    known (nothing is read to tell it)."""
-    coll = bound.collection
-    total = db.total_count(coll.name, conn) if conn is not None else db.known_total(coll.name)
-    per_row = _objects_per_row(db, conn, coll, bound.fields, bound.deep)
-    if total is None or per_row is None:
-        return None
-    rows = max(0, total - bound.offset)
-    return (rows if bound.limit is None else min(bound.limit, rows)) * per_row
-
-
-def _objects_per_row(
-    db: Database,
-    conn: sqlite3.Connection | None,
-    coll: Collection,
-    tree: FieldTree,
-    deep: Mapping[str, Any],
-) -> int | None:
-    """The most objects one row of ``coll`` can be written as, with the relations of
-    ``tree`` (None: unknown without ``conn``, see :func:`most_objects`)."""
-    out = 1
-    for name, sub in tree.items():
-        fld = coll.field(name)
-        if fld.relation is None or sub is None:
-            continue
-        target = db.catalogue.expansion_target(fld)
-        sub_deep = deep.get(name, {})
-        per = _objects_per_row(db, conn, target, sub, sub_deep)
-        if per is None:
-            return None
-        if fld.relation.kind == "m2o":
-            out += per
-            continue
-        key = fld.relation.foreign_key or ""
-        most = (
-            db.most_children(target.name, key, conn)
-            if conn is not None
-            else db.known_most_children(target.name, key)
-        )
-        if most is None:
-            return None
-        limit = sub_deep.get("_limit", NESTED_LIMIT)
-        out += (most if limit < 0 else min(limit, most)) * per
-    return out
-
-
-def _check_size(rows: list[Row], most: int) -> None:
-    """Refuse an answer that would hold more than ``most`` objects, before it is serialized.
-
-    An expanded many-to-one item is one dict shared by all the rows pointing to it, but it
-    is written out under each of them: counted with that multiplicity (memoized per dict, so
-    the count costs one visit per distinct object).
-    """
-    sizes: dict[int, int] = {}
-
-    def size(value: Any) -> int:
-        if isinstance(value, dict):
-            key = id(value)
-            if key not in sizes:
-                sizes[key] = 1 + sum(size(v) for v in value.values() if isinstance(v, dict | list))
-            return sizes[key]
-        if isinstance(value, list):
-            return sum(size(v) for v in value if isinstance(v, dict | list))
-        return 0
-
-    total = size(rows)
-    if total > most:
-        raise _too_many(total, most)
 
 
 def _selective(f: Filter | None, db: Database, table: str) -> bool:
@@ -500,7 +389,7 @@ def read_item(
                 f'"{coll.name}" or it does not exist.'
             )
         _attach(ctx, coll, rows, fields, deep)
-        _check_size(rows, ctx.limits.max_objects)
+        check_size(rows, ctx.limits.max_objects)
         return rows[0]
 
 
