@@ -399,7 +399,8 @@ def test_german_by_default(offers: pd.DataFrame) -> None:
     assert f"<b>{texts.number(len(offers), 'de')}</b> von" in status
     assert "Quelle: synthetische Demodaten" in status
     assert explorer.controls["by"].description == "Zählen nach"
-    assert '<th scope="row">Insgesamt</th>' in explorer.outputs["table"].value
+    # by state: the label spans the two row labels (key and name)
+    assert '<th scope="row" colspan="2">Insgesamt</th>' in explorer.outputs["table"].value
     assert "SYNTHETISCHE DEMODATEN" in [t.get_text() for t in explorer.figure.texts]
     assert "Tabelle herunterladen (CSV)" in explorer.outputs["download"].value
     _name, data = download(explorer)
@@ -568,6 +569,29 @@ def test_funding_frame_total_capacity_counts_each_event_once(
     places = int(funded.drop_duplicates("event_id")["max_participants"].sum())
     assert places < int(funded["max_participants"].sum())  # the frame repeats events
     n = funded["event_id"].nunique()
-    assert f'<th scope="row">Total</th><td>{n:,}</td><td>{places:,}</td>' in (
+    assert f'<th scope="row" colspan="2">Total</th><td>{n:,}</td><td>{places:,}</td>' in (
         explorer.outputs["table"].value
     )
+
+
+@pytest.mark.parametrize(
+    ("by", "labels"), [("state", 2), ("instruction_form_category", 1), ("duration_class", 1)]
+)
+def test_the_total_row_stands_under_its_columns(offers: pd.DataFrame, by: str, labels: int) -> None:
+    """The total row has as many columns as the header: its label spans the row labels
+    (a table by state has the key and the name), so each total sits under its column."""
+    explorer = widgets.explorer(offers, debounce=0, lang="de")
+    explorer.controls["by"].value = by
+    page = explorer.outputs["table"].value
+    explorer.close()
+    head = re.search(r"<thead>(.*?)</thead>", page)
+    foot = re.search(r"<tfoot><tr>(.*?)</tr></tfoot>", page)
+    assert head is not None
+    assert foot is not None
+    header = re.findall(r"<tr>(.*?)</tr>", head.group(1))[-1]
+    columns = len(re.findall(r"<th ", header))
+    span = re.search(r'<th scope="row"(?: colspan="(\d+)")?>Insgesamt</th>', foot.group(1))
+    assert span is not None
+    spans = int(span.group(1) or 1)
+    assert spans == labels
+    assert spans + len(re.findall(r"<td>", foot.group(1))) == columns

@@ -70,6 +70,33 @@ def changed(page: Any, action: Callable[[], Any], what: str, alt: str = "") -> f
     raise AssertionError(f"chart and table did not change after {what}")
 
 
+def total_row(page: Any) -> dict[str, Any]:
+    """Where the table's total row is: the header above each of its numbers (the one whose
+    right edge it shares), whether the table scrolls in its box, and whether the row is
+    in view there."""
+    return dict(
+        page.evaluate(
+            """() => {
+            const box = document.querySelector('.educatalog-explorer .educatalog-table-box');
+            const heads = [...box.querySelectorAll('thead tr:last-child th')];
+            const row = box.querySelector('tfoot tr');
+            const inner = (el) => el.getBoundingClientRect();
+            const under = [...row.querySelectorAll('td')].map((td) => {
+                const head = heads.find((h) => Math.abs(inner(h).right - inner(td).right) < 2);
+                return head ? head.textContent : null;
+            });
+            const b = inner(box);
+            const inView = [...row.children].every((cell) => {  // the cells stick, not the row
+                const r = inner(cell);
+                return r.top >= b.top - 1 && r.bottom <= b.bottom + 1;
+            });
+            return {under, heads: heads.map((h) => h.textContent),
+                    scrolls: box.scrollHeight > box.clientHeight + 1, inView};
+        }"""
+        )
+    )
+
+
 def as_numbers(rows: list[tuple[str, list[str]]], column: int) -> dict[str, float]:
     return {label: number(cells[column], LANG) for label, cells in rows if cells[column] != "–"}
 
@@ -94,7 +121,16 @@ def test_the_explorer_renders_its_chart_with_alt_text(
     total = on_screen.pop(texts.text("total", LANG))
     assert on_screen == expected
     assert total == len(offers)
+    # The total stands under its column (the table by state has two row labels: the key
+    # and the name), and stays in view where the table scrolls in its box.
+    where = total_row(page)
+    assert where["under"] == where["heads"][-len(where["under"]) :], where
+    assert where["under"][0] == "Veranstaltungen", where
+    assert where["scrolls"], where  # 17 rows: taller than the box in JupyterLab
+    assert where["inView"], where
     page.locator(".educatalog-explorer").screenshot(path=str(lab.screenshots / "explorer.png"))
+    box = page.locator(".educatalog-explorer .educatalog-table-box")
+    box.screenshot(path=str(lab.screenshots / "explorer-table.png"))
     assert not recorder.console_errors(ignore=(r"favicon",)), recorder.console
     assert not recorder.outside
 

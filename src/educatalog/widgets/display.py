@@ -96,7 +96,11 @@ def table_html(
     """The table as accessible HTML in ``lang`` (:func:`educatalog.tables.present`):
     headers in words, counts with the language's thousands separators, shares in percent,
     missing groups as "ohne Angabe" / "not stated", an optional total row (a capacity
-    nobody states is "k. A." / "n/a", not 0)."""
+    nobody states is "k. A." / "n/a", not 0).
+
+    A long table scrolls in a box of its own; its header and its total row stay in view
+    there. The total's label spans the row labels (a table by state has two: the key and
+    the name), so that every total stands under its column."""
     presented = tables.present(table, lang, title=title)
     page = presented.to_html()
     if totals is not None:
@@ -105,14 +109,21 @@ def table_html(
             for c, h in zip(table.columns, presented.frame.columns, strict=True)
         )
         total = html.escape(texts.text("total", lang))
-        foot = f'<tfoot><tr><th scope="row">{total}</th>{cells}</tr></tfoot>'
+        span = presented.frame.index.nlevels
+        label = f'<th scope="row" colspan="{span}">' if span > 1 else '<th scope="row">'
+        foot = f"<tfoot><tr>{label}{total}</th>{cells}</tr></tfoot>"
         page = page.replace("</tbody></table>", f"</tbody>{foot}</table>", 1)
     # Row labels on one line: the table takes the width its labels need, the chart the rest.
+    box = ".educatalog-table-box"
     keep = (
-        "<style>table.educatalog-table tbody th{white-space:nowrap}"
-        "table.educatalog-table tfoot th{text-align:left}</style>"
+        f"<style>{box}{{max-height:560px;overflow:auto}}"
+        f"{box} table.educatalog-table tbody th{{white-space:nowrap}}"
+        f"{box} table.educatalog-table tfoot th{{text-align:left}}"
+        f"{box} table.educatalog-table thead th{{position:sticky;top:0;background:#fff}}"
+        f"{box} table.educatalog-table tfoot th,{box} table.educatalog-table tfoot td"
+        "{position:sticky;bottom:0;background:#fff;border-top:1px solid #555}</style>"
     )
-    return f"{keep}<div style='max-height:560px;overflow:auto'>{page}</div>"
+    return f"{keep}<div class='educatalog-table-box'>{page}</div>"
 
 
 def ui_text(key: str, lang: str, **fields: Any) -> str:
