@@ -131,11 +131,16 @@ def test_measures(explorer: Explorer, offers: pd.DataFrame, measure: str, expect
     explorer.controls["by"].value = "instruction_form_category"
     explorer.controls["measure"].value = measure
     table = explorer.table
-    assert list(table.columns) == ["events", measure, "share"]
+    # places come with the events that state them: a sum of what those events say
+    covered = ["events_with_capacity"] if measure == "capacity" else []
+    assert list(table.columns) == ["events", measure, *covered, "share"]
     for category in offers["instruction_form_category"].cat.categories:
         rows = offers[offers["instruction_form_category"] == category]
         assert table.loc[category, measure] == expected(rows), category
         assert table.loc[category, "events"] == len(rows)
+        if covered:
+            stating = int(rows["max_participants"].notna().sum())
+            assert table.loc[category, "events_with_capacity"] == stating, category
     assert_chart_follows(explorer, measure)
     header = texts.text(f"column.{measure}", "en")
     assert f'<th scope="col">{header}</th>' in explorer.outputs["table"].value
@@ -418,8 +423,8 @@ def test_total_capacity_is_unknown_when_no_event_states_it(offers: pd.DataFrame)
     assert explorer.error is None
     total = re.search(r"<tfoot>.*</tfoot>", explorer.outputs["table"].value)
     assert total is not None
-    assert f"<td>{len(offers):,}</td><td>n/a</td>" in total.group(0)  # unknown, not 0
-    assert ">0<" not in total.group(0)
+    # places unknown, not 0; and 0 events that state them
+    assert f"<td>{len(offers):,}</td><td>n/a</td><td>0</td><td>" in total.group(0)
     explorer.close()
 
 
