@@ -455,8 +455,7 @@ class Explorer:
         # With its totals (stats' margins): shown below the table, and in the export.
         if len(dims) == 1:
             full = stats.supply(frame, dims[0], normalize="all", margins=True)
-            # places with the events that state them: a sum of what some events say
-            covered = ["events_with_capacity"] if measure == "capacity" else []
+            covered = ["events_with_capacity"] if measure == "capacity" else []  # places' cover
             full = full[["events", *([measure] if measure != "events" else []), *covered, "share"]]
             self.table = full.iloc[:-1]
             self._totals = {str(k): v for k, v in full.iloc[-1].items()}
