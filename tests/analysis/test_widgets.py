@@ -600,3 +600,23 @@ def test_the_total_row_stands_under_its_columns(offers: pd.DataFrame, by: str, l
     spans = int(span.group(1) or 1)
     assert spans == labels
     assert spans + len(re.findall(r"<td>", foot.group(1))) == columns
+
+
+def test_the_notes_on_sums_read_the_total_row_not_the_rows(demo_catalogue: Any) -> None:
+    """Where an event appears in several rows (a frame of events by funding type), the
+    note on places counts the events of the total row, each once, and says that the rows
+    add up to more."""
+    funded = demo_catalogue.offers(funding=True)
+    explorer = widgets.explorer(funded, debounce=0, lang="en")
+    explorer.controls["measure"].value = "capacity"
+    explorer.controls["by"].value = "funding_type"
+    page = explorer.outputs["table"].value
+    explorer.close()
+    events = funded.drop_duplicates("event_id")
+    stated = int(events["max_participants"].notna().sum())
+    assert int(explorer.table["events"].sum()) > len(events)  # the rows repeat events
+    assert f"({stated:,} of {len(events):,} events)" in page
+    foot = re.search(r"<tfoot>.*</tfoot>", page)
+    assert foot is not None
+    assert f"<td>{len(events):,}</td>" in foot.group(0)
+    assert "Events: counted once each in the row “Total”" in page

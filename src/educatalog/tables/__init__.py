@@ -195,6 +195,7 @@ def present(
     source: Source | str | None = None,
     sheet: str | None = None,
     stand: str | None = None,
+    total_row: Mapping[str, Any] | None = None,
 ) -> Table:
     """``table`` (of :mod:`educatalog.stats`, or any frame) for readers in ``lang``.
 
@@ -209,7 +210,9 @@ def present(
     lists the states in the order of their official keys (01 Schleswig-Holstein … 16
     Thüringen), the key beside the name, unknown states and totals last. A cost table
     says whether it counts each course or each event once. ``sheet`` and ``stand`` go to
-    the :class:`Table` (its sheet's name and "Stand" line in a workbook).
+    the :class:`Table` (its sheet's name and "Stand" line in a workbook). ``total_row``,
+    by column, is the table's total row where it is shown apart from ``table`` (the
+    explorer's footer): the notes on sums read it, not the sum of the rows.
     """
     lang = texts.check_lang(lang)
     chosen = dict(kinds or {})
@@ -228,7 +231,7 @@ def present(
     total_words = named[0] if named else ""
     notes = _notes(table, lang, population)
     notes += [str(n) for n in table.attrs.get("notes", [])]
-    notes += _sum_notes(table, lang, margins, total_words, headers)
+    notes += _sum_notes(table, lang, margins, total_words, headers, total_row)
     found = source_of(table, source)
     origin = dict(population) if isinstance(population, Mapping) else None
     return Table(
@@ -425,29 +428,41 @@ def _notes(table: pd.DataFrame, lang: str, population: Mapping[str, Any] | None)
 
 
 def _sum_notes(
-    table: pd.DataFrame, lang: str, margins: Any, total: str, headers: Mapping[str, str]
+    table: pd.DataFrame,
+    lang: str,
+    margins: Any,
+    total: str,
+    headers: Mapping[str, str],
+    apart: Mapping[str, Any] | None = None,
 ) -> list[str]:
     """Notes that say how to read the sums: a total of distinct counts that is not the sum
     of its rows (a course with events in two states is one course), places as far as
-    events state them, courses at a cost of 0, cells marked "x"."""
+    events state them, courses at a cost of 0, cells marked "x". ``apart``: the total row
+    shown apart from ``table``."""
     notes = []
     rows = [k for k in table.index if not _is_total(k, margins)]
     totals = [k for k in table.index if _is_total(k, margins)]
-    if totals:
+
+    def whole(column: str) -> Any:
+        if apart is not None:
+            return pd.to_numeric(pd.Series([apart.get(column)]), errors="coerce").sum()
+        return pd.to_numeric(table.loc[totals or rows, column], errors="coerce").sum()
+
+    if totals or apart is not None:
+        if apart is not None:
+            total = total or texts.text("total", lang)
         distinct = []
         for column in ("events", "courses", "institutions"):
             if column in table and pd.api.types.is_numeric_dtype(table[column].dtype):
                 parts = pd.to_numeric(table.loc[rows, column], errors="coerce").sum()
-                whole = pd.to_numeric(table.loc[totals, column], errors="coerce").sum()
-                if parts != whole:
+                if parts != whole(column):
                     distinct.append(headers[column])
         if distinct:
             words = ", ".join(distinct)
             notes.append(texts.text("note.distinct_totals", lang, columns=words, total=total))
     if {"capacity", "events_with_capacity", "events"} <= set(table.columns):
-        chosen = totals or rows
-        stated = pd.to_numeric(table.loc[chosen, "events_with_capacity"]).sum()
-        events = pd.to_numeric(table.loc[chosen, "events"]).sum()
+        stated = whole("events_with_capacity")
+        events = whole("events")
         notes.append(
             texts.text(
                 "note.capacity",

@@ -101,7 +101,7 @@ def table_html(
     A long table scrolls in a box of its own; its header and its total row stay in view
     there. The total's label spans the row labels (a table by state has two: the key and
     the name), so that every total stands under its column."""
-    presented = tables.present(table, lang, title=title)
+    presented = tables.present(table, lang, title=title, total_row=totals)
     page = presented.to_html()
     if totals is not None:
         cells = "".join(
