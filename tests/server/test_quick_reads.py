@@ -173,3 +173,24 @@ def test_sqlite_writes_more_objects_in_a_quick_read_than_python_builds(
     assert written.status_code == built.status_code == 200
     assert written.content == built.content
     assert len(written.json()["data"]) == 132
+
+
+def test_lists_of_ids_keep_the_smaller_quick_limit(
+    server: str, workers: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A list of ids is a subquery a row, dearer than an object: 132 events with their
+    contacts' ids go to a worker where 132 events alone are read on the loop."""
+    from educatalog.server import app
+
+    _answers(server)
+    monkeypatch.setattr(guard, "QUICK_TIME", 0.01)
+    monkeypatch.setattr(app, "QUICK_OBJECTS", 100)
+    monkeypatch.setattr(app, "QUICK_FLAT_OBJECTS", 300)
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    with httpx.Client(base_url=server, headers=headers, timeout=30) as client:
+        workers.clear()
+        assert client.get("/items/events", params={"limit": "-1", "fields": "id"}).is_success
+        assert workers == []
+        listed = client.get("/items/events", params={"limit": "-1", "fields": "id,contacts"})
+        assert listed.is_success
+        assert len(workers) == 1

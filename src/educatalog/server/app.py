@@ -57,6 +57,7 @@ from educatalog.server.context import (
 from educatalog.server.guard import Cancelled, Guard
 from educatalog.server.items import (
     is_flat,
+    lists_ids,
     meta_tail,
     read_groups,
     read_item,
@@ -64,7 +65,7 @@ from educatalog.server.items import (
     read_items_json,
     stream_items,
 )
-from educatalog.server.objects import most_objects
+from educatalog.server.objects import most_objects, objects_per_row
 from educatalog.server.openapi import openapi_document
 from educatalog.server.running import (
     QUICK_FLAT_OBJECTS,
@@ -169,7 +170,8 @@ class Service:
     def quick(self, bound: BoundQuery) -> bool:
         """Whether a read of ``bound`` is tried on the event loop first: one of a collection
         of at most ``QUICK_ROWS`` rows that writes at most ``QUICK_OBJECTS`` objects built in
-        Python, or ``QUICK_FLAT_OBJECTS`` written by SQLite (groups: one a group). Any read
+        Python, or ``QUICK_FLAT_OBJECTS`` written by SQLite without lists of ids (a
+        subquery a row; groups: one a group). Any read
         of a larger collection may scan it (a page of 100 of a million events took 2.4 ms):
         on the loop it would run out of the quick guard and start over, its first attempt
         wasted."""
@@ -179,7 +181,8 @@ class Service:
         if bound.aggregate is not None:
             return True
         most = most_objects(self.db, bound)
-        flat = is_flat(bound, self.db.catalogue)
+        coll, catalogue = bound.collection, self.db.catalogue
+        flat = is_flat(bound, catalogue) and not lists_ids(coll, bound.fields, catalogue)
         return most is not None and most <= (QUICK_FLAT_OBJECTS if flat else QUICK_OBJECTS)
 
     def streams(self, bound: BoundQuery) -> tuple[bool, bool]:
@@ -198,8 +201,11 @@ class Service:
         large = limit is None or limit > stream_rows
         if bound.aggregate is not None:  # groups: read whole (heavy when there may be many)
             return False, large
-        if is_flat(bound, self.db.catalogue):  # one object a row, written by SQLite in one piece
-            whole = limit is not None and limit <= stream_rows * FLAT_WHOLE_FACTOR
+        if is_flat(bound, self.db.catalogue):  # written by SQLite in one piece
+            # up to FLAT_WHOLE_FACTOR times the threshold's objects (nested ones count)
+            per_row = objects_per_row(self.db, None, bound.collection, bound.fields, bound.deep)
+            most = None if limit is None else limit * (per_row or 1)
+            whole = most is not None and most <= stream_rows * FLAT_WHOLE_FACTOR
             return not whole, large
         # Expanded relations are streamed from fewer rows on, chunk by chunk: a page of
         # them can be large (small pages are built whole, faster).

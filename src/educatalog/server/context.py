@@ -33,9 +33,10 @@ STREAM_ROWS = 5_000
 """Answers that may hold more rows than this (``limit=-1`` among them) are streamed."""
 
 FLAT_WHOLE_FACTOR = 4
-"""Pages of plain fields are read whole up to this many times the streaming threshold
-(20,000 rows: at most about 16 MB of events with every field): SQLite writes their array in
-one statement, where a streamed page takes a Python bytes object a row (``limit=10000`` of
+"""Pages that SQLite writes alone are read whole up to this many times the streaming
+threshold in objects (20,000 events with every field: at most about 16 MB; nested
+many-to-one objects count, so fewer rows with them): SQLite writes their array in one
+statement, where a streamed page takes a Python bytes object a row (``limit=10000`` of
 three fields 8.8 ms instead of 20 ms, one process)."""
 
 NESTED_STREAM_ROWS = 500

@@ -36,6 +36,7 @@ __all__ = [
     "SELECTIVE_ROWS",
     "is_flat",
     "known_count",
+    "lists_ids",
     "meta_tail",
     "read_groups",
     "read_item",
@@ -129,6 +130,18 @@ def is_flat(bound: BoundQuery, catalogue: Schema = CATALOGUE) -> bool:
     one lookup by id each). An expanded list (one-to-many, many-to-many) is built in
     Python (:func:`read_items`)."""
     return _flat(bound.collection, bound.fields, catalogue, FLAT_DEPTH)
+
+
+def lists_ids(coll: Collection, tree: FieldTree, catalogue: Schema) -> bool:
+    """Whether a row of ``coll`` written with ``tree`` lists a relation's ids (at any level
+    of its many-to-one objects): a subquery a row, which costs SQLite more than an object."""
+    for name, sub in tree.items():
+        fld = coll.field(name)
+        if not fld.is_stored:
+            return True
+        if sub is not None and lists_ids(catalogue.expansion_target(fld), sub, catalogue):
+            return True
+    return False
 
 
 def _flat(coll: Collection, tree: FieldTree, catalogue: Schema, levels: int) -> bool:
