@@ -22,7 +22,6 @@ import importlib.util
 import json
 import os
 import subprocess
-import sys
 import tempfile
 import threading
 from collections.abc import Callable
@@ -33,7 +32,7 @@ from typing import Any
 import nbformat
 from babel.numbers import format_decimal
 
-from educatalog import snapshot, texts
+from educatalog import snapshot, tethered, texts
 from educatalog.connection import Origin
 from educatalog.errors import UsageError
 from educatalog.fetch import fetch_snapshot
@@ -246,10 +245,7 @@ def serve(
         env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(filter(None, configs))
         templates = str(PACKAGE / "data" / "jupyter")  # voila/templates/educatalog
         env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [templates, env.get("JUPYTER_PATH")]))
-        command = [
-            sys.executable,
-            "-m",
-            "educatalog.tethered",  # Voilà, which ends when the dashboard does (killed too)
+        command = tethered.command(  # Voilà, which ends when the dashboard does (killed too)
             "voila",
             str(notebook),
             f"--Voila.ip={host}",
@@ -269,7 +265,7 @@ def serve(
             f"--MappingKernelManager.cull_interval={max(1, min(30, idle_timeout // 2))}",
             "--MappingKernelManager.cull_connected=False",
             *server_args(runtime),
-        ]
+        )
         shown = f"[{host}]" if ":" in host else host
         notify(f"Serving the dashboard at http://{shown}:{port}/ (stop with Ctrl+C)")
         # Voilà in a session of its own: Ctrl+C (or a signal to the dashboard's process group)

@@ -70,6 +70,7 @@ def stop(process: subprocess.Popen[bytes], how: int = signal.SIGINT) -> None:
     """Stop the dashboard as Ctrl+C does (or ``how``), and check that Voilà and its kernels
     went with it."""
     started = {pid: command for pid, (_, command) in descendants(process).items()}
+    assert any(b"voila" in command for command in started.values()), started
     try:
         os.killpg(process.pid, how)  # as Ctrl+C (or a service manager) stops the dashboard
         process.wait(timeout=30)

@@ -9,12 +9,15 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from educatalog.tethered import command
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 
@@ -33,9 +36,10 @@ CHILD = """
 
 PARENT = """
     import subprocess, sys
-    child = subprocess.Popen(
-        [sys.executable, "-m", "educatalog.tethered", *sys.argv[1:]], stdin=subprocess.PIPE
-    )
+    from educatalog.tethered import command
+
+    grace, module, *args = sys.argv[1:]
+    child = subprocess.Popen(command(module, *args, grace=float(grace)), stdin=subprocess.PIPE)
     print(child.pid, flush=True)
     child.wait()
 """
@@ -59,12 +63,13 @@ def wait_for(condition: Callable[[], bool], seconds: float) -> bool:
     return False
 
 
-def start(tmp_path: Path, *args: str) -> tuple[subprocess.Popen[str], int]:
-    """A parent that runs ``python -m educatalog.tethered ARGS`` and says the child's pid."""
+def start(tmp_path: Path, grace: str, *args: str) -> tuple[subprocess.Popen[str], int]:
+    """A parent that runs the module ``args[0]`` tethered (``tethered.command``) and says
+    the child's pid."""
     (tmp_path / "child_module.py").write_text(textwrap.dedent(CHILD))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
     parent = subprocess.Popen(
-        [sys.executable, "-c", textwrap.dedent(PARENT), *args],
+        [sys.executable, "-c", textwrap.dedent(PARENT), grace, *args],
         env=env,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
@@ -77,7 +82,7 @@ def start(tmp_path: Path, *args: str) -> tuple[subprocess.Popen[str], int]:
 
 
 def test_a_parent_killed_outright_stops_its_child_as_sigterm_does(tmp_path: Path) -> None:
-    parent, child = start(tmp_path, "child_module", str(tmp_path), "--flag", "value")
+    parent, child = start(tmp_path, "20", "child_module", str(tmp_path), "--flag", "value")
     try:
         # the module runs as `python -m` runs it, with its own arguments
         argv = json.loads((tmp_path / "argv.json").read_text())
@@ -95,7 +100,7 @@ def test_a_parent_killed_outright_stops_its_child_as_sigterm_does(tmp_path: Path
 
 
 def test_a_child_that_ignores_sigterm_ends_after_the_grace(tmp_path: Path) -> None:
-    parent, child = start(tmp_path, "--grace", "0.5", "child_module", str(tmp_path), "--stubborn")
+    parent, child = start(tmp_path, "0.5", "child_module", str(tmp_path), "--stubborn")
     try:
         parent.kill()
         parent.wait(timeout=10)
@@ -106,13 +111,46 @@ def test_a_child_that_ignores_sigterm_ends_after_the_grace(tmp_path: Path) -> No
             os.kill(child, signal.SIGKILL)
 
 
-def test_a_bad_command_line_is_refused_with_the_reason() -> None:
+@pytest.mark.parametrize(
+    ("args", "stdin", "reason"),
+    [
+        (["--grace", "-1", "http.server"], subprocess.PIPE, "--grace must not be negative"),
+        # not a pipe: its end would not tell the parent's (a file ends at once, a terminal
+        # would lose its keys)
+        (["http.server"], subprocess.DEVNULL, "standard input must be a pipe"),
+    ],
+)
+def test_a_bad_command_line_is_refused_with_the_reason(
+    args: list[str], stdin: int, reason: str
+) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "educatalog.tethered", "--grace", "-1", "http.server"],
-        stdin=subprocess.PIPE,
+        [sys.executable, "-m", "educatalog.tethered", *args],
+        stdin=stdin,
         capture_output=True,
         text=True,
         timeout=30,
     )
     assert done.returncode == 2
-    assert "--grace must not be negative, got -1.0" in done.stderr
+    assert reason in done.stderr
+
+
+def test_the_command_runs_the_child_without_the_package() -> None:
+    """``tethered.command`` runs the module without importing ``educatalog`` (pandas and
+    all) into the child: the dashboard's Voilà stays lean."""
+    probe = "import sys; print('educatalog' in sys.modules, 'pandas' in sys.modules)"
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, "probe_module.py").write_text(probe)
+        env = {**os.environ, "PYTHONPATH": folder}
+        child = subprocess.Popen(
+            command("probe_module"),
+            stdin=subprocess.PIPE,  # held open: its end would stop the child
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        assert child.stdout is not None
+        said = child.stdout.readline()
+        assert child.wait(timeout=30) == 0
+        assert child.stdin is not None
+        child.stdin.close()
+    assert said.split() == ["False", "False"]

@@ -119,9 +119,11 @@ def table_html(
         f"<style>{box}{{max-height:560px;overflow:auto}}"
         f"{box} table.educatalog-table tbody th{{white-space:nowrap}}"
         f"{box} table.educatalog-table tfoot th{{text-align:left}}"
-        f"{box} table.educatalog-table thead th{{position:sticky;top:0;background:#fff}}"
-        f"{box} table.educatalog-table tfoot th,{box} table.educatalog-table tfoot td"
-        "{position:sticky;bottom:0;background:#fff;border-top:1px solid #555}</style>"
+        # stuck cells draw their rules as shadows: collapsed borders stay where they were
+        f"{box} table.educatalog-table thead>tr>*"
+        "{position:sticky;top:0;background:#fff;box-shadow:inset 0 -1px #555}"
+        f"{box} table.educatalog-table tfoot>tr>*"
+        "{position:sticky;bottom:0;background:#fff;box-shadow:inset 0 1px #555}</style>"
     )
     return f"{keep}<div class='educatalog-table-box'>{page}</div>"
 
