@@ -57,8 +57,12 @@ def _follow_parent(grace: float) -> None:
             pass
     except OSError:
         pass
-    # to the main thread, where Python runs signal handlers: it wakes at once
-    signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGTERM)
+    main = threading.main_thread().ident
+    if hasattr(signal, "pthread_kill") and main is not None:
+        # to the main thread, where Python runs signal handlers: it wakes at once
+        signal.pthread_kill(main, signal.SIGTERM)
+    else:
+        os.kill(os.getpid(), signal.SIGTERM)
     time.sleep(grace)
     os._exit(1)  # the module did not stop on SIGTERM
 
