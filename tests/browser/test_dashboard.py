@@ -9,6 +9,7 @@ How long the first paint took is printed (measured against its target by
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -328,3 +329,32 @@ def test_the_dashboard_speaks_english_when_asked(
     finally:
         stop(process, signal.SIGTERM)  # as a service manager stops it
     assert leftovers() == before
+
+
+def test_a_dashboard_killed_outright_takes_voila_and_its_kernels_along(tmp_path: Path) -> None:
+    """Killed with no chance to clean up (SIGKILL to the dashboard alone), the dashboard
+    still leaves no Voilà and no kernel running: Voilà sees the end of the pipe it was
+    tethered by (``educatalog.tethered``) and stops with its kernels."""
+    before = leftovers()
+    process, _ = start_dashboard("de", tmp_path / "dashboard.log")
+    try:
+        started = {pid: command for pid, (_, command) in descendants(process).items()}
+        assert any(b"voila" in command for command in started.values()), started
+        deadline = time.monotonic() + 60
+        while not kernels(process) and time.monotonic() < deadline:  # the preheated one
+            time.sleep(0.2)
+        started = {pid: command for pid, (_, command) in descendants(process).items()}
+        assert any(b"ipykernel_launcher" in command for command in started.values()), started
+        process.kill()
+        process.wait(timeout=10)
+        deadline, left = time.monotonic() + 40, set(started.items())
+        while left and time.monotonic() < deadline:
+            time.sleep(0.1)
+            now = {pid: command for pid, (_, command) in running().items()}
+            left = started.items() & now.items()
+        assert not left, f"the killed dashboard left processes behind: {left}"
+    finally:
+        if process.poll() is None:  # an assertion above failed before the kill
+            stop(process)
+        for name in leftovers() - before:  # its folder: killed, it had no chance to remove it
+            shutil.rmtree(Path(tempfile.gettempdir()) / name, ignore_errors=True)
