@@ -171,10 +171,9 @@ class Service:
         """Whether a read of ``bound`` is tried on the event loop first: one of a collection
         of at most ``QUICK_ROWS`` rows that writes at most ``QUICK_OBJECTS`` objects built in
         Python, or ``QUICK_FLAT_OBJECTS`` written by SQLite without lists of ids (a
-        subquery a row; groups: one a group). Any read
-        of a larger collection may scan it (a page of 100 of a million events took 2.4 ms):
-        on the loop it would run out of the quick guard and start over, its first attempt
-        wasted."""
+        subquery a row; groups: one a group). Any read of a larger collection may scan it
+        (a page of 100 of a million events took 2.4 ms): on the loop it would run out of
+        the quick guard and start over, its first attempt wasted."""
         rows = self.db.known_total(bound.collection.name)
         if rows is None or rows > QUICK_ROWS:
             return False
