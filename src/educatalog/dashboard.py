@@ -50,6 +50,10 @@ ENV_SNAPSHOT = "EDUCATALOG_DASHBOARD_SNAPSHOT"
 ENV_LANG = "EDUCATALOG_DASHBOARD_LANG"
 """The language of the page (set by :func:`serve`)."""
 
+KERNEL_MANAGER = "educatalog_dashboard_kernel.DashboardKernelManager"
+"""Voilà's kernel manager (``data/python/educatalog_dashboard_kernel.py``): jupyter_server's,
+without the race of its culler and a kernel that is starting."""
+
 _WORDS: dict[str, tuple[str, str]] = {
     "title": ("Kursangebot erkunden", "Explore the course supply"),
     "file": ("Kursangebot erkunden", "Explore the course supply"),
@@ -245,6 +249,8 @@ def serve(
         env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(filter(None, configs))
         templates = str(PACKAGE / "data" / "jupyter")  # voila/templates/educatalog
         env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [templates, env.get("JUPYTER_PATH")]))
+        kernels = str(PACKAGE / "data" / "python")  # educatalog_dashboard_kernel, alone
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [kernels, env.get("PYTHONPATH")]))
         command = tethered.command(  # Voilà, which ends when the dashboard does (killed too)
             "voila",
             str(notebook),
@@ -264,6 +270,8 @@ def serve(
             f"--MappingKernelManager.cull_idle_timeout={idle_timeout}",
             f"--MappingKernelManager.cull_interval={max(1, min(30, idle_timeout // 2))}",
             "--MappingKernelManager.cull_connected=False",
+            # a kernel culled in the turn it starts in no longer raises (see the module)
+            f"--MappingKernelManager.kernel_manager_class={KERNEL_MANAGER}",
             *server_args(runtime),
         )
         shown = f"[{host}]" if ":" in host else host
