@@ -9,6 +9,7 @@ How long the first paint took is printed (measured against its target by
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -67,6 +68,12 @@ def leftovers() -> set[str]:
     return {p.name for p in Path(tempfile.gettempdir()).glob("educatalog-dashboard-*")}
 
 
+def contents(names: set[str]) -> list[str]:
+    """What lies in the dashboards' folders ``names`` (to say what was left behind)."""
+    root = Path(tempfile.gettempdir())
+    return sorted(str(p.relative_to(root)) for n in names for p in (root / n).rglob("*"))
+
+
 def stop(process: subprocess.Popen[bytes], how: int = signal.SIGINT) -> None:
     """Stop the dashboard as Ctrl+C does (or ``how``), and check that Voilà and its kernels
     went with it."""
@@ -80,12 +87,26 @@ def stop(process: subprocess.Popen[bytes], how: int = signal.SIGINT) -> None:
         process.wait(timeout=10)
     except ProcessLookupError:
         pass
-    deadline, left = time.monotonic() + 30, set(started.items())
+    left = still_running(started, seconds=30)
+    assert not left, f"the stopped dashboard left processes behind: {left}"
+
+
+def still_running(started: dict[int, bytes], seconds: float) -> set[tuple[int, bytes]]:
+    """The processes of a stopped dashboard that still run after up to ``seconds``: those
+    ``started`` (pid and command line), and any started since that names the dashboard's
+    folder (a kernel names its connection file in it)."""
+    folders = {m for command in started.values() for m in FOLDER.findall(command)}
+    deadline, left = time.monotonic() + seconds, set(started.items())
     while left and time.monotonic() < deadline:
         time.sleep(0.1)
         now = {pid: command for pid, (_, command) in running().items()}
         left = started.items() & now.items()  # the same pid and command: still there
-    assert not left, f"the stopped dashboard left processes behind: {left}"
+        left |= {(p, c) for p, c in now.items() if any(f in c for f in folders)}
+    return left
+
+
+FOLDER = re.compile(rb"educatalog-dashboard-\w+")
+"""A dashboard's temporary folder in a command line (Voilà's notebook, a kernel's file)."""
 
 
 def running() -> dict[int, tuple[int, bytes]]:
@@ -137,7 +158,8 @@ def served(
     assert "without encryption" not in text, text
     assert "Traceback" not in text, text
     assert "WARNING" not in text, text  # nothing that alarms whoever started it
-    assert leftovers() == before  # its temporary folder went with it
+    left = leftovers() - before
+    assert not left, f"its temporary folder stayed: {contents(left)}"
 
 
 @pytest.fixture
@@ -347,14 +369,12 @@ def test_a_dashboard_killed_outright_takes_voila_and_its_kernels_along(tmp_path:
         assert any(b"ipykernel_launcher" in command for command in started.values()), started
         process.kill()
         process.wait(timeout=10)
-        deadline, left = time.monotonic() + 40, set(started.items())
-        while left and time.monotonic() < deadline:
-            time.sleep(0.1)
-            now = {pid: command for pid, (_, command) in running().items()}
-            left = started.items() & now.items()
+        left = still_running(started, seconds=40)
         assert not left, f"the killed dashboard left processes behind: {left}"
     finally:
         if process.poll() is None:  # an assertion above failed before the kill
             stop(process)
         for name in leftovers() - before:  # its folder: killed, it had no chance to remove it
             shutil.rmtree(Path(tempfile.gettempdir()) / name, ignore_errors=True)
+    left = leftovers() - before  # nothing wrote into it after it was gone
+    assert not left, f"the killed dashboard's folder came back: {contents(left)}"
