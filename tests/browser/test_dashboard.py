@@ -79,14 +79,20 @@ def stop(process: subprocess.Popen[bytes], how: int = signal.SIGINT) -> None:
     went with it."""
     started = {pid: command for pid, (_, command) in descendants(process).items()}
     assert any(b"voila" in command for command in started.values()), started
+    began = time.monotonic()
     try:
         os.killpg(process.pid, how)  # as Ctrl+C (or a service manager) stops the dashboard
-        process.wait(timeout=30)
+        process.wait(timeout=STOP_WITHIN)
     except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
+        os.killpg(process.pid, signal.SIGKILL)  # killed, it cannot remove its folder
         process.wait(timeout=10)
+        raise AssertionError(
+            f"the dashboard did not stop within {STOP_WITHIN} s of signal {how} (it gives "
+            "Voilà 20 s and its output 5 s); killed"
+        ) from None
     except ProcessLookupError:
         pass
+    print(f"the dashboard stopped in {time.monotonic() - began:.1f} s")
     left = still_running(started, seconds=30)
     assert not left, f"the stopped dashboard left processes behind: {left}"
 
@@ -104,6 +110,10 @@ def still_running(started: dict[int, bytes], seconds: float) -> set[tuple[int, b
         left |= {(p, c) for p, c in now.items() if any(f in c for f in folders)}
     return left
 
+
+STOP_WITHIN = 60
+"""Seconds a dashboard may take to stop: its own bound (Voilà 20 s, its output 5 s) and
+room for a machine that runs the suite on every core."""
 
 FOLDER = re.compile(rb"educatalog-dashboard-\w+")
 """A dashboard's temporary folder in a command line (Voilà's notebook, a kernel's file)."""
