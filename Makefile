@@ -32,12 +32,10 @@ format: setup
 # The suite on one worker more than there are cores (pytest-xdist, at most 8), each taking
 # whole modules, so that a module's servers, kernels and browser are started once: a good
 # part of it waits on servers, kernels and browsers, which the extra worker fills (on two
-# cores: 2 workers 564 s, 3 workers 463 s, 4 workers 581 s). Modules are handed out in
-# the order tests/conftest.py gives them, the long ones (marked browser, install or slow)
-# first, so that none starts near the end. PYTEST_WORKERS=0 runs it in one process.
+# cores: 2 workers 564 s, 3 workers 463 s, 4 workers 581 s). PYTEST_WORKERS=0 runs it in
+# one process.
 PYTEST_WORKERS ?= $(shell $(PYTHON) -c 'import os; print(min(8, (os.cpu_count() or 1) + 1))')
-PARALLEL = $(if $(filter 0,$(PYTEST_WORKERS)),-p no:xdist,\
-  -n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder)
+PARALLEL = $(if $(filter 0,$(PYTEST_WORKERS)),-p no:xdist,-n $(PYTEST_WORKERS) --dist loadscope)
 
 test: lint
 	$(BIN)/python -m pytest $(PARALLEL) $(PYTEST_ARGS)

@@ -81,16 +81,3 @@ def demo_catalogue(catalogue_database: Path) -> Iterator[Any]:
         educatalog.Client(server.url, token=server.token, page_size=500) as client,
     ):
         yield educatalog.load_catalogue(client)
-
-
-HEAVY = ("browser", "install", "slow")
-"""Markers of modules that start browsers, JupyterLab, kernels, reports or builds."""
-
-
-@pytest.hookimpl(trylast=True)  # after tests/browser/conftest.py has marked its tests
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The modules of long tests first, each in its order (``make test`` gives whole modules
-    to its workers in this order, ``--no-loadscope-reorder``): a long module that started
-    last would keep one worker busy long after the others are done."""
-    heavy = {item.path for item in items if any(item.get_closest_marker(m) for m in HEAVY)}
-    items.sort(key=lambda item: item.path not in heavy)  # stable: the rest keep their order

@@ -21,8 +21,6 @@ from educatalog.catalogue import Catalogue
 from educatalog.demodata.timeline import DemoTimeline, monthly_dates
 from educatalog.errors import ArchiveError, EducatalogError
 
-pytestmark = pytest.mark.slow  # started first by make test (tests/conftest.py)
-
 SCALE = 0.02
 DATES = monthly_dates("2024-01-01", 24)[::8]  # three snapshots, eight months apart
 FIRST, MIDDLE, LAST = (d.isoformat() for d in DATES)

@@ -29,8 +29,6 @@ from educatalog.server.store import read_rows
 from educatalog.testing import serve
 from processes import serving
 
-pytestmark = pytest.mark.slow  # started first by make test (tests/conftest.py)
-
 SCALE = 0.01
 SERVED = ("events", "courses", "event_costs", "institution_types")
 

@@ -19,8 +19,6 @@ from educatalog.catalogue import Catalogue, Source
 from educatalog.errors import SnapshotError, UsageError
 from educatalog.report import ReportError, _remove_earlier_report, write_report
 
-pytestmark = pytest.mark.slow  # started first by make test (tests/conftest.py)
-
 
 def _tiny() -> Catalogue:
     frame = pd.DataFrame({"id": pd.array([1, 2], dtype="Int64"), "name": ["A", "B"]})

@@ -21,8 +21,6 @@ from educatalog.demodata.timeline import DemoTimeline, monthly_dates
 from educatalog.errors import EducatalogError, UsageError
 from educatalog.history import ArchiveError
 
-pytestmark = pytest.mark.slow  # started first by make test (tests/conftest.py)
-
 SCALE = 0.05
 DATES = monthly_dates("2024-01-01", 24)[::6]  # four snapshots, six months apart
 

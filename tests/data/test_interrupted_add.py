@@ -26,8 +26,6 @@ from educatalog import history, snapshot
 from educatalog.demodata.timeline import DemoTimeline, monthly_dates
 from interrupted import add_killed, time_add
 
-pytestmark = pytest.mark.slow  # started first by make test (tests/conftest.py)
-
 SCALE = 0.02
 DATES = monthly_dates("2024-01-01", 24)[::8]  # the archive holds the first; add the second
 

@@ -35,8 +35,6 @@ from educatalog.testing import serve
 from educatalog.workspace import PACKAGE
 from languages import foreign
 
-pytestmark = pytest.mark.slow  # started first by make test (tests/conftest.py)
-
 TOKEN = "notebook-secret-token-4711"
 NAMES = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
 

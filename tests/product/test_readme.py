@@ -27,8 +27,6 @@ import pytest
 
 from processes import free_port
 
-pytestmark = pytest.mark.slow  # started first by make test (tests/conftest.py)
-
 README = Path(__file__).resolve().parents[2] / "README.md"
 FENCE = re.compile(r"^```(\S*)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 MARK = re.compile(r"<!-- readme-test: skip (?P<reason>.+?) -->\s*$")

@@ -31,8 +31,6 @@ from educatalog.catalogue import Catalogue
 from educatalog.population import STATES
 from educatalog.testing import serve
 
-pytestmark = pytest.mark.slow  # started first by make test (tests/conftest.py)
-
 TOKEN = "citable-report-token"
 TWO = ["Bayern", "Sachsen"]
 
