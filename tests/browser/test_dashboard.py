@@ -168,8 +168,7 @@ def served(
     assert "without encryption" not in text, text
     assert "Traceback" not in text, text
     assert "WARNING" not in text, text  # nothing that alarms whoever started it
-    left = leftovers() - before
-    assert not left, f"its temporary folder stayed: {contents(left)}"
+    assert leftovers() == before, f"its temporary folder stayed: {contents(leftovers() - before)}"
 
 
 @pytest.fixture
@@ -386,5 +385,6 @@ def test_a_dashboard_killed_outright_takes_voila_and_its_kernels_along(tmp_path:
             stop(process)
         for name in leftovers() - before:  # its folder: killed, it had no chance to remove it
             shutil.rmtree(Path(tempfile.gettempdir()) / name, ignore_errors=True)
-    left = leftovers() - before  # nothing wrote into it after it was gone
-    assert not left, f"the killed dashboard's folder came back: {contents(left)}"
+    assert leftovers() == before, (  # nothing wrote into its folder after it was gone
+        f"the killed dashboard's folder came back: {contents(leftovers() - before)}"
+    )
