@@ -32,11 +32,13 @@ from educatalog.query.aggregates import (
 )
 from educatalog.query.binding import (
     BoundQuery,
+    Expanded,
     FieldTree,
     SortKey,
     bind,
     bind_fields,
     bind_filter,
+    expanded_relations,
     filter_depth,
     list_relations,
 )
@@ -110,6 +112,7 @@ __all__ = [
     "And",
     "BoundQuery",
     "Condition",
+    "Expanded",
     "F",
     "FieldTree",
     "Filter",
@@ -124,6 +127,7 @@ __all__ = [
     "bind_aggregate",
     "bind_fields",
     "bind_filter",
+    "expanded_relations",
     "filter_depth",
     "filter_from_json",
     "filter_to_json",

@@ -4,9 +4,9 @@ coercion of filter values to the fields' types, and the service's defaults (:fun
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any, NamedTuple, TypeAlias
 
 from educatalog.errors import InvalidQuery
 from educatalog.query.aggregates import Aggregate, bind_aggregate
@@ -24,15 +24,17 @@ from educatalog.query.operators import allowed_operators
 from educatalog.query.strings import Query
 from educatalog.query.tree import And, Condition, Filter, Or, Related
 from educatalog.query.values import coerce
-from educatalog.schema import CATALOGUE, Collection, Field, Schema
+from educatalog.schema import CATALOGUE, Collection, Field, Relation, Schema
 
 __all__ = [
     "BoundQuery",
+    "Expanded",
     "FieldTree",
     "SortKey",
     "bind",
     "bind_fields",
     "bind_filter",
+    "expanded_relations",
     "filter_depth",
     "list_relations",
 ]
@@ -231,6 +233,26 @@ def _add_leaf(tree: FieldTree, name: str, budget: list[int]) -> None:
             "name the relations and fields needed instead of nesting *."
         )
     tree[name] = None
+
+
+class Expanded(NamedTuple):
+    """A relation that a selection writes as objects (:func:`expanded_relations`)."""
+
+    name: str
+    relation: Relation
+    target: Collection  # the collection it expands into
+    tree: FieldTree  # what is selected there
+    deep: Mapping[str, Any]  # its part of ``deep``
+
+
+def expanded_relations(
+    tree: FieldTree, coll: Collection, deep: Mapping[str, Any], catalogue: Schema = CATALOGUE
+) -> Iterator[Expanded]:
+    """The relations of ``coll`` that ``tree`` writes as objects (a list of ids is not one)."""
+    for name, sub in tree.items():
+        f = coll.field(name)
+        if f.relation is not None and sub is not None:
+            yield Expanded(name, f.relation, catalogue.expansion_target(f), sub, deep.get(name, {}))
 
 
 def list_relations(

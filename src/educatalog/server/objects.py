@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from educatalog.errors import InvalidQuery
-from educatalog.query import NESTED_LIMIT, BoundQuery, FieldTree
+from educatalog.query import NESTED_LIMIT, BoundQuery, FieldTree, expanded_relations
 from educatalog.schema import Collection
 from educatalog.server import sql
 from educatalog.server.context import Context
@@ -81,27 +81,22 @@ def objects_per_row(
     """The most objects one row of ``coll`` can be written as, with the relations of
     ``tree`` (None: unknown without ``conn``, see :func:`most_objects`)."""
     out = 1
-    for name, sub in tree.items():
-        fld = coll.field(name)
-        if fld.relation is None or sub is None:
-            continue
-        target = db.catalogue.expansion_target(fld)
-        sub_deep = deep.get(name, {})
-        per = objects_per_row(db, conn, target, sub, sub_deep)
+    for rel in expanded_relations(tree, coll, deep, db.catalogue):
+        per = objects_per_row(db, conn, rel.target, rel.tree, rel.deep)
         if per is None:
             return None
-        if fld.relation.kind == "m2o":
+        if rel.relation.kind == "m2o":
             out += per
             continue
-        key = fld.relation.foreign_key or ""
+        key = rel.relation.foreign_key or ""
         most = (
-            db.most_children(target.name, key, conn)
+            db.most_children(rel.target.name, key, conn)
             if conn is not None
-            else db.known_most_children(target.name, key)
+            else db.known_most_children(rel.target.name, key)
         )
         if most is None:
             return None
-        limit = sub_deep.get("_limit", NESTED_LIMIT)
+        limit = rel.deep.get("_limit", NESTED_LIMIT)
         out += (most if limit < 0 else min(limit, most)) * per
     return out
 

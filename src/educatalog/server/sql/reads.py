@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from educatalog.query import NESTED_LIMIT, BoundQuery
+from educatalog.query import NESTED_LIMIT, BoundQuery, expanded_relations
 from educatalog.schema import CATALOGUE, Collection, Field, Schema
 from educatalog.server.sql.filters import search_sql, where_sql
 from educatalog.server.sql.terms import SearchPrefilter, Sql, json_value_sql, quote
@@ -245,26 +245,21 @@ class ObjectCount:
         """The count for the row of ``coll`` aliased ``alias``, with the selection ``tree``
         (a :data:`~educatalog.query.FieldTree`) and its ``deep``."""
         parts = ["1"]
-        for name, sub in tree.items():
-            fld = coll.field(name)
-            if fld.relation is None or sub is None:
-                continue
-            target = self.catalogue.expansion_target(fld)
-            sub_deep = deep.get(name, {})
+        for rel in expanded_relations(tree, coll, deep, self.catalogue):
             self.aliases += 1
             a = f"o{self.aliases}"
-            inner = self.size(target, a, sub, sub_deep)
-            table = quote(target.name)
-            if fld.relation.kind == "m2o":
+            inner = self.size(rel.target, a, rel.tree, rel.deep)
+            table = quote(rel.target.name)
+            if rel.relation.kind == "m2o":
                 parts.append(
                     f"coalesce((SELECT {inner} FROM {table} AS {a} "
-                    f"WHERE {a}.id = {alias}.{quote(name)}), 0)"
+                    f"WHERE {a}.id = {alias}.{quote(rel.name)}), 0)"
                 )
                 continue
-            limit = sub_deep.get("_limit", NESTED_LIMIT)
+            limit = rel.deep.get("_limit", NESTED_LIMIT)
             if limit == 0:
                 continue
-            fk = quote(fld.relation.foreign_key or "")
+            fk = quote(rel.relation.foreign_key or "")
             where = f"{a}.{fk} = {alias}.id"
             if limit > 0:
                 b = f"{a}b"
