@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import nbformat
 from babel.numbers import format_decimal
 
 from educatalog import snapshot, tethered, texts
@@ -172,7 +171,11 @@ def _wait_for_the_visitor() -> None:
     wait_for_request()
 
 
-def _notebook(lang: str) -> Any:
+def _write_notebook(path: Path, lang: str) -> None:
+    # nbformat imported here, not at the top: every visitor's kernel imports this module, and
+    # nbformat imports jsonschema, which takes seconds (its IRI grammars, rfc3987_syntax)
+    import nbformat
+
     # Two cells: Voilà runs the first in a kernel before a visitor comes (preheated), the
     # second when one has: then only their view is drawn.
     cells = [
@@ -188,7 +191,7 @@ def _notebook(lang: str) -> Any:
         "language": "python",
     }
     nb.metadata["educatalog"] = {"lang": lang}
-    return nb
+    nbformat.write(nb, path)  # type: ignore[no-untyped-call]
 
 
 def _needs(*modules: str) -> None:
@@ -233,7 +236,7 @@ def serve(
             data = Path(snapshot_path).resolve()
             snapshot.read_manifest(data)  # a SnapshotError names what is wrong, now
         notebook = folder / f"{_word('file', lang)}.ipynb"
-        nbformat.write(_notebook(lang), notebook)  # type: ignore[no-untyped-call]
+        _write_notebook(notebook, lang)
         env = {k: v for k, v in os.environ.items() if k != "EDUCATALOG_TOKEN"}
         env.update({ENV_SNAPSHOT: str(data), ENV_LANG: lang})
         runtime = folder / "runtime"  # short: the kernels' sockets lie in it

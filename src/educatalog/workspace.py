@@ -24,8 +24,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import nbformat
-
 from educatalog import texts
 from educatalog._version import __version__
 from educatalog.errors import DataError, UsageError
@@ -154,10 +152,14 @@ def notebook(name: str, lang: str = texts.DEFAULT_LANG) -> Any:
     if not path.is_file():
         available = ", ".join(sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb")))
         raise UsageError(f'No notebook "{name}"; the shipped notebooks are: {available}.')
+    import nbformat  # here, not at the top: it imports jsonschema, seconds of start-up
+
     return localize(nbformat.read(path, as_version=4), lang)  # type: ignore[no-untyped-call]
 
 
 def _notebook_bytes(nb: Any) -> bytes:
+    import nbformat
+
     text: str = nbformat.writes(nb)  # type: ignore[no-untyped-call]
     return (text + "\n").encode("utf-8")
 
