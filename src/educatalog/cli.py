@@ -251,9 +251,10 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _dashboard(args: argparse.Namespace) -> int:
-    from educatalog.dashboard import serve
+    from educatalog.dashboard import STOP_BOUND, serve
 
-    _interrupt_on_sigterm()  # so that Voilà, its kernels and the temporary folder go too
+    # so that Voilà, its kernels and the temporary folder go too, within STOP_BOUND seconds
+    _interrupt_on_sigterm(bound=STOP_BOUND)
     try:
         origin = None
         if not args.snapshot:
@@ -505,14 +506,28 @@ def _print_archived(archived: Archived, folder: str) -> None:
         print("(SYNTHETIC demo data)")
 
 
-def _interrupt_on_sigterm() -> None:
-    """Turn SIGTERM into KeyboardInterrupt, so that clean-ups run as on Ctrl+C."""
+def _interrupt_on_sigterm(*, bound: float | None = None) -> None:
+    """Turn SIGTERM into KeyboardInterrupt, so that clean-ups run as on Ctrl+C.
+
+    With ``bound``, a process still running ``bound`` seconds after the first Ctrl+C or
+    SIGTERM prints where each of its threads waits (to standard error) and exits with
+    status 1: a clean-up that hangs cannot keep it, and says where it hung.
+    """
+    import faulthandler
     import signal
 
+    armed = False
+
     def interrupt(signum: int, frame: object) -> None:
+        nonlocal armed
+        if bound is not None and not armed:
+            armed = True
+            faulthandler.dump_traceback_later(bound, exit=True)
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, interrupt)
+    if bound is not None:
+        signal.signal(signal.SIGINT, interrupt)
 
 
 def _export(args: argparse.Namespace) -> int:

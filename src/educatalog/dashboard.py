@@ -38,7 +38,7 @@ from educatalog.fetch import fetch_snapshot
 from educatalog.kernels import server_args
 from educatalog.workspace import PACKAGE
 
-__all__ = ["DEFAULT_PORT", "Prepared", "page", "prepare", "serve", "show"]
+__all__ = ["DEFAULT_PORT", "STOP_BOUND", "Prepared", "page", "prepare", "serve", "show"]
 
 DEFAULT_PORT = 8866
 """Where the dashboard listens unless told otherwise (Voilà's own default)."""
@@ -48,6 +48,14 @@ ENV_SNAPSHOT = "EDUCATALOG_DASHBOARD_SNAPSHOT"
 
 ENV_LANG = "EDUCATALOG_DASHBOARD_LANG"
 """The language of the page (set by :func:`serve`)."""
+
+VOILA_STOP = 20.0
+"""Seconds Voilà is given to stop its kernels and itself (after SIGTERM) before it is killed."""
+
+STOP_BOUND = 45.0
+"""Seconds within which ``educatalog dashboard`` ends once stopped (Ctrl+C, SIGTERM): Voilà
+gets :data:`VOILA_STOP`, the relay of its output 5 s, then the temporary folder is removed;
+a dashboard still running then prints where it waits and exits with status 1."""
 
 KERNEL_MANAGER = "educatalog_dashboard_kernel.DashboardKernelManager"
 """Voilà's kernel manager (``data/python/educatalog_dashboard_kernel.py``): jupyter_server's,
@@ -302,8 +310,9 @@ def serve(
             stopping.set()  # what the stopped kernels say as they go is no news
             process.terminate()
             try:
-                return process.wait(timeout=20)
+                return process.wait(timeout=VOILA_STOP)
             except subprocess.TimeoutExpired:
+                notify(f"Voilà did not stop within {VOILA_STOP:g} s: stopped outright.")
                 process.kill()
                 return process.wait()
         finally:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import httpx
@@ -176,3 +179,41 @@ def test_make_report_checks_states_before_the_kernel(
     with pytest.raises(UsageError, match=r'No state "Bayernn"\. Did you mean "Bayern"'):
         make_report(tmp_path / "out", origin=origin, states=["Bayernn"])
     assert not (tmp_path / "out").exists()
+
+
+HANGS_IN_ITS_CLEAN_UP = """
+import sys, time
+from educatalog.cli import _interrupt_on_sigterm
+
+def clean_up():
+    time.sleep(120)  # hangs
+
+_interrupt_on_sigterm(bound=1)
+print("ready", flush=True)
+try:
+    time.sleep(120)
+except KeyboardInterrupt:
+    clean_up()
+sys.exit(0)
+"""
+
+
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM])
+def test_a_command_that_hangs_as_it_stops_ends_itself_and_says_where(how: int) -> None:
+    """What ``educatalog dashboard`` does when its clean-up hangs (``bound``)."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", HANGS_IN_ITS_CLEAN_UP],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline() == "ready\n"
+        process.send_signal(how)
+        _, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 1
+    assert "most recent call first" in err
+    assert "line 6 in clean_up" in err  # where it hung
