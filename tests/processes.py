@@ -62,4 +62,6 @@ def serving(*args: str, env: dict[str, str] | None = None) -> Iterator[tuple[str
             out, _ = proc.communicate()
         if "lines" in locals():
             lines.extend(out.splitlines())
-    assert proc.returncode in (0, -signal.SIGINT), out
+    assert proc.returncode == 0, out  # stopped by Ctrl+C as a user stops it
+    assert "Traceback" not in out, out
+    assert out.rstrip().endswith("Stopped."), out

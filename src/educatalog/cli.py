@@ -343,7 +343,11 @@ def _serve(args: argparse.Namespace) -> int:
     if not given:
         print(f"  export EDUCATALOG_TOKEN={DEMO_TOKEN}")
     print("Stop with Ctrl+C.", flush=True)
-    uvicorn.Server(server_config(app, host=args.host, port=args.port)).run()
+    try:
+        uvicorn.Server(server_config(app, host=args.host, port=args.port)).run()
+    except KeyboardInterrupt:  # uvicorn has stopped cleanly, then raises Ctrl+C again
+        pass
+    print("Stopped.")
     return 0
 
 
