@@ -14,6 +14,7 @@ user works; ``educatalog dashboard`` serves the explorer as a web page (Voilà).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import sys
 from collections.abc import Callable, Sequence
@@ -343,10 +344,8 @@ def _serve(args: argparse.Namespace) -> int:
     if not given:
         print(f"  export EDUCATALOG_TOKEN={DEMO_TOKEN}")
     print("Stop with Ctrl+C.", flush=True)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):  # raised again once uvicorn has stopped
         uvicorn.Server(server_config(app, host=args.host, port=args.port)).run()
-    except KeyboardInterrupt:  # uvicorn has stopped cleanly, then raises Ctrl+C again
-        pass
     print("Stopped.")
     return 0
 
