@@ -329,6 +329,31 @@ def test_the_workbook_writes_an_unknown_as_the_page_does(tmp_path: Path) -> None
         assert rows["Bremen"][-1] == 0
 
 
+def test_the_workbook_writes_months_as_dates_and_years_as_numbers(
+    two: pd.DataFrame, tmp_path: Path
+) -> None:
+    """A table by month sorts and filters as months in Excel (a date shown as a month in the
+    workbook's language), a year is a number (not text that Excel flags); a quarter stays
+    as the page writes it (Excel has no quarter format)."""
+    for lang, month, quarter in (("de", "[$-407]MMM YYYY", "2. Quartal 2025"),
+                                 ("en", "[$-809]MMM YYYY", "Q2 2025")):  # fmt: skip
+        made = [
+            tables.present(stats.supply(two, dim, margins=True), lang)
+            for dim in ("month", "quarter", "year")
+        ]
+        path = tables.write_excel(tmp_path / f"{lang}.xlsx", made, lang=lang)
+        months, quarters, years = openpyxl.load_workbook(path).worksheets[1:]
+        first = months["A3"]
+        assert (first.value, first.number_format) == (dt.datetime(2025, 4, 1), month)
+        labels = [c.value for c in months["A"][2:]]
+        dates = [v for v in labels if isinstance(v, dt.datetime)]
+        assert dates == list(pd.date_range("2025-04-01", periods=12, freq="MS"))
+        assert labels[len(dates)] == texts.text("total", lang)  # then the total, as text
+        assert quarters["A3"].value == quarter
+        assert (years["A3"].value, years["A3"].number_format) == (2025, "0")
+        assert years["A4"].value == 2026
+
+
 # -- every state alone and a quarter through the report's computations -------------------------
 
 

@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from educatalog import texts
@@ -314,6 +315,14 @@ def _by_state(frame: pd.DataFrame, lang: str, margins: Any, *, rates: bool) -> p
 _NONE_LABELS = {"funding_type": "no_funding", "funding_level": "no_funding"}
 
 
+def _kept(value: Any) -> bool:
+    """Whether an index label stays a value of its own in a :class:`Table` (a month, a year:
+    :meth:`Table.key_text` words it), as dates do."""
+    if isinstance(value, pd.Period):
+        return value.freqstr[0] in ("M", "Y", "A")
+    return isinstance(value, int | np.integer) and not isinstance(value, bool)
+
+
 def _labels(
     index: pd.Index, lang: str, margins: Any, *, national: bool, rates: bool = False
 ) -> pd.Index:
@@ -323,6 +332,8 @@ def _labels(
             return texts.text("total.with_state", lang, total=total) if rates else total
         if isinstance(value, dt.date):  # kept as a date: an Excel date in a workbook
             return value.date() if isinstance(value, dt.datetime) else value
+        if _kept(value):  # a month or a year, kept: an Excel date or number in a workbook
+            return value
         if str(name) in _NONE_LABELS and texts.is_missing(value):
             return texts.text(_NONE_LABELS[str(name)], lang)
         return texts.label(value, lang)

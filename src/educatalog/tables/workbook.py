@@ -3,12 +3,12 @@
 Every sheet stands alone, so that a sheet copied into another workbook still says what it
 counted: its title (with the demo mark where the data are synthetic), the table with frozen
 header rows and number formats (thousands separators; percentages as numbers with a
-percent format; dates as Excel dates), totals in bold, and under it its notes, source,
-"Stand" (the date of the data), filters and, for a per-capita table, the population
-figures; an unknown value reads as on the page ("k. A." / "n/a"). A first sheet ("Über
-diese Daten" / "About these data") gives the same for the whole workbook and lists the
-sheets. The workbook's properties name its title, language and creator (educatalog and its
-version).
+percent format; dates and months as Excel dates, years as numbers), totals in bold, and
+under it its notes, source, "Stand" (the date of the data), filters and, for a per-capita
+table, the population figures; an unknown value reads as on the page ("k. A." / "n/a").
+A first sheet ("Über diese Daten" / "About these data") gives the same for the whole
+workbook and lists the sheets. The workbook's properties name its title, language and
+creator (educatalog and its version).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, overload
 
+import numpy as np
 import pandas as pd
 
 from educatalog import texts
@@ -46,6 +47,10 @@ EXCEL_FORMATS: dict[str, str] = {
 
 DATE_FORMATS: dict[str, str] = {"de": "DD.MM.YYYY", "en": "D MMM YYYY"}
 """Excel number format of a date, per language."""
+
+MONTH_FORMATS: dict[str, str] = {"de": "[$-407]MMM YYYY", "en": "[$-809]MMM YYYY"}
+"""Excel number format of a month (a row of a table by month: its first day, a date, so
+that the rows sort and filter as months), its name in the workbook's language."""
 
 LANGUAGE_TAGS: dict[str, str] = {"de": "de-DE", "en": "en-GB"}
 """The workbook's language property, per language."""
@@ -288,12 +293,25 @@ def _header(sheet: Worksheet, table: Table, lang: str) -> int:
 
 
 def _key_cell(sheet: Worksheet, key: Any, lang: str) -> Any:
+    """A row's label: a date or a month as an Excel date, a year as a number (not text that
+    Excel flags), anything else as the page writes it (a quarter too: Excel has no format
+    for quarters)."""
     from openpyxl.cell import WriteOnlyCell
 
+    if isinstance(key, pd.Period) and key.freqstr[0] == "M":
+        cell = WriteOnlyCell(sheet, value=key.to_timestamp().to_pydatetime())
+        cell.number_format = MONTH_FORMATS[lang]
+        return cell
     if isinstance(key, dt.date):
         when = key if isinstance(key, dt.datetime) else dt.datetime.combine(key, dt.time())
         cell = WriteOnlyCell(sheet, value=when)
         cell.number_format = DATE_FORMATS[lang]
+        return cell
+    if isinstance(key, pd.Period) and key.freqstr[0] in ("Y", "A"):
+        key = key.year
+    if isinstance(key, int | np.integer) and not isinstance(key, bool):  # a year, a number of days
+        cell = WriteOnlyCell(sheet, value=int(key))
+        cell.number_format = "0"
         return cell
     return text_cell(sheet, key if isinstance(key, str) else texts.label(key, lang))
 
