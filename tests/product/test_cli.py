@@ -189,8 +189,8 @@ def clean_up():
     time.sleep(120)  # hangs
 
 _interrupt_on_sigterm(bound=1)
-print("ready", flush=True)
 try:
+    print("ready", flush=True)  # in the try: the signal that follows is caught below
     time.sleep(120)
 except KeyboardInterrupt:
     clean_up()
