@@ -33,6 +33,7 @@ from educatalog.frames import (
     typed_column,
     typed_table,
 )
+from educatalog.provenance import served_source
 from educatalog.query import Filter, Query, filter_from_json
 from educatalog.schema import CATALOGUE, Collection, Field, FieldType
 
@@ -97,7 +98,10 @@ def load(
 
 
 def _source(client: Client) -> Source:
-    return Source(url=client.base_url, demo=client.is_demo)
+    """Where the data come from, as a reader cites them (a served snapshot by its origin)."""
+    info = client.server_info
+    own = info.get("educatalog") if Client._is_reference(info) else None
+    return served_source(client.base_url, client.is_demo, own)
 
 
 def _page(rows: list[dict[str, Any]], coll: Collection) -> pa.Table | pd.DataFrame:

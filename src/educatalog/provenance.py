@@ -23,7 +23,7 @@ import pandas as pd
 from educatalog.errors import UsageError
 from educatalog.urls import public_url
 
-__all__ = ["SOURCE_ATTR", "Source", "remember", "source_of"]
+__all__ = ["SOURCE_ATTR", "Source", "remember", "served_source", "source_of"]
 
 SOURCE_ATTR = "educatalog"
 """Key under which frames carry their :class:`Source` in ``DataFrame.attrs``."""
@@ -129,6 +129,25 @@ _KEYS = ("event_id", "course_id", "event_start_date")
 _KNOWN: dict[tuple[Any, ...], tuple[Source, list[pd.DataFrame], dict[tuple[str, ...], Any]]] = {}
 _KNOWN_LOCK = threading.Lock()
 _MAX_KNOWN = 8
+
+
+def served_source(url: str | None, demo: bool, own: Mapping[str, Any] | None = None) -> Source:
+    """The source of data that the service at ``url`` serves, as a reader cites it: that
+    service, as of now; or, where it is a reference server serving a snapshot (``own``, the
+    ``educatalog`` part of its ``/server/info``, names one: ``educatalog serve
+    --snapshot``), the service the snapshot was fetched from, as it stood then (not the
+    passing loopback address, not today)."""
+    snap = own.get("snapshot") if isinstance(own, Mapping) else None
+    if isinstance(snap, Mapping) and snap.get("fetched_at"):
+        try:
+            fetched = dt.datetime.fromisoformat(str(snap["fetched_at"]))
+        except ValueError:  # not a time: the server as it is
+            return Source(url=url, demo=demo)
+        if fetched.tzinfo is None:
+            fetched = fetched.replace(tzinfo=dt.UTC)
+        origin = snap.get("source_url") or (None if demo else url)
+        return Source(url=origin, demo=demo, fetched_at=fetched)
+    return Source(url=url, demo=demo)
 
 
 def remember(frame: pd.DataFrame, source: Source) -> None:

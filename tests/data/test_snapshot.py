@@ -4,6 +4,7 @@ files; the `fetch`, `serve --snapshot` and `export` commands as real processes."
 from __future__ import annotations
 
 import copy
+import datetime as dt
 import json
 import os
 import subprocess
@@ -495,6 +496,24 @@ def test_fetch_then_update_writes_a_new_snapshot_with_the_changes(tmp_path: Path
     done = _cli("fetch", "--url", "http://127.0.0.1:9", "--out", str(out), env=env)
     assert done.returncode == 1
     assert "already exists" in done.stderr
+
+
+def test_a_served_snapshot_is_cited_by_its_service_and_the_day_it_was_fetched(
+    small: Catalogue, tmp_path: Path
+) -> None:
+    """Loaded from ``educatalog serve --snapshot``, the catalogue's source (every chart's,
+    table's and report's source line and "Stand") is the service the snapshot was fetched
+    from, as it stood then: not the loopback address it was served from, not today."""
+    fetched = dt.datetime(2024, 3, 15, 9, 30, tzinfo=dt.UTC)
+    source = Source(url="https://kurse.example.org/api", demo=False, fetched_at=fetched)
+    path = snapshot.save(_subset(small, ["states", "events"], source), tmp_path / "snap")
+    served = _fetch(snapshot.database(path, directory=tmp_path / "cache"))
+    assert served.source == source
+    assert served.source.stand == dt.date(2024, 3, 15)
+    demo = snapshot.save(_subset(small, ["states"]), tmp_path / "demo")
+    served = _fetch(snapshot.database(demo, directory=tmp_path / "cache"))
+    assert served.source == small.source  # the demo, as of when it was fetched
+    assert served.source.demo
 
 
 def _as_frame(changes: dict[str, dict[str, int]]) -> pd.DataFrame:
