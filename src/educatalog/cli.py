@@ -138,7 +138,8 @@ def _add_report_command(commands: Commands) -> None:
         "--population",
         metavar="FILE",
         help="inhabitants per state for the per-capita rates: a CSV of state, population, "
-        "date, source (default: the shipped figures for 31.12.2024, Zensus 2022 basis)",
+        "date, source (default: the shipped figures of the newest date on or before the "
+        "data's date, Zensus 2022 basis)",
     )
     report.add_argument("--scale", type=_positive_float, default=1.0, help="demo size")
     report.add_argument("--seed", type=int, default=None, help="demo random seed (default 0)")

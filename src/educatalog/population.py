@@ -59,6 +59,7 @@ __all__ = [
     "read_population",
     "state_population",
     "table",
+    "table_for",
     "tables",
 ]
 
@@ -347,6 +348,21 @@ def table(date: dt.date | str | None = None, *, basis: str | None = None) -> pd.
     """The shipped table of ``date`` and ``basis`` (default: the newest, 31.12.2024 on the
     Zensus 2022 basis): see :func:`read_population`."""
     return read_population(None, date=date, basis=basis)
+
+
+def table_for(stand: dt.date | str) -> pd.DataFrame:
+    """The shipped table that data as they stood on ``stand`` are measured against: the
+    newest reference date on or before ``stand`` on the current census basis
+    (:data:`BASIS`); for data older than all of them, the oldest of them.
+
+    >>> educatalog.population.table_for("2024-03-15").attrs["date"]  # doctest: +SKIP
+    datetime.date(2023, 12, 31)
+    """
+    day = dt.date.fromisoformat(_iso(stand, "table_for"))
+    current = tables()
+    dates = sorted(current.loc[current["basis"] == BASIS, "date"])
+    chosen = max((d for d in dates if d <= day), default=dates[0])
+    return table(chosen, basis=BASIS)
 
 
 def state_population() -> pd.DataFrame:

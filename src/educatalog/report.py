@@ -33,6 +33,7 @@ from educatalog.connection import Origin, configured_client, started
 from educatalog.errors import EducatalogError, ReportError, UsageError, did_you_mean
 from educatalog.files import atomic_text
 from educatalog.kernels import private_kernel
+from educatalog.provenance import Source
 from educatalog.urls import public_url
 from educatalog.workspace import NOTEBOOKS, cell_lang, inside_package, localize, output_folder
 
@@ -225,7 +226,8 @@ def write_report(
     long courses stay listed; the manifest names the archive and its snapshot dates.
     ``population`` is a CSV of state, population, date, source
     (:func:`educatalog.population.read_population`) for the per-capita rates instead of the
-    shipped figures (31.12.2024, Zensus 2022 basis); it is read before the notebook runs.
+    shipped figures of the newest date on or before the data's date (Zensus 2022 basis:
+    :func:`educatalog.population.table_for`); it is read before the notebook runs.
     ``catalogue`` is what the service says of itself (``/server/info``'s ``educatalog``
     part): for the synthetic demo its seed and scale, which the manifest records in place
     of a passing loopback address.
@@ -247,7 +249,7 @@ def write_report(
         "archive": None,
         "population": None,
     }
-    figures = _population(population, parameters)
+    figures = _population(population, parameters, _served(url, demo, catalogue).stand)
     over_time = _archive(archive, parameters)
     source = _source_record(url, demo, catalogue)
 
@@ -316,13 +318,15 @@ def _report_folder(out: str | os.PathLike[str], start: str | None, end: str | No
 
 
 def _population(
-    population: str | os.PathLike[str] | None, parameters: dict[str, Any]
+    population: str | os.PathLike[str] | None, parameters: dict[str, Any], stand: dt.date
 ) -> dict[str, Any]:
     """The population figures the rates use, read now (a bad file fails before the
-    kernel starts), as the manifest records them."""
-    from educatalog.population import STATE_POPULATION, origin, read_population
+    kernel starts), as the manifest records them: the file's, else the shipped table of
+    the data's date ``stand`` (:func:`educatalog.population.table_for`, as the notebook
+    chooses it)."""
+    from educatalog.population import origin, read_population, table_for
 
-    table = STATE_POPULATION
+    table = table_for(stand)
     if population is not None:
         table = read_population(population)
         parameters["population"] = str(Path(population).resolve())
@@ -346,13 +350,28 @@ def _archive(archive: str | os.PathLike[str] | None, parameters: dict[str, Any])
     }
 
 
+def _served(url: str, demo: bool, catalogue: Mapping[str, Any] | None) -> Source:
+    """The source as the notebook will cite it (:func:`educatalog.provenance.served_source`
+    and :func:`educatalog.publication.describe_source`, as the notebook calls them)."""
+    from educatalog.provenance import served_source
+    from educatalog.publication import describe_source
+
+    served = served_source(url, demo, catalogue)
+    return describe_source(served, {"educatalog": catalogue} if catalogue else None, "en")
+
+
 def _source_record(url: str, demo: bool, catalogue: Mapping[str, Any] | None) -> dict[str, Any]:
     """The data source as the manifest records it: a service by its URL (no credentials),
+    a snapshot served by the reference server by the service it was fetched from and when,
     the synthetic demo by its seed, scale and generator, not by the passing address of the
     server that served it."""
     if not demo:
-        return {"url": public_url(url), "demo": False}
-    record: dict[str, Any] = {"demo": True, "catalogue": "educatalog synthetic demo catalogue"}
+        served = _served(url, demo, catalogue)
+        record: dict[str, Any] = {"url": public_url(served.url), "demo": False}
+        if served.url != url:  # a snapshot: as the service was when it was fetched
+            record["fetched_at"] = served.fetched_at.isoformat()
+        return record
+    record = {"demo": True, "catalogue": "educatalog synthetic demo catalogue"}
     for key in ("seed", "scale", "generator", "as_of"):
         if catalogue and catalogue.get(key) is not None:
             record[key] = catalogue[key]

@@ -26,8 +26,8 @@ import pandas as pd
 import pytest
 from bs4 import BeautifulSoup
 
-from educatalog import history, stats
-from educatalog.catalogue import Catalogue
+from educatalog import history, snapshot, stats
+from educatalog.catalogue import Catalogue, Source
 from educatalog.population import STATES
 from educatalog.testing import serve
 
@@ -98,6 +98,24 @@ def english(server: str, population_file: Path, tmp_path_factory: pytest.TempPat
     for state in TWO:
         options += ["--state", state]
     run(server, out, *options)
+    return out
+
+
+MARCH_2024 = dt.datetime(2024, 3, 15, 9, 30, tzinfo=dt.UTC)
+"""When the snapshot of the third run was fetched."""
+
+
+@pytest.fixture(scope="module")
+def from_a_snapshot(demo_catalogue: Catalogue, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A report on a snapshot of a service as it stood in March 2024, served by the
+    reference server (``educatalog serve --snapshot``)."""
+    folder = tmp_path_factory.mktemp("snapshot")
+    source = Source(url="https://kurse.example.org/api", demo=False, fetched_at=MARCH_2024)
+    frames = Catalogue({name: demo_catalogue[name] for name in demo_catalogue}, source=source)
+    path = snapshot.save(frames, folder / "march")
+    out = tmp_path_factory.mktemp("from-snapshot")
+    with serve(database=snapshot.database(path, directory=folder / "cache"), token=TOKEN) as it:
+        run(it.url, out)
     return out
 
 
@@ -185,6 +203,28 @@ def test_rates_name_their_population_date_and_basis(german: Path, english: Path)
         "Inhabitants: Statistikamt Nord (census basis not stated), as of 30 Jun 2025"
         in lines_under(sheet)
     )
+
+
+def test_a_snapshot_is_cited_as_it_stood_and_measured_against_the_population_of_then(
+    from_a_snapshot: Path,
+) -> None:
+    """Its source is the service it was fetched from on 15.03.2024, not the loopback server
+    that served it, nor today; its rates use 31.12.2023, the newest population then."""
+    text = soup_of(from_a_snapshot).get_text(" ")
+    assert "Einwohner am 31.12.2023 (Zensus 2022)" in text
+    assert "31.12.2024" not in text
+    assert "https://kurse.example.org/api" in text
+    assert "127.0.0.1" not in text
+    germany = page_tables(from_a_snapshot)["Veranstaltungen je 100.000 Einwohner nach Bundesland"]
+    assert germany[-1][5] == "83.456.045"
+    assert "Stand: 15.03.2024" in lines_under(sheets(from_a_snapshot)["Angebot nach Bundesland"])
+    manifest = json.loads((from_a_snapshot / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["source"] == {
+        "url": "https://kurse.example.org/api",
+        "demo": False,
+        "fetched_at": MARCH_2024.isoformat(),
+    }
+    assert manifest["population"]["date"] == "2023-12-31"
 
 
 def test_a_population_file_that_misses_a_state_fails_before_the_kernel(
