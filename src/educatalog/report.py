@@ -33,7 +33,7 @@ from educatalog.connection import Origin, configured_client, started
 from educatalog.errors import EducatalogError, ReportError, UsageError, did_you_mean
 from educatalog.files import atomic_text
 from educatalog.kernels import private_kernel
-from educatalog.provenance import Source
+from educatalog.provenance import served_source
 from educatalog.urls import public_url
 from educatalog.workspace import NOTEBOOKS, cell_lang, inside_package, localize, output_folder
 
@@ -249,7 +249,7 @@ def write_report(
         "archive": None,
         "population": None,
     }
-    figures = _population(population, parameters, _served(url, demo, catalogue).stand)
+    figures = _population(population, parameters, _stand(url, demo, catalogue))
     over_time = _archive(archive, parameters)
     source = _source_record(url, demo, catalogue)
 
@@ -350,14 +350,13 @@ def _archive(archive: str | os.PathLike[str] | None, parameters: dict[str, Any])
     }
 
 
-def _served(url: str, demo: bool, catalogue: Mapping[str, Any] | None) -> Source:
-    """The source as the notebook will cite it (:func:`educatalog.provenance.served_source`
-    and :func:`educatalog.publication.describe_source`, as the notebook calls them)."""
-    from educatalog.provenance import served_source
-    from educatalog.publication import describe_source
-
-    served = served_source(url, demo, catalogue)
-    return describe_source(served, {"educatalog": catalogue} if catalogue else None, "en")
+def _stand(url: str, demo: bool, catalogue: Mapping[str, Any] | None) -> dt.date:
+    """The date of the data as the notebook's source gives it (``describe_source`` of
+    :mod:`educatalog.publication`): the demo catalogue cut as of a day by that day, a
+    served snapshot by the day it was fetched, a service's catalogue by today."""
+    if demo and catalogue and catalogue.get("as_of"):
+        return manifests.as_date(str(catalogue["as_of"])[:10], "as_of")
+    return served_source(url, demo, catalogue).stand
 
 
 def _source_record(url: str, demo: bool, catalogue: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -366,7 +365,7 @@ def _source_record(url: str, demo: bool, catalogue: Mapping[str, Any] | None) ->
     the synthetic demo by its seed, scale and generator, not by the passing address of the
     server that served it."""
     if not demo:
-        served = _served(url, demo, catalogue)
+        served = served_source(url, demo, catalogue)
         record: dict[str, Any] = {"url": public_url(served.url), "demo": False}
         if served.url != url:  # a snapshot: as the service was when it was fetched
             record["fetched_at"] = served.fetched_at.isoformat()
