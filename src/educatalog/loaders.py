@@ -99,8 +99,7 @@ def load(
 
 def _source(client: Client) -> Source:
     """Where the data come from, as a reader cites them (a served snapshot by its origin)."""
-    info = client.server_info
-    own = info.get("educatalog") if Client._is_reference(info) else None
+    own = client.server_info.get("educatalog")  # what a reference server says of itself
     return served_source(client.base_url, client.is_demo, own)
 
 

@@ -367,7 +367,7 @@ def _source_record(url: str, demo: bool, catalogue: Mapping[str, Any] | None) ->
     if not demo:
         served = served_source(url, demo, catalogue)
         record: dict[str, Any] = {"url": public_url(served.url), "demo": False}
-        if served.url != url:  # a snapshot: as the service was when it was fetched
+        if catalogue and isinstance(catalogue.get("snapshot"), Mapping):  # as fetched then
             record["fetched_at"] = served.fetched_at.isoformat()
         return record
     record = {"demo": True, "catalogue": "educatalog synthetic demo catalogue"}

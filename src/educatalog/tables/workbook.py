@@ -309,7 +309,7 @@ def _key_cell(sheet: Worksheet, key: Any, lang: str) -> Any:
         return cell
     if isinstance(key, pd.Period) and key.freqstr[0] in ("Y", "A"):
         key = key.year
-    if isinstance(key, int | np.integer) and not isinstance(key, bool):  # a year, a number of days
+    if isinstance(key, int | np.integer) and not isinstance(key, bool):  # a year, a count
         cell = WriteOnlyCell(sheet, value=int(key))
         cell.number_format = "0"
         return cell
