@@ -6,6 +6,7 @@ hand-made frames it is plain Python over the records, with the edge cases writte
 
 from __future__ import annotations
 
+import datetime as dt
 import numbers
 import sqlite3
 import statistics
@@ -16,7 +17,7 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from educatalog import stats
+from educatalog import population, stats
 from educatalog.catalogue import Catalogue
 from educatalog.errors import EducatalogError, MissingColumns, UsageError, WrongType
 from educatalog.population import STATE_POPULATION
@@ -160,6 +161,18 @@ def test_per_capita_uses_the_shipped_population(offers: pd.DataFrame) -> None:
         assert row.population == population[state]
         assert row.events_per_100k == pytest.approx(events[state] * 100_000 / population[state])
     assert "Destatis" in STATE_POPULATION.attrs["source"]
+
+
+def test_per_capita_uses_the_population_of_the_datas_date(offers: pd.DataFrame) -> None:
+    """Data as they stood in March 2024 (a snapshot's, an archive's) are measured against
+    31.12.2023, the newest population then; data of today against the newest."""
+    when = dt.datetime(2024, 3, 15, tzinfo=dt.UTC)
+    march = offers.copy().edu.with_source("https://kurse.example.org/api", fetched_at=when)
+    then = population.table_for("2024-03-15")
+    table = march.edu.per_capita(margins=True)
+    assert table.attrs["educatalog"]["population"]["date"] == "2023-12-31"
+    assert table["population"].iloc[-1] == then.attrs["total"] == 83_456_045
+    assert offers.edu.per_capita().attrs["educatalog"]["population"]["date"] == "2024-12-31"
 
 
 def test_capacity_equals_sql(offers: pd.DataFrame, catalogue_database: Path) -> None:

@@ -15,7 +15,7 @@ from educatalog import population as _population
 from educatalog.columns import require_columns
 from educatalog.errors import MissingColumns, UsageError, did_you_mean
 from educatalog.population import STATE_POPULATION
-from educatalog.provenance import SOURCE_ATTR
+from educatalog.provenance import SOURCE_ATTR, source_of
 from educatalog.stats.dimensions import (
     MARGINS,
     choice,
@@ -222,8 +222,10 @@ def per_capita(
     ``population`` and ``events_per_<per>`` (e.g. ``events_per_100k``).
 
     ``population`` is by default the shipped table (:mod:`educatalog.population`: the
-    Fortschreibung des Bevölkerungsstandes of Destatis, table 12411-0010, on 31.12.2024 on
-    the basis of the Zensus 2022), matched on the ISO code where the frame has
+    Fortschreibung des Bevölkerungsstandes of Destatis, table 12411-0010, on the basis of
+    the Zensus 2022) of the newest date on or before the data's date, their source's
+    "Stand" (:func:`educatalog.population.table_for`: 31.12.2024 for a catalogue fetched
+    today, 31.12.2023 for a snapshot of March 2024), matched on the ISO code where the frame has
     ``state_code`` (so a differently spelled state name still finds its population), else
     on the name. Another table: :func:`educatalog.population.table` (an earlier date or
     basis), the path of a CSV file (:func:`educatalog.population.read_population`), such a
@@ -268,8 +270,9 @@ def _population_by_name(
     offers: pd.DataFrame, population: Population | None
 ) -> tuple[pd.Series, dict[str, Any]]:
     """Inhabitants by the frame's state names, and the figures' origin."""
-    if population is None:
-        population = STATE_POPULATION
+    if population is None:  # the shipped table of the data's date (its Stand)
+        source = source_of(offers)
+        population = STATE_POPULATION if source is None else _population.table_for(source.stand)
     elif isinstance(population, str | os.PathLike):
         population = _population.read_population(population)
     if not isinstance(population, pd.DataFrame):  # a Series (its attrs name it) or a mapping
