@@ -95,7 +95,7 @@ def stop(process: subprocess.Popen[bytes], how: int = signal.SIGINT) -> None:
         pass
     print(f"the dashboard stopped in {time.monotonic() - began:.1f} s")
     # 0: Voilà stopped, the folder was removed, nothing hung (1: it hung and ended itself
-    # after STOP_BOUND, saying where in its log; negative: Voilà was stopped outright)
+    # after STOP_BOUND, saying where in its log; another: Voilà's, stopped outright)
     assert process.returncode == 0, f"the dashboard's stop ended with {process.returncode}"
     left = still_running(started, seconds=30)
     assert not left, f"the stopped dashboard left processes behind: {left}"
