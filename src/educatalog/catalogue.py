@@ -69,8 +69,10 @@ class Catalogue(Mapping[str, pd.DataFrame]):
                     f'"{name}" is neither a collection nor a link table of the catalogue.'
                     f"{did_you_mean(name, known)}"
                 )
-        # Catalogue order, whatever order the tables arrived in.
-        self._tables = {n: tables[n] for n in known if n in tables}
+        # Catalogue order, whatever order the tables arrived in. Each a shallow copy (the
+        # columns shared, not copied): stating this catalogue's source on a frame must not
+        # restate it on the frame given, which may be another catalogue's.
+        self._tables = {n: tables[n].copy(deep=False) for n in known if n in tables}
         self.source = source or Source()
         for frame in self._tables.values():
             frame.attrs[SOURCE_ATTR] = self.source.to_attrs()

@@ -18,7 +18,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import educatalog
-from educatalog import snapshot
+from educatalog import population, snapshot
 from educatalog.catalogue import Catalogue, Source
 from educatalog.errors import EducatalogError, SnapshotError
 from educatalog.server.store import read_rows
@@ -44,15 +44,38 @@ def _assert_same(actual: Catalogue, expected: Catalogue) -> None:
 
 
 def _subset(cat: Catalogue, names: list[str], source: Source | None = None) -> Catalogue:
-    """Some tables of ``cat`` as a catalogue of copies (a Catalogue marks its frames with
-    its source: the session's demo catalogue must keep its own)."""
-    return Catalogue({n: cat[n].copy() for n in names}, source=source or cat.source)
+    """Some tables of ``cat`` as a catalogue of their own."""
+    return Catalogue({n: cat[n] for n in names}, source=source or cat.source)
 
 
 @pytest.fixture(scope="module")
 def small(demo_catalogue: Catalogue) -> Catalogue:
     """A few tables of the demo catalogue, for the fast checks on files."""
     return _subset(demo_catalogue, ["states", "contacts", "events", "events_contacts"])
+
+
+def test_a_catalogue_of_another_s_tables_restates_the_source_of_its_own_only(
+    demo_catalogue: Catalogue, tmp_path: Path
+) -> None:
+    """Restating where tables come from (to save the demo's as a snapshot of a service of
+    March 2024) leaves the catalogue they came from as it was: its frames, their source,
+    their offers, and the per-capita rates measured against the population of its date."""
+    before = demo_catalogue.source
+    when = dt.datetime(2024, 3, 15, tzinfo=dt.UTC)
+    march = Source(url="https://kurse.example.org/api", fetched_at=when)
+    restated = Catalogue({n: demo_catalogue[n] for n in demo_catalogue}, source=march)
+    assert Source.from_attrs(restated.events.attrs) == march
+    assert Source.from_attrs(restated.offers().attrs) == march
+    for name in demo_catalogue:
+        assert Source.from_attrs(demo_catalogue[name].attrs) == before, name
+    offers = demo_catalogue.offers()
+    assert Source.from_attrs(offers.attrs) == before
+    assert offers.edu.per_capita().attrs["educatalog"]["population"]["date"] == str(
+        population.table_for(before.stand).attrs["date"]
+    )
+    loaded = snapshot.load(snapshot.save(restated, tmp_path / "march"))
+    assert loaded.source == march
+    assert Source.from_attrs(demo_catalogue.events.attrs) == before
 
 
 # ---------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ instead of 13-16 s while the cores are busy)."""
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 
@@ -31,6 +32,10 @@ HEAVY = ("jsonschema", "nbformat")
             ["educatalog.dashboard", "educatalog.widgets", "educatalog.widgets.url_sync",
              "educatalog.snapshot"],
             id="dashboard-kernel",
+            marks=pytest.mark.skipif(
+                importlib.util.find_spec("anywidget") is None,
+                reason="the dashboard's kernel needs the 'dashboard' extra",
+            ),
         ),
     ],
 )  # fmt: skip
