@@ -48,15 +48,17 @@ def demo_database(
 
 def code_fingerprint(*files: str | os.PathLike[str]) -> str:
     """A short hash of the code and data the demo databases are built from (the generator
-    package, its data files, the store) and of ``files``, so that no stale database is
+    package, its data files, the store and its SQL) and of ``files``, so that no stale database is
     reused after a change of any of them."""
     from educatalog import demodata as demo
     from educatalog.demodata import reference_data
-    from educatalog.server import store
+    from educatalog.server import sql, store
 
     digest = hashlib.sha256()
     sources = sorted(Path(demo.__file__ or "").parent.glob("*.py"))
-    for file in (*sources, reference_data.__file__ or "", store.__file__ or "", *files):
+    # the SQL that writes each row's JSON into the database (sql.written_rows)
+    writing = sorted(Path(sql.__file__ or "").parent.glob("*.py"))
+    for file in (*sources, *writing, reference_data.__file__ or "", store.__file__ or "", *files):
         digest.update(Path(file).read_bytes())
     digest.update(reference_data.data_bytes())
     return digest.hexdigest()[:10]

@@ -103,9 +103,8 @@ def read_items_json(ctx: Context, bound: BoundQuery) -> tuple[bytes, dict[str, i
         # GIL. The page query has a LIMIT, so it is never flattened: rows arrive in its
         # ORDER BY, and the objects are built for the rows of the page only (not for every
         # match that a sort has to look at).
-        page = _page_sql(_flat_item(ctx.db, bound), joined=True)
-        columns = _columns(bound.collection, bound.fields)
-        (objects, rows) = next(iter(_page(ctx, bound, columns, page)))
+        item, columns = _flat_selection(ctx.db, bound)
+        (objects, rows) = next(iter(_page(ctx, bound, columns, _page_sql(item, joined=True))))
         meta = _meta(ctx, bound, rows)
         ctx.guard.check()  # a statement shorter than the guard's interval is checked here
         return objects or b"", meta
@@ -154,6 +153,22 @@ def _flat(coll: Collection, tree: FieldTree, catalogue: Schema, levels: int) -> 
         if not _flat(catalogue.expansion_target(fld), sub, catalogue, levels - 1):
             return False
     return True
+
+
+def _flat_selection(db: Database, bound: BoundQuery) -> tuple[str, list[str]]:
+    """What SQLite gives as each row of a flat selection (:func:`is_flat`), and the columns
+    of the page it is given from: every stored field is the row's object as written when
+    the database was built (:mod:`~educatalog.server.sql.written_rows`), by id; any other
+    selection, or a database without them, its ``json_object``."""
+    coll = bound.collection
+    if coll.name in db.written_rows and _every_stored_field(coll, bound.fields):
+        return sql.written_object_sql(coll), ["id"]
+    return _flat_item(db, bound), _columns(coll, bound.fields)
+
+
+def _every_stored_field(coll: Collection, tree: FieldTree) -> bool:
+    stored = [f.name for f in coll.stored_fields]
+    return len(tree) == len(stored) and all(n in tree and tree[n] is None for n in stored)
 
 
 def _flat_item(db: Database, bound: BoundQuery) -> str:
@@ -223,7 +238,8 @@ def stream_items(
     columns = _columns(coll, bound.fields)
     wrap: Callable[[str], str] | None = None
     if flat:  # objects built by SQLite for the page's rows (see read_items_json)
-        wrap = _page_sql(_flat_item(ctx.db, bound), joined=False)
+        item, columns = _flat_selection(ctx.db, bound)
+        wrap = _page_sql(item, joined=False)
     else:
         # fewer rows a chunk when each may be written as many objects
         per_row = objects_per_row(ctx.db, ctx.conn, coll, bound.fields, bound.deep) or 1

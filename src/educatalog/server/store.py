@@ -24,7 +24,15 @@ from educatalog.server import sql
 from educatalog.server.numbers import average_text, numeric_text
 from educatalog.server.search_index import create_search_indexes, usable_search_indexes
 
-__all__ = ["Database", "build_database", "check_database", "database_info", "read_rows"]
+__all__ = [
+    "Database",
+    "build_database",
+    "check_database",
+    "database_info",
+    "read_rows",
+    "write_rows",
+    "written_rows",
+]
 
 # Every foreign key is indexed; these indexes lead with one and serve it too. Events by
 # state and start date (the most common count) then read the index alone.
@@ -131,6 +139,7 @@ def build_database(
                 insert_rows(conn, catalogue[name], rows)
             create_indexes(conn, catalogue)
             create_search_indexes(conn, catalogue)
+            write_rows(conn, catalogue)
             _record_special_text_columns(conn, catalogue)
             conn.executemany(sql.INSERT_INFO, [(k, json.dumps(v)) for k, v in (info or {}).items()])
             conn.commit()
@@ -139,6 +148,29 @@ def build_database(
         finally:
             conn.close()
     return target
+
+
+def write_rows(conn: sqlite3.Connection, catalogue: Schema = CATALOGUE) -> None:
+    """Write every collection's rows as JSON objects into their own table, and record how
+    (:mod:`educatalog.server.sql.written_rows`): a page of every stored field is then read,
+    not written, by SQLite."""
+    conn.execute(sql.CREATE_WRITTEN_ROWS_TABLE)
+    for coll in catalogue.values():
+        conn.execute(sql.create_rows_table_sql(coll))
+        conn.execute(sql.fill_rows_table_sql(coll))
+        conn.execute(sql.INSERT_WRITTEN_ROWS, (coll.name, sql.row_object_sql(coll)))
+
+
+def written_rows(conn: sqlite3.Connection, catalogue: Schema = CATALOGUE) -> frozenset[str]:
+    """The collections whose rows the database on ``conn`` holds written as this
+    educatalog writes them (none for a database built without them)."""
+    try:
+        recorded = dict(conn.execute(sql.SELECT_WRITTEN_ROWS))
+    except sqlite3.OperationalError:  # built before rows were written
+        return frozenset()
+    return frozenset(
+        c.name for c in catalogue.values() if recorded.get(c.name) == sql.row_object_sql(c)
+    )
 
 
 def _record_special_text_columns(conn: sqlite3.Connection, catalogue: Schema) -> None:
@@ -286,6 +318,7 @@ class Database:
             self.special_text = special_text_columns(conn)
             self.rows_per_value = index_selectivity(conn)
             self.search_indexes = usable_search_indexes(conn, catalogue)
+            self.written_rows = written_rows(conn, catalogue)
 
     def _open(self) -> sqlite3.Connection:
         conn = _connect_readonly(self.path)

@@ -5,8 +5,9 @@ items, aggregates, and the statements that build a database.
 ``terms`` (quoted identifiers, values as JSON, :class:`Sql` with its parameters),
 ``filters`` (filters and ``search`` as conditions), ``reads`` (pages, counts, items,
 relations, objects), ``aggregates`` (``aggregate`` and ``groupBy``), ``tables`` (the
-database's tables, rows and indexes) and ``search_index`` (the trigram index of
-``search``). Import the names from ``educatalog.server.sql``.
+database's tables, rows and indexes), ``search_index`` (the trigram index of
+``search``) and ``written_rows`` (each row's object, written when the database is built).
+Import the names from ``educatalog.server.sql``.
 """
 
 from __future__ import annotations
@@ -71,15 +72,29 @@ from educatalog.server.sql.terms import (
     json_value_sql,
     quote,
 )
+from educatalog.server.sql.written_rows import (
+    CREATE_WRITTEN_ROWS_TABLE,
+    INSERT_WRITTEN_ROWS,
+    SELECT_WRITTEN_ROWS,
+    WRITTEN_ROWS_PREFIX,
+    WRITTEN_ROWS_TABLE,
+    create_rows_table_sql,
+    fill_rows_table_sql,
+    row_object_sql,
+    rows_table,
+    written_object_sql,
+)
 
 __all__ = [
     "ANALYZE",
     "BUILD_PRAGMAS",
     "CREATE_INFO_TABLE",
     "CREATE_SPECIAL_TEXT_TABLE",
+    "CREATE_WRITTEN_ROWS_TABLE",
     "INFO_TABLE",
     "INSERT_INFO",
     "INSERT_SPECIAL_TEXT",
+    "INSERT_WRITTEN_ROWS",
     "NO_MEMORY_MAP",
     "QUERY_ONLY",
     "SEARCH_TABLE_PREFIX",
@@ -87,8 +102,11 @@ __all__ = [
     "SELECT_INFO",
     "SELECT_SPECIAL_TEXT",
     "SELECT_TABLE_NAMES",
+    "SELECT_WRITTEN_ROWS",
     "SPECIAL_LOWERING",
     "SPECIAL_TEXT_TABLE",
+    "WRITTEN_ROWS_PREFIX",
+    "WRITTEN_ROWS_TABLE",
     "ObjectCount",
     "RowObject",
     "SearchPrefilter",
@@ -102,8 +120,10 @@ __all__ = [
     "contains_ci",
     "count_sql",
     "create_index_sql",
+    "create_rows_table_sql",
     "create_search_table_sql",
     "create_table_sql",
+    "fill_rows_table_sql",
     "fill_search_table_sql",
     "flat_item_sql",
     "holds_special_text_sql",
@@ -120,6 +140,8 @@ __all__ = [
     "page_sql",
     "probe_search_table_sql",
     "quote",
+    "row_object_sql",
+    "rows_table",
     "search_sql",
     "search_table",
     "searched_text_fields",
@@ -128,4 +150,5 @@ __all__ = [
     "trigram_query",
     "where_and_search_sql",
     "where_sql",
+    "written_object_sql",
 ]
