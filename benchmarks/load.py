@@ -7,7 +7,7 @@
 (d) decoding alone: (b)'s bodies, already in memory, decoded into the typed frame as (b)
     decodes them: in one thread, and in as many threads as (b) downloads with;
 (e) careful: the best a careful user writes by hand: concurrent keyset pages (``id`` ranges,
-    as many at once as (b)) of the fields (b) loads, with httpx, ``orjson.loads``,
+    as many at once and as large as (b)'s) of the fields (b) loads, with httpx, ``orjson.loads``,
     ``pyarrow.Table.from_pylist``, one ``to_pandas`` at the end;
 (f) ``educatalog.load_catalogue``: all 20 collections and the 5 link tables (the events'
     contacts, the courses' keywords and degrees ...), concurrently, as an analysis starts.
@@ -202,7 +202,8 @@ def careful(url: str) -> dict[str, Any]:
 
     from educatalog.schema import CATALOGUE
 
-    workers, size = 4, 1000
+    client = _client(url)  # as many pages at once, and as large, as (b) asks
+    workers, size = client.max_concurrency, client.page_size
     # the fields (b) loads, listed as a user lists them (the default, *, adds the ids of
     # list relations, more to send and to decode)
     fields = ",".join(f.name for f in CATALOGUE[COLLECTION].stored_fields)

@@ -70,7 +70,8 @@ class AsyncClient(ClientBase):
     truncated or invalid body) are retried ``retries`` times with exponential backoff and
     jitter, honouring ``Retry-After``; other 4xx answers raise at once. ``page_size`` rows
     are asked per request (lowered automatically when the service has a smaller maximum,
-    or a gateway caps pages silently), ``max_concurrency`` requests run at once. ``timeout``
+    or a gateway caps pages silently; fewer, larger pages cost the service and the client
+    less per row), ``max_concurrency`` requests run at once. ``timeout``
     bounds each wait for the service; ``deadline`` (default: 5 × timeout, at least 30 s)
     bounds each whole answer, however slowly it trickles in. Answers of the wrong shape, or
     holding rows other than those asked for, raise :class:`UnexpectedAnswer`. The token
@@ -89,7 +90,7 @@ class AsyncClient(ClientBase):
         *,
         timeout: float = 60.0,
         max_concurrency: int = 4,
-        page_size: int = 1000,
+        page_size: int = 5000,
         retries: int = 5,
         backoff: float = 0.25,
         progress: bool | None = None,

@@ -162,9 +162,15 @@ def arrow_table(rows: Sequence[dict[str, Any]], coll: Collection) -> pa.Table | 
         return None
 
 
-def arrow_to_frame(table: pa.Table) -> pd.DataFrame:
-    """An Arrow table of :func:`arrow_table` as a DataFrame with the catalogue's dtypes."""
-    frame: pd.DataFrame = table.to_pandas(types_mapper=_PANDAS_TYPES.get)
+def arrow_to_frame(table: pa.Table, *, release: bool = False) -> pd.DataFrame:
+    """An Arrow table of :func:`arrow_table` as a DataFrame with the catalogue's dtypes.
+
+    ``release=True`` frees each column's Arrow memory as soon as it is converted, and keeps
+    the columns in blocks of their own (not copied into one block a dtype): the table must
+    not be used afterwards, and memory is only freed where nothing else holds it."""
+    frame: pd.DataFrame = table.to_pandas(
+        types_mapper=_PANDAS_TYPES.get, split_blocks=release, self_destruct=release
+    )
     return frame
 
 
