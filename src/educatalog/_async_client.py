@@ -71,7 +71,8 @@ class AsyncClient(ClientBase):
     jitter, honouring ``Retry-After``; other 4xx answers raise at once. ``page_size`` rows
     are asked per request (lowered automatically when the service has a smaller maximum,
     or a gateway caps pages silently; fewer, larger pages cost the service and the client
-    less per row), ``max_concurrency`` requests run at once. ``timeout``
+    less per row), ``max_concurrency`` requests run at once. ``progress`` shows a tqdm bar
+    for each download (None: for more than 20,000 rows, where someone watches). ``timeout``
     bounds each wait for the service; ``deadline`` (default: 5 × timeout, at least 30 s)
     bounds each whole answer, however slowly it trickles in. Answers of the wrong shape, or
     holding rows other than those asked for, raise :class:`UnexpectedAnswer`. The token

@@ -37,6 +37,7 @@ from educatalog.urls import public_url, split_credentials
 
 __all__ = [
     "DEMO_HEADER",
+    "PROGRESS_ROWS",
     "REFERENCE_SERVER",
     "ClientBase",
     "ProgressBar",
@@ -45,6 +46,10 @@ __all__ = [
     "item_of",
     "wildcard_warnings",
 ]
+
+PROGRESS_ROWS = 20_000
+"""A download of more rows than this shows a progress bar where someone watches (a terminal,
+a notebook's kernel), unless the client or the call says otherwise (``progress=``)."""
 
 REFERENCE_SERVER = "educatalog reference server"
 """The ``project_name`` in ``/server/info`` of educatalog's own reference server."""
@@ -288,7 +293,7 @@ class ClientBase:
     def _progress(self, collection: str, total: int, show: bool | None) -> ProgressBar:
         show = self.progress if show is None else show
         if show is None:
-            show = total > 20 * self.page_size and _interactive()
+            show = total > PROGRESS_ROWS and _interactive()
         if not show:
             return _NoBar()
         from tqdm.auto import tqdm

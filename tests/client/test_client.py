@@ -6,13 +6,14 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+import types
 from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 import pytest
 
-from educatalog import Client, F, Query
+from educatalog import Client, F, Query, client_base
 from educatalog.errors import (
     AuthenticationError,
     IncompleteDownload,
@@ -298,3 +299,19 @@ def test_the_clients_never_import_the_pandas_layer(name: str) -> None:
     higher = {"pandas", "educatalog.frames", "educatalog.loaders", "educatalog.catalogue_data"}
     assert not imported & higher, name
     assert "educatalog" not in imported  # the package __init__: everything
+
+
+@pytest.mark.parametrize("page_size", [97, 250])
+def test_a_large_download_shows_a_bar_in_an_interactive_session_whatever_the_page_size(
+    url: str, page_size: int, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """More rows than ``PROGRESS_ROWS`` (lowered here) show a bar where someone watches
+    (a terminal, a notebook's kernel), fewer do not; the page size changes neither (it
+    decided once: 20 pages)."""
+    monkeypatch.setitem(sys.modules, "ipykernel", types.ModuleType("ipykernel"))
+    monkeypatch.setattr(client_base, "PROGRESS_ROWS", 200)
+    with _client(url, page_size=page_size) as client:
+        assert client.fetch_all("events", Query(fields=("id",)))  # more than 200 events
+        assert "events" in capsys.readouterr().err
+        client.fetch_all("states", Query(fields=("id",)))  # 16
+        assert "states" not in capsys.readouterr().err
