@@ -52,10 +52,14 @@ ENV_LANG = "EDUCATALOG_DASHBOARD_LANG"
 VOILA_STOP = 20.0
 """Seconds Voilà is given to stop its kernels and itself (after SIGTERM) before it is killed."""
 
+RELAY_STOP = 5.0
+"""Seconds the relay of Voilà's output is given to pass on its last lines once Voilà ended."""
+
 STOP_BOUND = 45.0
 """Seconds within which ``educatalog dashboard`` ends once stopped (Ctrl+C, SIGTERM): Voilà
-gets :data:`VOILA_STOP`, the relay of its output 5 s, then the temporary folder is removed;
-a dashboard still running then prints where it waits and exits with status 1."""
+gets :data:`VOILA_STOP`, the relay of its output :data:`RELAY_STOP`, then the temporary
+folder is removed; a dashboard still running then prints where it waits and exits with
+status 1."""
 
 KERNEL_MANAGER = "educatalog_dashboard_kernel.DashboardKernelManager"
 """Voilà's kernel manager (``data/python/educatalog_dashboard_kernel.py``): jupyter_server's,
@@ -316,7 +320,7 @@ def serve(
                 process.kill()
                 return process.wait()
         finally:
-            relay.join(timeout=5)
+            relay.join(timeout=RELAY_STOP)
             assert process.stdin is not None
             process.stdin.close()
 
