@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import sys
 from collections.abc import Callable, Sequence
 from types import TracebackType
@@ -46,6 +47,9 @@ __all__ = [
     "item_of",
     "wildcard_warnings",
 ]
+
+_STATED_MAXIMUM = re.compile(r"\blimit\b\D{0,40}?(\d+)")
+"""The maximum page size that a refusal of a page names after the word "limit"."""
 
 PROGRESS_ROWS = 20_000
 """A download of more rows than this shows a progress bar where someone watches (a terminal,
@@ -255,10 +259,14 @@ class ClientBase:
         return query.limit if query.limit is not None else self._effective_page_size
 
     def _shrink_page(self, query: Query, size: int, exc: InvalidQuery) -> bool:
-        """Halve the page size when ``exc`` refuses it; False when ``exc`` is another error."""
+        """Lower the page size when ``exc`` refuses it: to the maximum the refusal names
+        (Directus: '"limit" must be less than or equal to 200'), else by half; False when
+        ``exc`` is another error."""
         if query.limit is not None or "limit" not in exc.message or size <= 1:
             return False
-        self._effective_page_size = max(1, size // 2)
+        named = _STATED_MAXIMUM.search(exc.message)
+        most = int(named.group(1)) if named else 0
+        self._effective_page_size = most if 0 < most < size else max(1, size // 2)
         return True
 
     @staticmethod

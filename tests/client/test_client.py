@@ -93,7 +93,41 @@ def test_nested_lists_are_never_truncated(url: str, database: Path) -> None:
         assert len(page.data[0]["events"]) == 100
 
 
-def test_page_size_adapts_to_the_service_maximum(capped_url: str, database: Path) -> None:
+def _refused(request: httpx.Request, most: int, words: str) -> httpx.Response | None:
+    """A service that refuses pages of more than ``most`` rows, in ``words``."""
+    limit = int(request.url.params.get("limit", "0"))
+    if limit <= most:
+        return None
+    error = {"message": f"Invalid query. {words}", "extensions": {"code": "INVALID_QUERY"}}
+    return httpx.Response(400, json={"errors": [error]})
+
+
+@pytest.mark.parametrize(
+    ("words", "refusals"),
+    [
+        ('"limit" must be less than or equal to 40.', 1),  # Directus: the maximum, at once
+        ("Too large a limit.", 5),  # named nowhere: halved, 1000 -> 500 -> ... -> 31
+    ],
+)
+def test_page_size_adapts_to_the_service_maximum(
+    url: str, database: Path, words: str, refusals: int
+) -> None:
+    statuses: list[int] = []
+
+    def refuse(request: httpx.Request, calls: int) -> httpx.Response | None:
+        refused = _refused(request, 40, words)
+        statuses.append(400 if refused else 200)
+        return refused
+
+    with _client(url, Faulty(refuse), page_size=1000) as client:
+        rows = client.fetch_all("events", Query(fields=("id",)))
+    assert [r["id"] for r in rows] == [e["id"] for e in read_rows(database, "events")]
+    assert statuses.count(400) == refusals
+
+
+def test_page_size_adapts_to_the_reference_server_s_maximum(
+    capped_url: str, database: Path
+) -> None:
     with _client(capped_url, page_size=1000) as client:
         rows = client.fetch_all("events", Query(fields=("id",)))
     assert [r["id"] for r in rows] == [e["id"] for e in read_rows(database, "events")]

@@ -242,7 +242,7 @@ def client() -> ClientBase:
 
 
 def test_the_page_size_halves_when_the_service_refuses_it(client: ClientBase) -> None:
-    refused = InvalidQuery('"limit" is more than the maximum of 40')
+    refused = InvalidQuery('"limit" is too large')
     assert client._page_limit(Query()) == 100
     assert client._shrink_page(Query(), 100, refused)
     assert client._page_limit(Query()) == 50
@@ -253,6 +253,22 @@ def test_the_page_size_halves_when_the_service_refuses_it(client: ClientBase) ->
     assert not client._shrink_page(Query(limit=7), 7, refused)
     assert client._page_limit(Query(limit=7)) == 7
     assert not client._shrink_page(Query(), 1, refused)
+
+
+def test_the_page_size_is_the_maximum_a_refusal_names(client: ClientBase) -> None:
+    directus = InvalidQuery('Invalid query. "limit" must be less than or equal to 40.')
+    assert client._shrink_page(Query(), 100, directus)
+    assert client._page_limit(Query()) == 40
+    # a maximum no lower than the page refused says nothing: halved
+    assert client._shrink_page(Query(), 30, directus)
+    assert client._page_limit(Query()) == 15
+    # numbers that are no maximum of a page: halved
+    objects = InvalidQuery(
+        "The answer would hold 120,000 objects, more than 100,000: select fewer "
+        "relations, or ask for fewer items with limit."
+    )
+    assert client._shrink_page(Query(), 14, objects)
+    assert client._page_limit(Query()) == 7
 
 
 def test_a_short_first_page_means_a_silent_cap(client: ClientBase) -> None:
