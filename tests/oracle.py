@@ -224,6 +224,18 @@ def _coerce(op: str, value: Any, ftype: FieldType, now: dt.datetime) -> Any:
     return _scalar(op, _keyword(value), ftype, now)
 
 
+def _in_float_range(number: Decimal) -> Decimal:
+    """A number of a filter that a double holds. Beyond its range Directus on PostgreSQL
+    answers 500 (``1e400`` on an integer, deviation ``no-500``); the reference server
+    refuses it as a bad value, and one too small to tell from zero (``1e-400``) too,
+    rather than compare it as 0."""
+    if not math.isfinite(float(number)):
+        raise _invalid("too large a number")
+    if number != 0 and float(number) == 0:
+        raise _invalid("too small a number")
+    return number
+
+
 def _scalar(op: str, value: Any, ftype: FieldType, now: dt.datetime) -> Any:
     if value == "":
         raise _invalid("empty value: use _empty/_nempty")
@@ -252,7 +264,7 @@ def _scalar(op: str, value: Any, ftype: FieldType, now: dt.datetime) -> Any:
         if isinstance(value, float):
             return Decimal(repr(value))
         if isinstance(value, str) and _NUMBER.fullmatch(value):
-            return Decimal(value.strip())
+            return _in_float_range(Decimal(value.strip()))
         raise _invalid(f"needs a number, got {value!r}")
     if ftype is FieldType.BOOLEAN:
         if isinstance(value, bool):
