@@ -235,12 +235,12 @@ def stream_items(
         return
     yield b'{"data":['
     flat = is_flat(bound, ctx.db.catalogue)
-    columns = _columns(coll, bound.fields)
     wrap: Callable[[str], str] | None = None
     if flat:  # objects built by SQLite for the page's rows (see read_items_json)
         item, columns = _flat_selection(ctx.db, bound)
         wrap = _page_sql(item, joined=False)
     else:
+        columns = _columns(coll, bound.fields)
         # fewer rows a chunk when each may be written as many objects
         per_row = objects_per_row(ctx.db, ctx.conn, coll, bound.fields, bound.deep) or 1
         chunk_rows = max(1, min(chunk_rows, CHUNK_OBJECTS // per_row))
