@@ -185,6 +185,9 @@ class Schema(Mapping[str, Collection]):
         for c in self._collections.values():
             if c.fields[0].name != "id":
                 raise ValueError(f"{c.name}: the first field must be id")
+            for f in c.fields:
+                if "." in f.name:  # the query language's paths join names with "."
+                    raise ValueError(f"{c.name}.{f.name}: a field's name cannot hold '.'")
             for f in c.relations:
                 rel = f.relation
                 assert rel is not None

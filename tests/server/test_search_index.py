@@ -130,16 +130,14 @@ def test_any_text_is_searched_as_without_the_index(
 def _count_text(db: Database, collection: str, needle: str) -> str:
     bound = bind(Query(search=needle, meta=("filter_count",)), collection)
     with Context.lease(db) as ctx:
-        text, _ = sql.count_sql(bound, db.catalogue, db.special_text, prefilter=ctx.prefilter)
+        text, _ = sql.count_sql(bound, db.catalogue, db.layout, prefilter=ctx.prefilter)
     return text
 
 
 def _page_text(db: Database, collection: str, needle: str) -> str:
     bound = bind(Query(search=needle, limit=100), collection)
     with Context.lease(db) as ctx:
-        text, _ = sql.page_sql(
-            bound, ["id"], db.catalogue, db.special_text, prefilter=ctx.prefilter
-        )
+        text, _ = sql.page_sql(bound, ["id"], db.catalogue, db.layout, prefilter=ctx.prefilter)
     return text
 
 

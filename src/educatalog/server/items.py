@@ -116,7 +116,7 @@ def read_groups(ctx: Context, bound: BoundQuery) -> tuple[bytes, dict[str, int]]
     with ctx.working():
         meta = _meta(ctx, bound)
         text, params = sql.aggregate_sql(
-            bound, ctx.db.catalogue, ctx.db.special_text, prefilter=ctx.prefilter
+            bound, ctx.db.catalogue, ctx.db.layout, prefilter=ctx.prefilter
         )
         (array,) = ctx.conn.execute(text, params).fetchone()
         ctx.guard.check()
@@ -302,7 +302,7 @@ def _meta(ctx: Context, bound: BoundQuery, rows: int | None = None) -> dict[str,
         known = None if rows is None else known_count(bound, rows)
         if known is None:
             text, params = sql.count_sql(
-                bound, ctx.db.catalogue, ctx.db.special_text, prefilter=ctx.prefilter
+                bound, ctx.db.catalogue, ctx.db.layout, prefilter=ctx.prefilter
             )
             known = ctx.conn.execute(text, params).fetchone()[0]
         meta["filter_count"] = known
@@ -365,9 +365,7 @@ def _page(
         # A search with an index walks a shorter way: a word that a page's worth of rows
         # hold is found within it; a rarer one is found faster from the index's rows.
         indexed = bound.search is not None and bound.collection.name in db.search_indexes
-        text, params = sql.page_sql(
-            bound, columns, db.catalogue, db.special_text, scan_in_id_order=True
-        )
+        text, params = sql.page_sql(bound, columns, db.catalogue, db.layout, scan_in_id_order=True)
         with ctx.walk_budget(SEARCH_SCAN_BUDGET if indexed else ID_SCAN_BUDGET):
             try:
                 return conn.execute(wrap(text), params).fetchall()
@@ -379,7 +377,7 @@ def _page(
         bound,
         columns,
         db.catalogue,
-        db.special_text,
+        db.layout,
         prefilter=ctx.prefilter,
         reads_all=True if few else None,
     )

@@ -46,7 +46,7 @@ def check_objects(ctx: Context, bound: BoundQuery) -> None:
         bound,
         ["id"],
         ctx.db.catalogue,
-        ctx.db.special_text,
+        ctx.db.layout,
         select=f"{expression} AS n",
         prefilter=ctx.prefilter,
     )

@@ -28,16 +28,23 @@ __all__ = [
     "Database",
     "build_database",
     "check_database",
+    "copied_fields",
     "database_info",
     "read_rows",
     "write_rows",
     "written_rows",
 ]
 
+# Fields of related items each row carries as a column of its own (sql.copied_fields):
+# events their address's state, the catalogue's most common filter.
+_COPIED_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {"events": (("address", "state"),)}
 # Every foreign key is indexed; these indexes lead with one and serve it too. Events by
-# state and start date (the most common count) then read the index alone.
+# state and start date (the most common count) then read an index alone.
 _COMPOSITE_INDEXES: dict[str, tuple[tuple[str, ...], ...]] = {
-    "events": (("address", "event_start_date"),)
+    "events": (
+        ("address", "event_start_date"),
+        (sql.copied_column("address", "state"), "event_start_date"),
+    )
 }
 # Besides the foreign keys: columns that typical analysis queries filter or sort on.
 _EXTRA_INDEXES: dict[str, tuple[str, ...]] = {
@@ -75,9 +82,56 @@ def create_schema(conn: sqlite3.Connection, catalogue: Schema = CATALOGUE) -> No
     conn.execute(sql.CREATE_INFO_TABLE)
 
 
+def copy_fields(conn: sqlite3.Connection, catalogue: Schema = CATALOGUE) -> None:
+    """Copy the fields of related items that rows carry (``_COPIED_FIELDS``) into columns
+    of their own, and record how (:mod:`educatalog.server.sql.copied_fields`)."""
+    conn.execute(sql.CREATE_COPIED_FIELDS_TABLE)
+    for coll, relation, target, name in _copied_fields(catalogue):
+        conn.execute(sql.add_copied_column_sql(coll, relation, target, name))
+        fill = sql.fill_copied_column_sql(coll, relation, target, name)
+        conn.execute(fill)
+        conn.execute(sql.INSERT_COPIED_FIELD, (coll.name, relation, name, fill))
+
+
+def copied_fields(
+    conn: sqlite3.Connection, catalogue: Schema = CATALOGUE
+) -> frozenset[tuple[str, str, str]]:
+    """The fields of related items that the rows of the database on ``conn`` carry, filled
+    as this educatalog fills them, as ``(collection, relation, field)`` (none for a database
+    built without them)."""
+    try:
+        recorded = {(c, r, f): fill for c, r, f, fill in conn.execute(sql.SELECT_COPIED_FIELDS)}
+    except sqlite3.OperationalError:  # built before fields were copied
+        return frozenset()
+    return frozenset(
+        (coll.name, relation, name)
+        for coll, relation, target, name in _copied_fields(catalogue)
+        if recorded.get((coll.name, relation, name))
+        == sql.fill_copied_column_sql(coll, relation, target, name)
+    )
+
+
+def _copied_fields(catalogue: Schema) -> Iterator[tuple[Collection, str, Collection, str]]:
+    """``_COPIED_FIELDS`` that ``catalogue`` has: (collection, its many-to-one relation,
+    the related collection, the related field)."""
+    for name, pairs in _COPIED_FIELDS.items():
+        coll = catalogue.get(name)
+        for relation, field in pairs:
+            if coll is None or relation not in coll or not coll.field(relation).is_many_to_one:
+                continue
+            target = catalogue.expansion_target(coll.field(relation))
+            if field in target and target.field(field).is_stored:
+                yield coll, relation, target, field
+
+
 def create_indexes(conn: sqlite3.Connection, catalogue: Schema = CATALOGUE) -> None:
+    copied = {sql.copied_column(rel, name) for _, rel, _, name in _copied_fields(catalogue)}
     for coll in catalogue.values():
-        composite = _COMPOSITE_INDEXES.get(coll.name, ())
+        composite = tuple(
+            columns
+            for columns in _COMPOSITE_INDEXES.get(coll.name, ())
+            if all(c in coll or c in copied for c in columns)
+        )
         leading = {columns[0] for columns in composite}
         indexes: list[tuple[str, ...]] = [(f.name,) for f in coll.stored_fields if f.is_many_to_one]
         indexes = [c for c in indexes if c[0] not in leading] + list(composite)
@@ -137,6 +191,7 @@ def build_database(
             create_schema(conn, catalogue)
             for name, rows in chunks:
                 insert_rows(conn, catalogue[name], rows)
+            copy_fields(conn, catalogue)
             create_indexes(conn, catalogue)
             create_search_indexes(conn, catalogue)
             write_rows(conn, catalogue)
@@ -315,7 +370,7 @@ class Database:
         self._ranks_lock = threading.Lock()
         self._most_children: dict[tuple[str, str], int] = {}
         with closing(_connect_readonly(self.path)) as conn:
-            self.special_text = special_text_columns(conn)
+            self.layout = sql.Layout(special_text_columns(conn), copied_fields(conn, catalogue))
             self.rows_per_value = index_selectivity(conn)
             self.search_indexes = usable_search_indexes(conn, catalogue)
             self.written_rows = written_rows(conn, catalogue)

@@ -6,13 +6,22 @@ items, aggregates, and the statements that build a database.
 ``filters`` (filters and ``search`` as conditions), ``reads`` (pages, counts, items,
 relations, objects), ``aggregates`` (``aggregate`` and ``groupBy``), ``tables`` (the
 database's tables, rows and indexes), ``search_index`` (the trigram index of
-``search``) and ``written_rows`` (each row's object, written when the database is built).
+``search``), ``written_rows`` (each row's object, written when the database is built) and
+``copied_fields`` (fields of related items copied into the rows that point to them).
 Import the names from ``educatalog.server.sql``.
 """
 
 from __future__ import annotations
 
 from educatalog.server.sql.aggregates import aggregate_sql
+from educatalog.server.sql.copied_fields import (
+    COPIED_FIELDS_TABLE,
+    CREATE_COPIED_FIELDS_TABLE,
+    INSERT_COPIED_FIELD,
+    SELECT_COPIED_FIELDS,
+    add_copied_column_sql,
+    fill_copied_column_sql,
+)
 from educatalog.server.sql.filters import contains_ci, null_row_sql, search_sql, where_sql
 from educatalog.server.sql.reads import (
     ObjectCount,
@@ -56,6 +65,7 @@ from educatalog.server.sql.tables import (
     SPECIAL_TEXT_TABLE,
     all_rows_sql,
     cache_size_sql,
+    column_type_sql,
     create_index_sql,
     create_table_sql,
     holds_special_text_sql,
@@ -67,8 +77,10 @@ from educatalog.server.sql.tables import (
 )
 from educatalog.server.sql.terms import (
     SPECIAL_LOWERING,
+    Layout,
     SearchPrefilter,
     Sql,
+    copied_column,
     json_value_sql,
     quote,
 )
@@ -88,16 +100,20 @@ from educatalog.server.sql.written_rows import (
 __all__ = [
     "ANALYZE",
     "BUILD_PRAGMAS",
+    "COPIED_FIELDS_TABLE",
+    "CREATE_COPIED_FIELDS_TABLE",
     "CREATE_INFO_TABLE",
     "CREATE_SPECIAL_TEXT_TABLE",
     "CREATE_WRITTEN_ROWS_TABLE",
     "INFO_TABLE",
+    "INSERT_COPIED_FIELD",
     "INSERT_INFO",
     "INSERT_SPECIAL_TEXT",
     "INSERT_WRITTEN_ROWS",
     "NO_MEMORY_MAP",
     "QUERY_ONLY",
     "SEARCH_TABLE_PREFIX",
+    "SELECT_COPIED_FIELDS",
     "SELECT_INDEX_STATISTICS",
     "SELECT_INFO",
     "SELECT_SPECIAL_TEXT",
@@ -107,22 +123,27 @@ __all__ = [
     "SPECIAL_TEXT_TABLE",
     "WRITTEN_ROWS_PREFIX",
     "WRITTEN_ROWS_TABLE",
+    "Layout",
     "ObjectCount",
     "RowObject",
     "SearchPrefilter",
     "Sql",
+    "add_copied_column_sql",
     "aggregate_sql",
     "all_rows_sql",
     "by_ids_sql",
     "cache_size_sql",
     "candidates_sql",
     "children_sql",
+    "column_type_sql",
     "contains_ci",
+    "copied_column",
     "count_sql",
     "create_index_sql",
     "create_rows_table_sql",
     "create_search_table_sql",
     "create_table_sql",
+    "fill_copied_column_sql",
     "fill_rows_table_sql",
     "fill_search_table_sql",
     "flat_item_sql",

@@ -9,7 +9,7 @@ from typing import Any
 from educatalog.query import AggregateKey, BoundQuery
 from educatalog.schema import CATALOGUE, Collection, Field, FieldType, Schema
 from educatalog.server.sql.reads import where_and_search_sql
-from educatalog.server.sql.terms import SearchPrefilter, Sql, json_value_sql, quote
+from educatalog.server.sql.terms import Layout, SearchPrefilter, Sql, json_value_sql, quote
 
 __all__ = ["aggregate_sql"]
 
@@ -17,7 +17,7 @@ __all__ = ["aggregate_sql"]
 def aggregate_sql(
     bound: BoundQuery,
     catalogue: Schema = CATALOGUE,
-    special_text: frozenset[tuple[str, str]] | None = None,
+    layout: Layout | None = None,
     *,
     prefilter: SearchPrefilter | None = None,
 ) -> tuple[str, list[Any]]:
@@ -26,7 +26,7 @@ def aggregate_sql(
     aggregate = bound.aggregate
     assert aggregate is not None
     coll = bound.collection
-    sql = Sql(special_text, prefilter=prefilter)
+    sql = Sql(layout or Layout(), prefilter=prefilter)
     where = where_and_search_sql(bound, sql, catalogue)
     pairs = [
         f"'{name}', {json_value_sql(coll.field(name), f't0.{quote(name)}')}"

@@ -11,6 +11,9 @@ quoted. The semantics are those of ``docs/query-semantics.md``:
   without related rows matches where the condition holds on a row of nulls. ``_some`` and
   ``_none`` are plain (non-)existence: no row of nulls. Implicit conditions on the same
   relation within one ``_and`` hold on the same row;
+* a condition on a field of a many-to-one relation's item that the rows carry as a copy
+  (:mod:`~educatalog.server.sql.copied_fields`) reads the copy, which holds what the outer
+  join gives;
 * case-insensitive operators compare Unicode-lower-cased text (``edu_lower``), literally:
   ``%`` and ``_`` are not wildcards.
 """
@@ -84,6 +87,18 @@ def _related(f: Related, coll: Collection, alias: str, sql: Sql, catalogue: Sche
     # Parameters are registered in the order they appear in the SQL text: the matching
     # rows first, then the row of nulls.
     if fld.relation.kind == "m2o":
+        inner_condition = f.filter
+        if isinstance(inner_condition, Condition):
+            # the related value copied into the row is what the outer join gives
+            column = sql.copied_column(coll.name, fld.name, inner_condition.field)
+            if column is not None:
+                return _condition(
+                    inner_condition,
+                    target.field(inner_condition.field).type,
+                    f"{alias}.{quote(column)}",
+                    sql,
+                    sql.is_special(target.name, inner_condition.field),
+                )
         sub = where_sql(f.filter, target, inner, sql, catalogue)
         test = (
             f"{alias}.{quote(fld.name)} IN (SELECT {inner}.id FROM {quote(target.name)} "

@@ -9,7 +9,7 @@ from typing import Any
 from educatalog.query import NESTED_LIMIT, BoundQuery, expanded_relations
 from educatalog.schema import CATALOGUE, Collection, Field, Schema
 from educatalog.server.sql.filters import search_sql, where_sql
-from educatalog.server.sql.terms import SearchPrefilter, Sql, json_value_sql, quote
+from educatalog.server.sql.terms import Layout, SearchPrefilter, Sql, json_value_sql, quote
 
 __all__ = [
     "ObjectCount",
@@ -42,12 +42,12 @@ def where_and_search_sql(
 def count_sql(
     bound: BoundQuery,
     catalogue: Schema = CATALOGUE,
-    special_text: frozenset[tuple[str, str]] | None = None,
+    layout: Layout | None = None,
     *,
     prefilter: SearchPrefilter | None = None,
 ) -> tuple[str, list[Any]]:
     """``SELECT count(*)`` of the rows matching filter and search (``filter_count``)."""
-    sql = Sql(special_text, prefilter=prefilter)
+    sql = Sql(layout or Layout(), prefilter=prefilter)
     where = where_and_search_sql(bound, sql, catalogue)
     return f"SELECT count(*) FROM {quote(bound.collection.name)} AS t0 WHERE {where}", sql.params
 
@@ -61,7 +61,7 @@ def page_sql(
     bound: BoundQuery,
     columns: list[str],
     catalogue: Schema = CATALOGUE,
-    special_text: frozenset[tuple[str, str]] | None = None,
+    layout: Layout | None = None,
     *,
     scan_in_id_order: bool = False,
     select: str | None = None,
@@ -80,7 +80,7 @@ def page_sql(
     ``limit`` matches, where SQLite's planner would collect and sort every match.
     Otherwise a filtered or sorted page is read in two steps: its ids, then its rows.
     """
-    sql = Sql(special_text, prefilter=prefilter)
+    sql = Sql(layout or Layout(), prefilter=prefilter)
     if reads_all is None:
         reads_all = bound.limit is None or not sorted_by_id_only(bound)
     where = where_and_search_sql(bound, sql, catalogue, reads_all=reads_all)

@@ -23,6 +23,7 @@ __all__ = [
     "SPECIAL_TEXT_TABLE",
     "all_rows_sql",
     "cache_size_sql",
+    "column_type_sql",
     "create_index_sql",
     "create_table_sql",
     "holds_special_text_sql",
@@ -49,10 +50,15 @@ _SQL_TYPES = {
 }
 
 
+def column_type_sql(f: Field) -> str:
+    """The SQL type of the column that stores ``f``."""
+    return _SQL_TYPES[f.type]
+
+
 def create_table_sql(coll: Collection) -> str:
     """The table of a collection: one column a stored field, ``id`` the primary key."""
     columns = ", ".join(
-        f"{quote(f.name)} {_SQL_TYPES[f.type]}" + (" PRIMARY KEY" if f.name == "id" else "")
+        f"{quote(f.name)} {column_type_sql(f)}" + (" PRIMARY KEY" if f.name == "id" else "")
         for f in coll.stored_fields
     )
     return f"CREATE TABLE {quote(coll.name)} ({columns})"

@@ -10,7 +10,15 @@ import orjson
 
 from educatalog.schema import Collection, Field, FieldType
 
-__all__ = ["SPECIAL_LOWERING", "SearchPrefilter", "Sql", "json_value_sql", "quote"]
+__all__ = [
+    "SPECIAL_LOWERING",
+    "Layout",
+    "SearchPrefilter",
+    "Sql",
+    "copied_column",
+    "json_value_sql",
+    "quote",
+]
 
 SPECIAL_LOWERING = ("\u212a", "\u0130")
 """The only characters whose lower case holds ASCII letters: KELVIN SIGN -> "k" and
@@ -24,6 +32,12 @@ _JSON_IN_THRESHOLD = 64
 def quote(identifier: str) -> str:
     """Quote an SQL identifier. Identifiers only ever come from the catalogue."""
     return '"' + identifier.replace('"', '""') + '"'
+
+
+def copied_column(relation: str, name: str) -> str:
+    """The name of the column that holds field ``name`` of the item that ``relation``
+    points to: ``relation.name``, which no field of the catalogue can be named."""
+    return f"{relation}.{name}"
 
 
 def json_value_sql(f: Field, column: str) -> str:
@@ -50,23 +64,43 @@ class SearchPrefilter(Protocol):
     def __call__(self, coll: Collection, query: str, reads_all: bool) -> bool: ...
 
 
-@dataclass
-class Sql:
-    """An SQL text being built, with its parameters in order.
+@dataclass(frozen=True)
+class Layout:
+    """What a database holds beyond a table a collection, as the SQL of a query may use it.
 
     ``special_text`` names the text columns that hold characters whose lower case is ASCII
     (:data:`SPECIAL_LOWERING`); None means unknown, and every column is treated so.
-    ``prefilter`` tells whether a search is narrowed by its collection's search index
-    first (None: never).
+    ``copied`` names the fields of related items that rows carry as their own columns,
+    as ``(collection, relation, field)`` (:mod:`~educatalog.server.sql.copied_fields`).
+    The default is what any database of the catalogue's tables holds: nothing known.
     """
 
     special_text: frozenset[tuple[str, str]] | None = None
+    copied: frozenset[tuple[str, str, str]] = frozenset()
+
+
+@dataclass
+class Sql:
+    """An SQL text being built, with its parameters in order, for a database laid out as
+    ``layout``. ``prefilter`` tells whether a search is narrowed by its collection's search
+    index first (None: never).
+    """
+
+    layout: Layout = field(default_factory=Layout)
     params: list[Any] = field(default_factory=list)
     aliases: int = 0
     prefilter: SearchPrefilter | None = None
 
     def is_special(self, collection: str, name: str) -> bool:
-        return self.special_text is None or (collection, name) in self.special_text
+        special = self.layout.special_text
+        return special is None or (collection, name) in special
+
+    def copied_column(self, collection: str, relation: str, name: str) -> str | None:
+        """The column of ``collection`` that holds ``name`` of the item its ``relation``
+        points to, if the database has one (None: read it through the relation)."""
+        if (collection, relation, name) in self.layout.copied:
+            return copied_column(relation, name)
+        return None
 
     def param(self, value: Any) -> str:
         self.params.append(value)
@@ -79,7 +113,7 @@ class Sql:
     def child(self) -> Sql:
         """A part built apart: its parameters join this one's only if it is :meth:`adopt`-ed
         (alias names stay unique either way)."""
-        return Sql(self.special_text, aliases=self.aliases, prefilter=self.prefilter)
+        return Sql(self.layout, aliases=self.aliases, prefilter=self.prefilter)
 
     def adopt(self, part: Sql) -> None:
         self.params.extend(part.params)
