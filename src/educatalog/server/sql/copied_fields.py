@@ -5,7 +5,8 @@ The catalogue's most common question is a count of events by state and start dat
 state is the address's, so SQLite searched the index on (address, start date) once for each
 address of the state: a year of Nordrhein-Westfalen's events (127,882 at a million) took
 35 ms to count. With the state in the event's own row and an index on (state, start date),
-the same count is one range of one index: 5 ms (``benchmarks/server.py``).
+the same count is one range of one index: 5 ms (SQLite alone; ``benchmarks/server.py``
+measures the requests).
 
 A copied field is a column named ``relation.field`` (:func:`~.terms.copied_column`; no
 field of the catalogue has a "." in its name) holding what the relation's outer join gives:
