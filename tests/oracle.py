@@ -232,7 +232,7 @@ def _in_float_range(number: Decimal) -> Decimal:
     if not math.isfinite(float(number)):
         raise _invalid("too large a number")
     if number != 0 and float(number) == 0:
-        raise _invalid("too small a number")
+        raise _invalid("too close to zero to compare")
     return number
 
 

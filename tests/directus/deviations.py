@@ -49,6 +49,16 @@ DEVIATIONS = (
         ),
     ),
     Deviation(
+        "numbers-as-doubles",
+        "400 for a number in a filter that a double cannot hold: beyond its range (`1e400`) "
+        "or too close to zero to tell from it (`1e-400`)",
+        "500 for `1e400` on an integer field; `1e-400` compared exactly by PostgreSQL "
+        "(`_eq`: no rows)",
+        "The server compares numbers as doubles (SQLite). Read as infinity or 0, such a "
+        "value would be compared as a number the user did not write; a clear 400 says so.",
+        (r"coerce \d+ events\.max_participants _eq '1e-?400'",),
+    ),
+    Deviation(
         "between-two-values",
         "400 unless `_between`/`_nbetween` has exactly two values",
         "the condition is silently dropped (every row matches)",

@@ -194,6 +194,8 @@ def _typed_operators(b: _Builder) -> None:
         ("event_costs", "value", "_eq", "190.00"),
         ("events", "max_participants", "_null", "yes"),
         ("events", "max_participants", "_between", [1]),
+        ("events", "max_participants", "_eq", "1e400"),  # beyond a double
+        ("events", "max_participants", "_eq", "1e-400"),  # too small to tell from zero
     ]
     for i, (coll, field, op, value) in enumerate(odd):
         b.add(

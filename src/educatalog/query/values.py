@@ -94,9 +94,15 @@ def _coerce_scalar(
             text = value.strip()
             value = int(text) if _INTEGER.fullmatch(text) and len(text) <= 20 else float(text)
             if value == 0 and not _ZERO.fullmatch(text):
-                raise InvalidQuery(f'"{op}" on {where}: {shown(text)} is too small a number.')
+                raise InvalidQuery(
+                    f'"{op}" on {where}: {shown(text)} is too close to zero to compare: '
+                    "it would be read as 0."
+                )
             if isinstance(value, float) and not math.isfinite(value):
-                raise InvalidQuery(f'"{op}" on {where}: {shown(text)} is too large a number.')
+                raise InvalidQuery(
+                    f'"{op}" on {where}: {shown(text)} is too large a number '
+                    "(the largest is about 1.8e308)."
+                )
         if isinstance(value, int) and not -MAX_INTEGER - 1 <= value <= MAX_INTEGER:
             # beyond any stored integer; compares correctly as a float
             try:
