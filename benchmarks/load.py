@@ -293,8 +293,10 @@ def _run(step: str, url: str, src: Path | None, server: int, every: int = 1) -> 
 
 
 def _row(step: str, seconds: float, mb: float, r: dict[str, Any], note: str = "") -> None:
+    """A row of the table; MB/s is "–" when the megabytes are unknown (no step (c) ran)."""
     cpu = f"{r['client_cpu']:.1f} + {r['server_cpu']:.1f}"
-    print(f"| {step} | {seconds:.1f} | {mb / seconds:.0f} | {cpu} | {note} |")
+    rate = f"{mb / seconds:.0f}" if mb else "–"
+    print(f"| {step} | {seconds:.1f} | {rate} | {cpu} | {note} |")
 
 
 def _table(name: str, r: dict[str, dict[str, Any]]) -> None:
@@ -307,7 +309,7 @@ def _table(name: str, r: dict[str, dict[str, Any]]) -> None:
     print("|---|---:|---:|---:|---|")
     if a:
         _row("(a) naive loop", a["seconds"], a["mb"], a, a["note"])
-    if b and c:
+    if b:
         ratio = b["peak_mb"] / b["frame_mb"]
         peak = f"peak {b['peak_mb']:.0f} MB, frame {b['frame_mb']:.0f} MB ({ratio:.1f}x)"
         _row("(b) `educatalog.load`", b["seconds"], mb, b, peak)
@@ -318,11 +320,13 @@ def _table(name: str, r: dict[str, dict[str, Any]]) -> None:
         threaded = {**d, "client_cpu": d["threaded_cpu"]}
         note = "as (b) does"
         _row(f"(d) decoding alone, {d['threads']} threads", d["threaded"], d["mb"], threaded, note)
-    if e and c:
+    if e:
         sp = e["spent"]
+        json_rate = f" ({mb / sp['json']:.0f} MB/s)" if mb else ""
+        arrow_rate = f" ({mb / sp['arrow']:.0f} MB/s)" if mb else ""
         note = (
-            f"CPU in orjson {sp['json']:.1f} s ({mb / sp['json']:.0f} MB/s), in from_pylist "
-            f"{sp['arrow']:.1f} s ({mb / sp['arrow']:.0f} MB/s), to_pandas {sp['frame']:.1f} "
+            f"CPU in orjson {sp['json']:.1f} s{json_rate}, in from_pylist "
+            f"{sp['arrow']:.1f} s{arrow_rate}, to_pandas {sp['frame']:.1f} "
             f"s; peak {e['peak_mb']:.0f} MB"
         )
         _row("(e) careful: httpx + orjson + `Table.from_pylist`", e["seconds"], mb, e, note)
