@@ -125,12 +125,12 @@ def _copied_fields(catalogue: Schema) -> Iterator[tuple[Collection, str, Collect
 
 
 def create_indexes(conn: sqlite3.Connection, catalogue: Schema = CATALOGUE) -> None:
-    copied = {sql.copied_column(rel, name) for _, rel, _, name in _copied_fields(catalogue)}
+    copied = {(c.name, sql.copied_column(r, name)) for c, r, _, name in _copied_fields(catalogue)}
     for coll in catalogue.values():
         composite = tuple(
             columns
             for columns in _COMPOSITE_INDEXES.get(coll.name, ())
-            if all(c in coll or c in copied for c in columns)
+            if all(c in coll or (coll.name, c) in copied for c in columns)
         )
         leading = {columns[0] for columns in composite}
         indexes: list[tuple[str, ...]] = [(f.name,) for f in coll.stored_fields if f.is_many_to_one]
