@@ -110,10 +110,10 @@ def _client(url: str) -> Any:
 def toolkit(url: str) -> dict[str, Any]:
     import educatalog
 
-    client = _client(url)
-    base = _rss_mb()
-    timer = Timer()
-    frame = educatalog.load(COLLECTION, client=client)
+    with _client(url) as client:
+        base = _rss_mb()
+        timer = Timer()
+        frame = educatalog.load(COLLECTION, client=client)
     return timer.result(
         rows=len(frame),
         peak_mb=_rss_mb() - base,
@@ -202,8 +202,8 @@ def careful(url: str) -> dict[str, Any]:
 
     from educatalog.schema import CATALOGUE
 
-    client = _client(url)  # as many pages at once, and as large, as (b) asks
-    workers, size = client.max_concurrency, client.page_size
+    with _client(url) as client:  # as many pages at once, and as large, as (b) asks
+        workers, size = client.max_concurrency, client.page_size
     # the fields (b) loads, listed as a user lists them (the default, *, adds the ids of
     # list relations, more to send and to decode)
     fields = ",".join(f.name for f in CATALOGUE[COLLECTION].stored_fields)
