@@ -14,12 +14,13 @@ from __future__ import annotations
 import datetime as dt
 import threading
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from educatalog import manifests
 from educatalog.errors import UsageError
 from educatalog.urls import public_url
 
@@ -136,7 +137,15 @@ def served_source(url: str | None, demo: bool, own: Mapping[str, Any] | None = N
     service, as of now; or, where it is a reference server serving a snapshot (``own``, the
     ``educatalog`` part of its ``/server/info``, names one: ``educatalog serve
     --snapshot``), the service the snapshot was fetched from, as it stood then (not the
-    passing loopback address, not today)."""
+    passing loopback address, not today). The demo catalogue cut as of a day (``own``
+    names it: ``as_of``) stands as of that day."""
+    source = _served(url, demo, own)
+    if demo and isinstance(own, Mapping) and own.get("as_of"):
+        return replace(source, as_of=manifests.as_date(str(own["as_of"])[:10], "as_of"))
+    return source
+
+
+def _served(url: str | None, demo: bool, own: Mapping[str, Any] | None) -> Source:
     snap = own.get("snapshot") if isinstance(own, Mapping) else None
     if isinstance(snap, Mapping) and snap.get("fetched_at"):
         try:

@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from educatalog import manifests, stats, tables, texts
-from educatalog.provenance import SOURCE_ATTR, Source
+from educatalog import stats, tables, texts
+from educatalog.provenance import SOURCE_ATTR, Source, served_source
 from educatalog.stats.dimensions import with_margins
 from educatalog.workspace import output_folder
 
@@ -66,7 +66,7 @@ def describe_source(source: Source, info: Mapping[str, Any] | None, lang: str) -
         scale=texts.number(float(own.get("scale", 1)), lang, _decimals(own.get("scale", 1))),
         as_of=as_of,
     )
-    day = manifests.as_date(str(own["as_of"])[:10], "as_of") if own.get("as_of") else None
+    day = served_source(None, True, own).as_of  # the day the demo was cut as of, if any
     return Source(url=None, demo=True, fetched_at=source.fetched_at, name=name, as_of=day)
 
 

@@ -354,8 +354,6 @@ def _stand(url: str, demo: bool, catalogue: Mapping[str, Any] | None) -> dt.date
     """The date of the data as the notebook's source gives it (``describe_source`` of
     :mod:`educatalog.publication`): the demo catalogue cut as of a day by that day, a
     served snapshot by the day it was fetched, a service's catalogue by today."""
-    if demo and catalogue and catalogue.get("as_of"):
-        return manifests.as_date(str(catalogue["as_of"])[:10], "as_of")
     return served_source(url, demo, catalogue).stand
 
 

@@ -18,7 +18,7 @@ import pytest
 
 from educatalog import plots, publication, stats, tables, texts
 from educatalog.population import STATE_POPULATION, STATES
-from educatalog.provenance import Source
+from educatalog.provenance import Source, served_source
 
 TWO = ["Bayern", "Sachsen"]
 
@@ -184,6 +184,22 @@ def test_stand_is_the_date_of_the_data_and_created_is_the_build(tmp_path: Path) 
     rows = [r[0] for r in openpyxl.load_workbook(english).worksheets[0].iter_rows(values_only=True)]
     assert "Created" in rows
     assert "Data as of" in rows
+
+
+def test_the_served_demo_cut_as_of_a_day_stands_as_of_that_day() -> None:
+    """What loaded frames, the report and the publications say of the demo's date comes
+    from one place (``provenance.served_source``)."""
+    own = {"seed": 0, "scale": 0.2, "as_of": "2024-03-01T00:00:00"}
+    served = served_source("http://127.0.0.1:9/", True, own)
+    assert served.as_of == served.stand == dt.date(2024, 3, 1)
+    fetched = "2024-03-02T08:00:00+00:00"  # a snapshot of it keeps its own retrieval
+    snapshot = served_source(
+        "http://127.0.0.1:9/", True, {**own, "snapshot": {"fetched_at": fetched}}
+    )
+    assert (snapshot.stand, snapshot.fetched_at.isoformat()) == (dt.date(2024, 3, 1), fetched)
+    assert served_source("http://127.0.0.1:9/", True, {"seed": 0}).as_of is None
+    # a service's own "as_of" is not the demo's: its data stand as fetched
+    assert served_source("https://kurse.example/", False, own).as_of is None
 
 
 # -- 6 and 14: lifetimes as lower bounds where they are; flows with "x" ------------------------
