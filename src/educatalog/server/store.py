@@ -4,6 +4,11 @@ Tables, columns and indexes come from the catalogue: one table a collection, one
 stored field. Rows go in and come out in the service's JSON representation (booleans as
 ``bool``, datetimes as ``"YYYY-MM-DDTHH:MM:SS"``, decimals as strings such as ``"1490.00"``);
 in the database booleans are integers and decimals are REALs so that they compare as numbers.
+
+A database is served as it was built: opened read-only, never written, and what the build
+derived from its rows (each row's written object, the copied fields, the search index, the
+text columns with special characters) holds for those rows only, as do the counts that
+:class:`Database` caches. A database whose rows change is built again.
 """
 
 from __future__ import annotations
