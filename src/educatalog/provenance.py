@@ -141,7 +141,10 @@ def served_source(url: str | None, demo: bool, own: Mapping[str, Any] | None = N
     names it: ``as_of``) stands as of that day."""
     source = _served(url, demo, own)
     if demo and isinstance(own, Mapping) and own.get("as_of"):
-        return replace(source, as_of=manifests.as_date(str(own["as_of"])[:10], "as_of"))
+        try:
+            return replace(source, as_of=manifests.as_date(str(own["as_of"])[:10], "as_of"))
+        except UsageError:  # not a day: the data stand as retrieved
+            return source
     return source
 
 

@@ -108,7 +108,9 @@ def _coerce_scalar(
             try:
                 value = float(value)
             except OverflowError:
-                raise InvalidQuery(f'"{op}" on {where}: the number is too large.') from None
+                raise InvalidQuery(
+                    f'"{op}" on {where}: the number is too large (the largest is about 1.8e308).'
+                ) from None
         return value
     if ftype is FieldType.BOOLEAN:
         if isinstance(value, bool):
