@@ -24,7 +24,7 @@ from educatalog import manifests
 from educatalog.errors import UsageError
 from educatalog.urls import public_url
 
-__all__ = ["SOURCE_ATTR", "Source", "remember", "served_source", "source_of"]
+__all__ = ["SOURCE_ATTR", "Source", "demo_as_of", "remember", "served_source", "source_of"]
 
 SOURCE_ATTR = "educatalog"
 """Key under which frames carry their :class:`Source` in ``DataFrame.attrs``."""
@@ -140,12 +140,21 @@ def served_source(url: str | None, demo: bool, own: Mapping[str, Any] | None = N
     passing loopback address, not today). The demo catalogue cut as of a day (``own``
     names it: ``as_of``) stands as of that day."""
     source = _served(url, demo, own)
-    if demo and isinstance(own, Mapping) and own.get("as_of"):
-        try:
-            return replace(source, as_of=manifests.as_date(str(own["as_of"])[:10], "as_of"))
-        except UsageError:  # not a day: the data stand as retrieved
-            return source
-    return source
+    day = demo_as_of(own) if demo else None
+    return replace(source, as_of=day) if day else source
+
+
+def demo_as_of(own: Mapping[str, Any] | None) -> dt.date | None:
+    """The day a demo catalogue was cut as of, as its server's ``/server/info`` (``own``,
+    its ``educatalog`` part) names it; None where it names none, or names no day (the data
+    then stand as retrieved)."""
+    value = own.get("as_of") if isinstance(own, Mapping) else None
+    if not value:
+        return None
+    try:
+        return manifests.as_date(str(value)[:10], "as_of")
+    except UsageError:
+        return None
 
 
 def _served(url: str | None, demo: bool, own: Mapping[str, Any] | None) -> Source:

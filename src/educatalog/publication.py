@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from educatalog import stats, tables, texts
-from educatalog.provenance import SOURCE_ATTR, Source, served_source
+from educatalog.provenance import SOURCE_ATTR, Source, demo_as_of
 from educatalog.stats.dimensions import with_margins
 from educatalog.workspace import output_folder
 
@@ -56,9 +56,8 @@ def describe_source(source: Source, info: Mapping[str, Any] | None, lang: str) -
     own = (info or {}).get("educatalog", info or {})
     if not source.demo or not isinstance(own, Mapping) or "seed" not in own:
         return source
-    as_of = ""
-    if own.get("as_of"):
-        as_of = texts.text("source.demo_as_of", lang, date=texts.date(str(own["as_of"]), lang))
+    day = demo_as_of(own)
+    as_of = texts.text("source.demo_as_of", lang, date=texts.date(day, lang)) if day else ""
     name = texts.text(
         "source.demo_catalogue",
         lang,
@@ -66,7 +65,6 @@ def describe_source(source: Source, info: Mapping[str, Any] | None, lang: str) -
         scale=texts.number(float(own.get("scale", 1)), lang, _decimals(own.get("scale", 1))),
         as_of=as_of,
     )
-    day = served_source(None, True, own).as_of  # the day the demo was cut as of, if any
     return Source(url=None, demo=True, fetched_at=source.fetched_at, name=name, as_of=day)
 
 

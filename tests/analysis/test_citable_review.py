@@ -200,6 +200,11 @@ def test_the_served_demo_cut_as_of_a_day_stands_as_of_that_day() -> None:
     assert served_source("http://127.0.0.1:9/", True, {"seed": 0}).as_of is None
     # a day that is none is no reason to refuse the data: they stand as retrieved
     assert served_source("http://127.0.0.1:9/", True, {"as_of": "bald"}).as_of is None
+    named = publication.describe_source(Source(demo=True), {"seed": 0, "as_of": "bald"}, "de")
+    assert (named.as_of, named.name) == (
+        None,
+        publication.describe_source(Source(demo=True), {"seed": 0}, "de").name,
+    )
     # a service's own "as_of" is not the demo's: its data stand as fetched
     assert served_source("https://kurse.example/", False, own).as_of is None
 
