@@ -56,7 +56,7 @@ def code_fingerprint(*files: str | os.PathLike[str]) -> str:
 
     digest = hashlib.sha256()
     sources = sorted(Path(demo.__file__ or "").parent.glob("*.py"))
-    # the SQL that writes each row's JSON into the database (sql.written_rows)
+    # the SQL that builds the database: its written rows, copied fields, indexes
     writing = sorted(Path(sql.__file__ or "").parent.glob("*.py"))
     for file in (*sources, *writing, reference_data.__file__ or "", store.__file__ or "", *files):
         digest.update(Path(file).read_bytes())
