@@ -40,7 +40,7 @@ __all__ = [
     "output_folder",
 ]
 
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parent.parent
 """The installed ``educatalog`` package (``src/educatalog`` in the repository)."""
 
 
