@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 from educatalog.server.app import create_app
-from educatalog.server.run import ServerThread
+from educatalog.server.uvicorn_server import ServerThread
 from educatalog.workspace import cache_dir
 
 __all__ = ["cache_dir", "demo_database", "start_demo_server"]
