@@ -14,7 +14,7 @@ from matplotlib.colors import to_rgb
 from matplotlib.patches import Rectangle
 
 from educatalog import plots, stats, tables, texts
-from educatalog.catalogue import Catalogue
+from educatalog.frames.catalogue import Catalogue
 from educatalog.errors import UsageError
 
 TWO = ["Bayern", "Sachsen"]

@@ -18,7 +18,7 @@ import pytest
 
 from educatalog import plots, publication, stats, tables, texts
 from educatalog.population import STATE_POPULATION, STATES
-from educatalog.provenance import Source, served_source
+from educatalog.frames.provenance import Source, served_source
 
 TWO = ["Bayern", "Sachsen"]
 

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from educatalog import population, stats
-from educatalog.catalogue import Catalogue
+from educatalog.frames.catalogue import Catalogue
 from educatalog.errors import EducatalogError
 
 # Destatis / statistical offices of the Länder, Fortschreibung des Bevölkerungsstandes

@@ -17,7 +17,7 @@ import pytest
 
 from damage import Tally, damaged_copies
 from educatalog import history, snapshot, stats
-from educatalog.catalogue import Catalogue
+from educatalog.frames.catalogue import Catalogue
 from educatalog.demodata.timeline import DemoTimeline, monthly_dates
 from educatalog.errors import ArchiveError, EducatalogError
 

@@ -21,7 +21,8 @@ import pytest
 
 import educatalog
 from damage import Tally, damaged_copies
-from educatalog import cache, report, snapshot
+from educatalog import report, snapshot
+from educatalog.files import cache
 from educatalog.demodata.embedded import demo_database
 from educatalog.demodata.timeline import DemoTimeline
 from educatalog.errors import ReportError

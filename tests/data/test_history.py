@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from educatalog import history, snapshot, stats
-from educatalog.catalogue import Catalogue
+from educatalog.frames.catalogue import Catalogue
 from educatalog.demodata.timeline import DemoTimeline, monthly_dates
 from educatalog.errors import EducatalogError, UsageError
 from educatalog.history import ArchiveError

@@ -19,7 +19,7 @@ import pytest
 
 import educatalog
 from educatalog import population, snapshot
-from educatalog.catalogue import Catalogue, Source
+from educatalog.frames.catalogue import Catalogue, Source
 from educatalog.errors import EducatalogError, SnapshotError
 from educatalog.server.store import read_rows
 from educatalog.testing import build_test_database, serve

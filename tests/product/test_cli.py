@@ -90,7 +90,7 @@ def test_bad_arguments_exit_with_usage(argv: list[str], capsys: pytest.CaptureFi
 
 
 def test_resolve_origin_reads_the_environment_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    from educatalog.connection import Origin, resolve_origin
+    from educatalog.loading.connection import Origin, resolve_origin
     from educatalog.errors import UsageError
 
     monkeypatch.setenv("EDUCATALOG_URL", "https://me:pw@catalogue.example/api?access_token=x")
@@ -122,7 +122,7 @@ def test_resolve_origin_reads_the_environment_once(monkeypatch: pytest.MonkeyPat
 def test_configured_client_stops_its_private_demo_server(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from educatalog.connection import configured_client, resolve_origin
+    from educatalog.loading.connection import configured_client, resolve_origin
 
     monkeypatch.setenv("EDUCATALOG_CACHE", str(tmp_path))
     with configured_client(resolve_origin(demo=True, seed=5, scale=0.02)) as client:
@@ -137,8 +137,9 @@ def test_configured_client_stops_its_private_demo_server(
 def test_fetch_and_update_a_snapshot_from_python(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from educatalog import fetch, snapshot
-    from educatalog.connection import resolve_origin
+    from educatalog import snapshot
+    from educatalog.cli import fetch
+    from educatalog.loading.connection import resolve_origin
     from educatalog.errors import SnapshotError, UsageError
 
     monkeypatch.setenv("EDUCATALOG_CACHE", str(tmp_path / "cache"))
@@ -170,7 +171,7 @@ def test_fetch_and_update_a_snapshot_from_python(
 def test_make_report_checks_states_before_the_kernel(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from educatalog.connection import resolve_origin
+    from educatalog.loading.connection import resolve_origin
     from educatalog.errors import UsageError
     from educatalog.report import make_report
 

@@ -32,7 +32,7 @@ from educatalog.report import (
     notebook_path,
 )
 from educatalog.testing import serve
-from educatalog.workspace import PACKAGE
+from educatalog.files.workspace import PACKAGE
 from languages import foreign
 
 TOKEN = "notebook-secret-token-4711"

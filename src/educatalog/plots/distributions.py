@@ -44,7 +44,7 @@ from educatalog.plots._setup import (
     text_width,
     two_dimensions,
 )
-from educatalog.provenance import Source
+from educatalog.frames.provenance import Source
 
 __all__ = ["heatmap", "stacked_shares"]
 

@@ -41,7 +41,7 @@ from educatalog.plots._setup import (
     new_axes,
     styled,
 )
-from educatalog.provenance import Source
+from educatalog.frames.provenance import Source
 
 __all__ = ["TILE_GRID", "supply_bars", "tile_map"]
 

@@ -28,7 +28,7 @@ from educatalog.plots._setup import (
     new_axes,
     styled,
 )
-from educatalog.provenance import Source
+from educatalog.frames.provenance import Source
 
 __all__ = ["starts_over_time", "trend"]
 

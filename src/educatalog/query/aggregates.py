@@ -18,7 +18,7 @@ import orjson
 
 from educatalog.errors import InvalidQuery
 from educatalog.query.functions import field_of
-from educatalog.schema import Collection, Field, FieldType
+from educatalog.model.schema import Collection, Field, FieldType
 
 __all__ = [
     "AGGREGATE_FUNCTIONS",

@@ -24,7 +24,7 @@ from educatalog.query.operators import allowed_operators
 from educatalog.query.strings import Query
 from educatalog.query.tree import And, Condition, Filter, Or, Related
 from educatalog.query.values import coerce
-from educatalog.schema import CATALOGUE, Collection, Field, Relation, Schema
+from educatalog.model.schema import CATALOGUE, Collection, Field, Relation, Schema
 
 __all__ = [
     "BoundQuery",

@@ -18,7 +18,7 @@ from educatalog.query.operators import (
     TEXT_OPERATORS,
 )
 from educatalog.query.tree import Scalar, Value, shown
-from educatalog.schema import Collection, FieldType
+from educatalog.model.schema import Collection, FieldType
 
 __all__ = ["NOW", "coerce", "resolve_now"]
 

@@ -18,9 +18,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from educatalog import manifests
+from educatalog.files import manifests
 from educatalog._version import __version__
-from educatalog.catalogue import LINK_TABLES, Catalogue
+from educatalog.frames.catalogue import LINK_TABLES, Catalogue
 from educatalog.errors import SnapshotError, UsageError
 from educatalog.snapshot.layout import (
     COMPRESSION,
@@ -31,7 +31,7 @@ from educatalog.snapshot.layout import (
     RESERVED,
     ROW_GROUP,
 )
-from educatalog.urls import public_url
+from educatalog.client.urls import public_url
 
 # ---------------------------------------------------------------------------------------
 # save

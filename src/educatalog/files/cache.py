@@ -20,7 +20,7 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 
-from educatalog import files
+from educatalog.files import atomic as files
 from educatalog.errors import CacheRebuilt, DataError
 
 __all__ = ["CHECKSUM_SUFFIX", "CacheRebuilt", "cached", "checksum_file", "problem"]

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from educatalog import files
+from educatalog.files import atomic as files
 from educatalog.errors import EducatalogError, ReportError, UsageError
 
 __all__ = ["as_date", "checksum", "read", "read_report", "sealed", "verify_report"]

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from educatalog.client import Client
 from educatalog.errors import UsageError
-from educatalog.urls import public_url
+from educatalog.client.urls import public_url
 
 if TYPE_CHECKING:
     from educatalog.server.uvicorn_server import ServerThread
