@@ -81,9 +81,9 @@ def detection(folder: Path, flips: int) -> dict[str, int]:
     """Flip one bit at each of ``flips`` random places of a small demo database, one at a
     time, and count which check notices the damage (and how often the rows
     served changed without SQLite noticing)."""
-    from educatalog.files import cache
-    from educatalog.files import atomic as files
     from educatalog.demodata.embedded import demo_database
+    from educatalog.files import atomic as files
+    from educatalog.files import cache
 
     path = demo_database(0, 1.0, directory=folder / "small")
     copy = folder / "flipped.sqlite"
@@ -125,9 +125,9 @@ def main() -> None:
     parser.add_argument("--flips", type=int, default=200)
     args = parser.parse_args()
 
-    from educatalog.files import cache
-    from educatalog.files import atomic as files
     from educatalog.demodata.embedded import demo_database
+    from educatalog.files import atomic as files
+    from educatalog.files import cache
     from educatalog.server.store import read_rows
 
     folder = Path(args.dir)

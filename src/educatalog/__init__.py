@@ -18,10 +18,7 @@ from typing import TYPE_CHECKING
 
 from educatalog._version import __version__
 from educatalog.accessor import EduAccessor  # importing it registers df.edu
-from educatalog.client import AsyncClient
-from educatalog.frames.catalogue import Catalogue, Source
-from educatalog.client import Client, Page
-from educatalog.loading.connection import connect, demo
+from educatalog.client import AsyncClient, Client, Page
 from educatalog.errors import (
     ArchiveError,
     AuthenticationError,
@@ -43,12 +40,13 @@ from educatalog.errors import (
     UsageError,
     WrongType,
 )
+from educatalog.frames.catalogue import Catalogue, Source
+from educatalog.loading.connection import connect, demo
 from educatalog.loading.loaders import load, load_catalogue, load_links
-from educatalog.query import F, Query
 from educatalog.model.schema import CATALOGUE
+from educatalog.query import F, Query
 
 if TYPE_CHECKING:  # the lazily imported modules, for type checkers and editors
-    from educatalog.cli import fetch
     from educatalog import history as history
     from educatalog import plots as plots
     from educatalog import population as population
@@ -59,6 +57,7 @@ if TYPE_CHECKING:  # the lazily imported modules, for type checkers and editors
     from educatalog import testing as testing
     from educatalog import texts as texts
     from educatalog import widgets as widgets
+    from educatalog.cli import fetch
 
 __all__ = [
     "CATALOGUE",

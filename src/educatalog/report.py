@@ -27,16 +27,16 @@ from typing import Any
 import nbformat
 
 from educatalog import texts
-from educatalog.files import manifests
 from educatalog._version import __version__
 from educatalog.client import Client
-from educatalog.loading.connection import Origin, configured_client, started
-from educatalog.errors import EducatalogError, ReportError, UsageError, did_you_mean
-from educatalog.files.atomic import atomic_text
-from educatalog.jupyter.kernels import private_kernel
-from educatalog.frames.provenance import served_source
 from educatalog.client.urls import public_url
+from educatalog.errors import EducatalogError, ReportError, UsageError, did_you_mean
+from educatalog.files import manifests
+from educatalog.files.atomic import atomic_text
 from educatalog.files.workspace import NOTEBOOKS, cell_lang, inside_package, localize, output_folder
+from educatalog.frames.provenance import served_source
+from educatalog.jupyter.kernels import private_kernel
+from educatalog.loading.connection import Origin, configured_client, started
 
 __all__ = [
     "NOTEBOOKS",

@@ -13,9 +13,9 @@ import pytest
 from test_stats import gappy_catalogue
 
 from educatalog import accessor, stats
+from educatalog.demodata.reference_data import DURATIONS
 from educatalog.frames import offers
 from educatalog.frames.catalogue import LINK_TABLES, Catalogue
-from educatalog.demodata.reference_data import DURATIONS
 from educatalog.frames.typed import DATETIME_DTYPE
 
 ROOT = Path(__file__).resolve().parents[2]

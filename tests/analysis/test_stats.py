@@ -18,8 +18,8 @@ import pandas as pd
 import pytest
 
 from educatalog import population, stats
-from educatalog.frames.catalogue import Catalogue
 from educatalog.errors import EducatalogError, MissingColumns, UsageError, WrongType
+from educatalog.frames.catalogue import Catalogue
 from educatalog.population import STATE_POPULATION
 
 

@@ -288,8 +288,7 @@ def test_the_sync_client_is_generated_from_the_async_one() -> None:
 
 
 def test_the_generated_client_says_where_it_comes_from() -> None:
-    from educatalog.client import _async_client
-    from educatalog.client import _sync_client
+    from educatalog.client import _async_client, _sync_client
 
     assert "This is the source" in (_async_client.__doc__ or "")
     doc = _sync_client.__doc__ or ""
@@ -332,7 +331,12 @@ def _imports(path: Path) -> set[str]:
 @pytest.mark.parametrize("name", TRANSPORT)
 def test_the_clients_never_import_the_pandas_layer(name: str) -> None:
     imported = _imports(ROOT / "src/educatalog" / name)
-    higher = {"pandas", "educatalog.frames.typed", "educatalog.loading.loaders", "educatalog.catalogue_data"}
+    higher = {
+        "pandas",
+        "educatalog.frames.typed",
+        "educatalog.loading.loaders",
+        "educatalog.catalogue_data",
+    }
     assert not imported & higher, name
     assert "educatalog" not in imported  # the package __init__: everything
 

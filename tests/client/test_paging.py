@@ -11,12 +11,6 @@ import pytest
 
 from educatalog.client._base import ClientBase
 from educatalog.client._decoding import ArrowRows
-from educatalog.errors import (
-    IncompleteDownload,
-    InvalidQuery,
-    NotFoundOrForbidden,
-    UnexpectedAnswer,
-)
 from educatalog.client._paging import (
     Page,
     converted,
@@ -37,6 +31,12 @@ from educatalog.client._paging import (
     top_query,
     walk_slices,
     window_query,
+)
+from educatalog.errors import (
+    IncompleteDownload,
+    InvalidQuery,
+    NotFoundOrForbidden,
+    UnexpectedAnswer,
 )
 from educatalog.query import F, Query
 

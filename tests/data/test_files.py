@@ -15,9 +15,9 @@ import pandas as pd
 import pytest
 
 from educatalog import snapshot
+from educatalog.errors import SnapshotError, UsageError
 from educatalog.files import manifests
 from educatalog.frames.catalogue import Catalogue, Source
-from educatalog.errors import SnapshotError, UsageError
 from educatalog.report import ReportError, _remove_earlier_report, write_report
 
 

@@ -13,9 +13,9 @@ import pytest
 
 import educatalog
 from educatalog import Client
-from educatalog.frames import typed as frames
 from educatalog.client._decoding import ArrowRows, decode_rows
 from educatalog.demodata import collect
+from educatalog.frames import typed as frames
 from educatalog.frames.typed import to_frame, typed_table
 from educatalog.model.schema import CATALOGUE
 from educatalog.testing import serve
@@ -44,7 +44,8 @@ def test_pyarrow_reads_the_rows_exactly(rows: list[dict]) -> None:
     assert arrow_rows.ids == [r["id"] for r in rows]
     frame = typed_table(arrow_rows, EVENTS).to_pandas()
     pd.testing.assert_frame_equal(
-        educatalog.loading.loaders._combine([typed_table(arrow_rows, EVENTS)]), to_frame(rows, EVENTS)
+        educatalog.loading.loaders._combine([typed_table(arrow_rows, EVENTS)]),
+        to_frame(rows, EVENTS),
     )
     assert len(frame) == len(rows)
 

@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from educatalog.query import Query, bind
 from educatalog.model.schema import CATALOGUE
+from educatalog.query import Query, bind
 from educatalog.server import items, sql, tuning
 from educatalog.server.app import create_app
 from educatalog.server.context import Context

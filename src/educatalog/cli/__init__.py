@@ -21,8 +21,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from educatalog._version import __version__
-from educatalog.loading.connection import resolve_origin
 from educatalog.errors import EducatalogError
+from educatalog.loading.connection import resolve_origin
 
 if TYPE_CHECKING:
     from pathlib import Path

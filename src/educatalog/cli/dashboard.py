@@ -32,12 +32,12 @@ from typing import Any
 from babel.numbers import format_decimal
 
 from educatalog import snapshot, texts
-from educatalog.jupyter import tethered
-from educatalog.loading.connection import Origin
-from educatalog.errors import UsageError
 from educatalog.cli.fetch import fetch_snapshot
-from educatalog.jupyter.kernels import server_args
+from educatalog.errors import UsageError
 from educatalog.files.workspace import PACKAGE
+from educatalog.jupyter import tethered
+from educatalog.jupyter.kernels import server_args
+from educatalog.loading.connection import Origin
 
 __all__ = ["DEFAULT_PORT", "STOP_BOUND", "Prepared", "page", "prepare", "serve", "show"]
 

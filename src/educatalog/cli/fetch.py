@@ -23,9 +23,9 @@ from pathlib import Path
 import pandas as pd
 
 from educatalog import history, snapshot
+from educatalog.errors import SnapshotError, UsageError
 from educatalog.frames.catalogue import Catalogue
 from educatalog.loading.connection import Origin, configured_client, resolve_origin
-from educatalog.errors import SnapshotError, UsageError
 from educatalog.loading.loaders import load_catalogue
 
 __all__ = [

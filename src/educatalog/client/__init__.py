@@ -19,7 +19,6 @@ I/O-free decisions and :mod:`educatalog.client._paging` the download plan and it
 
 from __future__ import annotations
 
-from educatalog.client._sync_client import Client
 from educatalog.client._base import (
     DEMO_HEADER,
     REFERENCE_SERVER,
@@ -28,8 +27,9 @@ from educatalog.client._base import (
     item_of,
     wildcard_warnings,
 )
-from educatalog.errors import PassingFailure
 from educatalog.client._paging import Page
+from educatalog.client._sync_client import Client
+from educatalog.errors import PassingFailure
 
 __all__ = [
     "DEMO_HEADER",

@@ -19,7 +19,6 @@ from typing import Any, TypeVar, overload
 import httpx
 import orjson
 
-from educatalog.client._concurrency import AsyncBackend, AsyncCall, Awaitable, awaitable
 from educatalog.client._base import (
     ClientBase,
     ProgressBar,
@@ -28,7 +27,7 @@ from educatalog.client._base import (
     item_of,
     wildcard_warnings,
 )
-from educatalog.errors import InvalidQuery, PassingFailure
+from educatalog.client._concurrency import AsyncBackend, AsyncCall, Awaitable, awaitable
 from educatalog.client._paging import (
     DOWNLOAD_ATTEMPTS,
     Ids,
@@ -48,8 +47,9 @@ from educatalog.client._paging import (
     top_query,
     window_query,
 )
-from educatalog.query import Query
+from educatalog.errors import InvalidQuery, PassingFailure
 from educatalog.model.schema import CATALOGUE
+from educatalog.query import Query
 
 __all__ = ["AsyncClient"]
 

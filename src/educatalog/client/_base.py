@@ -21,6 +21,8 @@ import httpx
 import orjson
 
 from educatalog.client._decoding import decode_rows
+from educatalog.client._paging import Page, Row, page_ids, page_of, walk_slices, window_problem
+from educatalog.client.urls import public_url, split_credentials
 from educatalog.errors import (
     EducatalogError,
     InvalidQuery,
@@ -31,10 +33,8 @@ from educatalog.errors import (
     UsageError,
     error_from_body,
 )
-from educatalog.client._paging import Page, Row, page_ids, page_of, walk_slices, window_problem
-from educatalog.query import Filter, Query, walk_conditions
 from educatalog.model.schema import CATALOGUE
-from educatalog.client.urls import public_url, split_credentials
+from educatalog.query import Filter, Query, walk_conditions
 
 __all__ = [
     "DEMO_HEADER",

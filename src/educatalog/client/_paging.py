@@ -26,8 +26,8 @@ import pyarrow.compute as pc
 
 from educatalog.client._decoding import ArrowRows
 from educatalog.errors import IncompleteDownload, InvalidQuery, UnexpectedAnswer, UsageError
-from educatalog.query import F, Query, bind_fields, list_relations
 from educatalog.model.schema import CATALOGUE
+from educatalog.query import F, Query, bind_fields, list_relations
 
 __all__ = [
     "DOWNLOAD_ATTEMPTS",

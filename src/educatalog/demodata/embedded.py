@@ -8,9 +8,9 @@ import hashlib
 import os
 from pathlib import Path
 
+from educatalog.files.workspace import cache_dir
 from educatalog.server.app import create_app
 from educatalog.server.uvicorn_server import ServerThread
-from educatalog.files.workspace import cache_dir
 
 __all__ = ["cache_dir", "demo_database", "start_demo_server"]
 

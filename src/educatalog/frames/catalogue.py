@@ -17,10 +17,10 @@ from collections.abc import Iterator, Mapping
 
 import pandas as pd
 
-from educatalog.model import schema
 from educatalog.errors import UsageError, did_you_mean
 from educatalog.frames.offers import build_offers
 from educatalog.frames.provenance import SOURCE_ATTR, Source, remember, source_of
+from educatalog.model import schema
 
 __all__ = [
     "COLLECTIONS",

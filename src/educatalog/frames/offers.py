@@ -46,10 +46,10 @@ from typing import Any, Protocol
 import numpy as np
 import pandas as pd
 
-from educatalog.frames.columns import require_columns
 from educatalog.errors import UsageError
-from educatalog.frames.typed import DATETIME_DTYPE
+from educatalog.frames.columns import require_columns
 from educatalog.frames.provenance import SOURCE_ATTR, Source, remember
+from educatalog.frames.typed import DATETIME_DTYPE
 
 __all__ = [
     "DURATION_CLASS_DAY_LIMITS",

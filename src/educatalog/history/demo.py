@@ -71,9 +71,9 @@ def demo_archive(
     from educatalog import demodata
     from educatalog.demodata.embedded import code_fingerprint
     from educatalog.demodata.timeline import HISTORY_MONTHS, HISTORY_START
-    from educatalog.history import format, writer
     from educatalog.files.manifests import as_date
     from educatalog.files.workspace import cache_dir
+    from educatalog.history import format, writer
 
     seed = demodata.DEFAULT_SEED if seed is None else seed
     first = as_date(start or HISTORY_START)

@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from educatalog.files import atomic as files
 from educatalog.errors import ArchiveError
+from educatalog.files import atomic as files
 from educatalog.history.format import LOCK_FILE
 
 __all__ = ["locked"]

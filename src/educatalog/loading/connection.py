@@ -23,8 +23,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from educatalog.client import Client
-from educatalog.errors import UsageError
 from educatalog.client.urls import public_url
+from educatalog.errors import UsageError
 
 if TYPE_CHECKING:
     from educatalog.server.uvicorn_server import ServerThread

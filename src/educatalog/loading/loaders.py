@@ -14,6 +14,8 @@ from typing import Any, Literal
 import pandas as pd
 import pyarrow as pa
 
+from educatalog.client import Client
+from educatalog.errors import EducatalogError, InvalidQuery, did_you_mean
 from educatalog.frames.catalogue import (
     COLLECTIONS,
     LINK_TABLES,
@@ -22,9 +24,7 @@ from educatalog.frames.catalogue import (
     Source,
     id_column,
 )
-from educatalog.client import Client
-from educatalog.loading.connection import connect
-from educatalog.errors import EducatalogError, InvalidQuery, did_you_mean
+from educatalog.frames.provenance import served_source
 from educatalog.frames.typed import (
     ArrowRows,
     arrow_table,
@@ -33,9 +33,9 @@ from educatalog.frames.typed import (
     typed_column,
     typed_table,
 )
-from educatalog.frames.provenance import served_source
-from educatalog.query import Filter, Query, filter_from_json
+from educatalog.loading.connection import connect
 from educatalog.model.schema import CATALOGUE, Collection, Field, FieldType
+from educatalog.query import Filter, Query, filter_from_json
 
 __all__ = ["load", "load_catalogue", "load_links"]
 

@@ -17,8 +17,8 @@ from typing import Any
 import orjson
 
 from educatalog.errors import InvalidQuery
-from educatalog.query.functions import field_of
 from educatalog.model.schema import Collection, Field, FieldType
+from educatalog.query.functions import field_of
 
 __all__ = [
     "AGGREGATE_FUNCTIONS",

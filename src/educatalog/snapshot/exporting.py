@@ -12,9 +12,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from educatalog.frames import excel
 from educatalog.errors import UsageError
 from educatalog.files.atomic import atomic_write
+from educatalog.frames import excel
 from educatalog.frames.typed import python_values
 from educatalog.snapshot.layout import COMPRESSION, PERSONAL_FIELDS
 from educatalog.snapshot.loading import load

@@ -14,9 +14,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from educatalog.errors import SnapshotError
 from educatalog.files import manifests
 from educatalog.frames.catalogue import COLLECTIONS, LINK_TABLES, Catalogue, Source
-from educatalog.errors import SnapshotError
 from educatalog.frames.typed import DATETIME_DTYPE
 from educatalog.snapshot.layout import (
     FORMAT,
@@ -218,8 +218,8 @@ def database(
     and built again from the snapshot when damaged.
     """
     from educatalog.files.cache import cached
-    from educatalog.server.store import build_database
     from educatalog.files.workspace import cache_dir
+    from educatalog.server.store import build_database
 
     folder = Path(path)
     manifest = verify(folder)

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import re
 
-from educatalog.query import And, Condition, Filter, Or, Related
 from educatalog.model.schema import CATALOGUE, Collection, FieldType, Schema
+from educatalog.query import And, Condition, Filter, Or, Related
 from educatalog.server.sql.terms import SPECIAL_LOWERING, Sql, quote
 from educatalog.server.sql.trigrams import match_sql, searched_text_fields, trigram_query
 
