@@ -67,7 +67,7 @@ def main() -> None:
     from educatalog.demodata import DEMO_TOKEN
     from educatalog.demodata.embedded import demo_database
     from educatalog.server.app import create_app
-    from educatalog.server.run import ServerThread
+    from educatalog.server.uvicorn_server import ServerThread
 
     seconds, database = timed(lambda: demo_database(args.seed, args.scale))
     print(f"demo database at scale {args.scale:g}: {database} ({seconds:.1f} s)")

@@ -80,7 +80,7 @@ def demo_offers(scale: float) -> pd.DataFrame:
     from educatalog.demodata import DEMO_TOKEN
     from educatalog.demodata.embedded import demo_database
     from educatalog.server.app import create_app
-    from educatalog.server.run import ServerThread
+    from educatalog.server.uvicorn_server import ServerThread
 
     database = demo_database(None, scale)
     with (

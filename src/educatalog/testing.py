@@ -269,7 +269,7 @@ def serve(
     """
     from educatalog.demodata.embedded import demo_database
     from educatalog.server.app import create_app
-    from educatalog.server.run import ServerThread
+    from educatalog.server.uvicorn_server import ServerThread
 
     if not token:
         raise UsageError("the test server needs a token")

@@ -17,8 +17,8 @@ from educatalog.errors import InvalidQuery
 from educatalog.frames.typed import to_frame
 from educatalog.model.schema import CATALOGUE, FieldType
 from educatalog.server.app import create_app
-from educatalog.server.run import ServerThread
 from educatalog.server.store import read_rows
+from educatalog.server.uvicorn_server import ServerThread
 from educatalog.testing import serve
 
 TOKEN = "loader-test-token"

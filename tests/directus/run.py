@@ -48,7 +48,7 @@ class Clock:
 def reference_server(tmp: Path, clock: Callable[[], dt.datetime]) -> Iterator[str]:
     """The reference server over the recorded test catalogue, with ``clock``; yields URL."""
     from educatalog.server.app import create_app
-    from educatalog.server.run import ServerThread
+    from educatalog.server.uvicorn_server import ServerThread
     from educatalog.testing import build_test_database
 
     database = build_test_database(tmp / "compare.sqlite", catalogue_rows())

@@ -24,7 +24,7 @@ HEAVY = ("jsonschema", "nbformat")
         pytest.param(
             # what `educatalog serve` imports (cli._serve)
             ["educatalog.cli", "educatalog.demodata.embedded", "educatalog.server.app",
-             "educatalog.server.run", "educatalog.server.sqlite_library"],
+             "educatalog.server.uvicorn_server", "educatalog.server.sqlite_library"],
             id="server",
         ),
         pytest.param(

@@ -13,14 +13,26 @@ filters stands for), and every oracle knows it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import httpx
 import pytest
 
 from conformance import CLOCK, LIMIT_MAX, TEST_TOKEN, Api, Records, serve_url, small_records
+from educatalog.server import tuning
 from oracle import Oracle
+
+
+@pytest.fixture
+def tune(monkeypatch: pytest.MonkeyPatch) -> Callable[..., None]:
+    """``tune(quick_time=0.01, ...)``: the server's tuning numbers changed for the test."""
+
+    def change(**numbers: float) -> None:
+        monkeypatch.setattr(tuning, "TUNING", replace(tuning.TUNING, **numbers))
+
+    return change
 
 
 def _client(url: str, token: str) -> httpx.Client:

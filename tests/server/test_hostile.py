@@ -21,7 +21,7 @@ import orjson
 import pytest
 
 from educatalog.server.app import create_app
-from educatalog.server.run import ServerThread
+from educatalog.server.uvicorn_server import ServerThread
 
 TOKEN = "hostile-token"
 BIG = "9" * 4400  # beyond Python's int-string limit (4,300 digits)

@@ -12,7 +12,7 @@ import pytest
 
 from educatalog.errors import NotFoundOrForbidden, error_from_body
 from educatalog.server.app import create_app
-from educatalog.server.run import ServerThread
+from educatalog.server.uvicorn_server import ServerThread
 from educatalog.testing import serve
 
 TOKEN = "limits-token"

@@ -6,16 +6,18 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from educatalog.query import Query, bind
 from educatalog.server import items
-from educatalog.server.context import WALK_TICKS, Context
+from educatalog.server.context import Context
 from educatalog.server.guard import Guard, QueryTooLong
 from educatalog.server.items import read_items, read_items_json, stream_items
 from educatalog.server.store import Database
+from educatalog.server.tuning import TUNING
 
 
 def _ids_by_sql(database: Path, where: str = "1", offset: int = 0, limit: int = -1) -> list[int]:
@@ -37,9 +39,9 @@ def _ids(ctx: Context, params: list[tuple[str, str]], streamed: bool = False) ->
 
 
 def test_deep_pages_of_a_whole_collection_are_the_rows_sql_skips_to(
-    small_database: Path, monkeypatch: pytest.MonkeyPatch
+    small_database: Path, monkeypatch: pytest.MonkeyPatch, tune: Callable[..., None]
 ) -> None:
-    monkeypatch.setattr(Database, "RANK_STEP", 8)  # a sampled id every 8 rows of 132
+    tune(rank_step=8)  # a sampled id every 8 rows of 132
     db = Database(small_database)
     with Context.lease(db) as ctx:
         total = db.total_count("events", ctx.conn)
@@ -66,7 +68,7 @@ def test_deep_pages_of_a_whole_collection_are_the_rows_sql_skips_to(
 
 
 def test_a_walk_in_id_order_that_runs_out_of_steps_falls_back_to_the_planner(
-    small_database: Path, monkeypatch: pytest.MonkeyPatch
+    small_database: Path, monkeypatch: pytest.MonkeyPatch, tune: Callable[..., None]
 ) -> None:
     db = Database(small_database)
     params = [("filter", json.dumps({"course": {"_gt": 2}})), ("limit", "20"), ("offset", "3")]
@@ -82,9 +84,9 @@ def test_a_walk_in_id_order_that_runs_out_of_steps_falls_back_to_the_planner(
     with Context.lease(db) as ctx:
         assert _ids(ctx, params) == expected
         assert spent == []  # 132 rows: walked within the budget
-        monkeypatch.setattr(items, "ID_SCAN_BUDGET", 10)  # the walk stops at once
+        tune(id_scan_budget=10)  # the walk stops at once
         assert _ids(ctx, params) == expected
-        assert spent == [None] * WALK_TICKS  # its ticks, the last of which stopped it
+        assert spent == [None] * TUNING.walk_ticks  # its ticks, the last of which stopped it
         assert ctx.guard.reason is None  # the walk's interruption is not the request's
         assert ctx.conn.execute("SELECT count(*) FROM events").fetchone()[0] > 0
     db.close()

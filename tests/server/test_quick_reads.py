@@ -4,16 +4,16 @@ error."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from educatalog.server import guard, running
+from educatalog.server import guard, scheduling
 from educatalog.server.app import create_app
-from educatalog.server.run import ServerThread
+from educatalog.server.uvicorn_server import ServerThread
 
 TOKEN = "quick-token"
 
@@ -48,21 +48,21 @@ def _answers(url: str) -> list[tuple[int, bytes]]:
 def workers(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The reads handed to a worker thread, by name."""
     handed: list[str] = []
-    in_worker = running.in_worker
+    in_worker = scheduling.in_worker
 
     async def spy(request: Any, guard_: Any, work: Any, *args: Any) -> Any:
         handed.append(getattr(work, "__name__", type(work).__name__))
         return await in_worker(request, guard_, work, *args)
 
-    monkeypatch.setattr(running, "in_worker", spy)
+    monkeypatch.setattr(scheduling, "in_worker", spy)
     return handed
 
 
 def test_small_reads_are_answered_on_the_event_loop(
-    server: str, workers: list[str], monkeypatch: pytest.MonkeyPatch
+    server: str, workers: list[str], monkeypatch: pytest.MonkeyPatch, tune: Callable[..., None]
 ) -> None:
-    # these take 0.2-0.6 ms; a margin for a busy machine (Guard.quick reads the constant)
-    monkeypatch.setattr(guard, "QUICK_TIME", 0.01)
+    # these take 0.2-0.6 ms; a margin for a busy machine (Guard.quick reads the tuning)
+    tune(quick_time=0.01)
     _answers(server)  # the first of each compiles its statements and fills caches
     workers.clear()
     answers = _answers(server)
@@ -71,11 +71,11 @@ def test_small_reads_are_answered_on_the_event_loop(
 
 
 def test_a_read_beyond_the_quick_guard_starts_over_in_a_worker(
-    server: str, workers: list[str], monkeypatch: pytest.MonkeyPatch
+    server: str, workers: list[str], monkeypatch: pytest.MonkeyPatch, tune: Callable[..., None]
 ) -> None:
     quick = _answers(server)
     workers.clear()
-    monkeypatch.setattr(guard, "QUICK_TIME", 0.0)  # every quick read runs out at once
+    tune(quick_time=0.0)  # every quick read runs out at once
     slow = _answers(server)
     assert slow == quick  # the same answers, never the quick guard's error
     assert len(workers) == len(REQUESTS)
@@ -99,12 +99,11 @@ def test_a_large_answer_tried_quickly_is_streamed_from_a_worker(
 
 
 def test_an_answer_that_may_be_large_goes_to_a_worker_at_once(
-    server: str, workers: list[str], monkeypatch: pytest.MonkeyPatch
+    server: str, workers: list[str], monkeypatch: pytest.MonkeyPatch, tune: Callable[..., None]
 ) -> None:
     """No quick attempt (and no work done twice) for an answer that can hold more objects
-    than ``QUICK_OBJECTS`` (``QUICK_FLAT_OBJECTS`` written by SQLite); groups are always
+    than ``quick_objects`` (``quick_flat_objects`` written by SQLite); groups are always
     tried quickly."""
-    from educatalog.server import app
 
     _answers(server)  # the counts that bound an answer are read by the first answers
     attempts: list[int] = []
@@ -115,8 +114,8 @@ def test_an_answer_that_may_be_large_goes_to_a_worker_at_once(
         return quick()
 
     monkeypatch.setattr(guard.Guard, "quick", staticmethod(counted))
-    monkeypatch.setattr(app, "QUICK_OBJECTS", 1)
-    monkeypatch.setattr(app, "QUICK_FLAT_OBJECTS", 1)
+    tune(quick_objects=1)
+    tune(quick_flat_objects=1)
     workers.clear()
     assert [status for status, _ in _answers(server)] == [200] * len(REQUESTS)
     groups = sum("aggregate[count]" in params for _, params in REQUESTS)
@@ -125,15 +124,14 @@ def test_an_answer_that_may_be_large_goes_to_a_worker_at_once(
 
 
 def test_a_read_of_a_large_collection_goes_to_a_worker_at_once(
-    server: str, workers: list[str], monkeypatch: pytest.MonkeyPatch
+    server: str, workers: list[str], monkeypatch: pytest.MonkeyPatch, tune: Callable[..., None]
 ) -> None:
-    """Over a collection of more than ``QUICK_ROWS`` rows any read may scan many: none is
+    """Over a collection of more than ``quick_rows`` rows any read may scan many: none is
     tried on the loop (it would run out and start over); small collections still are."""
-    from educatalog.server import app
 
     _answers(server)
-    monkeypatch.setattr(guard, "QUICK_TIME", 0.01)
-    monkeypatch.setattr(app, "QUICK_ROWS", 10)  # the small catalogue's events are more
+    tune(quick_time=0.01)
+    tune(quick_rows=10)  # the small catalogue's events are more
     headers = {"Authorization": f"Bearer {TOKEN}"}
     with httpx.Client(base_url=server, headers=headers, timeout=30) as client:
         for params in (
@@ -151,23 +149,22 @@ def test_a_read_of_a_large_collection_goes_to_a_worker_at_once(
 
 
 def test_sqlite_writes_more_objects_in_a_quick_read_than_python_builds(
-    server: str, workers: list[str], monkeypatch: pytest.MonkeyPatch
+    server: str, workers: list[str], monkeypatch: pytest.MonkeyPatch, tune: Callable[..., None]
 ) -> None:
     """The same answer of 264 objects (132 events and their courses) is tried on the loop
-    when SQLite writes it (``QUICK_FLAT_OBJECTS``), not when Python builds it."""
-    from educatalog.server import app, items
+    when SQLite writes it (``quick_flat_objects``), not when Python builds it."""
 
     _answers(server)
-    monkeypatch.setattr(guard, "QUICK_TIME", 0.01)
-    monkeypatch.setattr(app, "QUICK_OBJECTS", 200)
-    monkeypatch.setattr(app, "QUICK_FLAT_OBJECTS", 300)
+    tune(quick_time=0.01)
+    tune(quick_objects=200)
+    tune(quick_flat_objects=300)
     headers = {"Authorization": f"Bearer {TOKEN}"}
     params = {"limit": "-1", "fields": "id,course.title"}
     with httpx.Client(base_url=server, headers=headers, timeout=30) as client:
         workers.clear()
         written = client.get("/items/events", params=params)
         assert workers == []
-        monkeypatch.setattr(items, "FLAT_DEPTH", 0)  # the courses' objects built in Python
+        tune(flat_depth=0)  # the courses' objects built in Python
         built = client.get("/items/events", params=params)
         assert len(workers) == 1
     assert written.status_code == built.status_code == 200
@@ -176,16 +173,15 @@ def test_sqlite_writes_more_objects_in_a_quick_read_than_python_builds(
 
 
 def test_lists_of_ids_keep_the_smaller_quick_limit(
-    server: str, workers: list[str], monkeypatch: pytest.MonkeyPatch
+    server: str, workers: list[str], monkeypatch: pytest.MonkeyPatch, tune: Callable[..., None]
 ) -> None:
     """A list of ids is a subquery a row, dearer than an object: 132 events with their
     contacts' ids go to a worker where 132 events alone are read on the loop."""
-    from educatalog.server import app
 
     _answers(server)
-    monkeypatch.setattr(guard, "QUICK_TIME", 0.01)
-    monkeypatch.setattr(app, "QUICK_OBJECTS", 100)
-    monkeypatch.setattr(app, "QUICK_FLAT_OBJECTS", 300)
+    tune(quick_time=0.01)
+    tune(quick_objects=100)
+    tune(quick_flat_objects=300)
     headers = {"Authorization": f"Bearer {TOKEN}"}
     with httpx.Client(base_url=server, headers=headers, timeout=30) as client:
         workers.clear()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 import shutil
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 
 from educatalog.model.schema import CATALOGUE
 from educatalog.query import Query, bind
-from educatalog.server import items, search_index, sql
+from educatalog.server import items, sql, tuning
 from educatalog.server.app import create_app
 from educatalog.server.context import Context
-from educatalog.server.run import ServerThread
 from educatalog.server.store import Database, build_database
+from educatalog.server.uvicorn_server import ServerThread
 from educatalog.testing import build_test_database
 
 TOKEN = "search-index-token"
@@ -142,7 +142,7 @@ def _page_text(db: Database, collection: str, needle: str) -> str:
 
 
 def test_the_index_is_asked_when_it_narrows_the_search(
-    pair: tuple[Database, Database], monkeypatch: pytest.MonkeyPatch
+    pair: tuple[Database, Database], monkeypatch: pytest.MonkeyPatch, tune: Callable[..., None]
 ) -> None:
     indexed, plain = pair
     table = sql.search_table(CATALOGUE["events"])
@@ -158,10 +158,10 @@ def test_the_index_is_asked_when_it_narrows_the_search(
     total = indexed.total_count("events")
     named = _answer(indexed, "events", search=common, limit=0, meta=("filter_count",))[1]
     assert named["filter_count"] > 10
-    monkeypatch.setattr(search_index, "PAGE_CANDIDATES", 10)
+    tune(page_candidates=10)
     assert table not in _page_text(indexed, "events", common)
     assert (table in _count_text(indexed, "events", common)) is (
-        named["filter_count"] <= total // search_index.ALL_CANDIDATES_SHARE
+        named["filter_count"] <= total // tuning.TUNING.all_candidates_share
     )
 
 
@@ -217,7 +217,7 @@ def test_a_database_without_the_index_is_served_and_searched(tmp_path: Path) -> 
 
 
 def test_a_page_of_a_search_walks_first_and_reads_the_index_when_the_word_is_rare(
-    pair: tuple[Database, Database], monkeypatch: pytest.MonkeyPatch
+    pair: tuple[Database, Database], monkeypatch: pytest.MonkeyPatch, tune: Callable[..., None]
 ) -> None:
     """A page in id order walks the table within a budget (a common word is found there,
     the index unasked); when the budget runs out, the index names the rows."""
@@ -236,6 +236,6 @@ def test_a_page_of_a_search_walks_first_and_reads_the_index_when_the_word_is_rar
     assert len(rows) == 3
     assert [table in text for text in built] == [False]  # found by the walk
     built.clear()
-    monkeypatch.setattr(items, "SEARCH_SCAN_BUDGET", 10)  # every walk runs out at once
+    tune(search_scan_budget=10)  # every walk runs out at once
     assert _answer(indexed, "events", search="https", limit=3, fields=("id",))[0] == rows
     assert [table in text for text in built] == [False, True]

@@ -11,6 +11,7 @@ import pytest
 from educatalog.errors import UsageError
 from educatalog.model.schema import CATALOGUE
 from educatalog.server.store import Database, build_database, database_info, read_rows
+from educatalog.server.tuning import TUNING
 
 
 def test_every_collection_becomes_a_table_with_its_stored_fields(tmp_path: Path) -> None:
@@ -122,7 +123,7 @@ def test_decimals_read_the_same_on_every_path(tmp_path: Path) -> None:
 def test_every_connection_keeps_the_statements_of_many_query_shapes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Prepared statements are kept beyond Python's 128 (``STATEMENT_CACHE``): preparing
+    """Prepared statements are kept beyond Python's 128 (``Tuning.statement_cache``): preparing
     one again cost as much as a small read (``benchmarks/server.py``, the battery)."""
     from educatalog.server import store
     from educatalog.server.context import Context
@@ -141,5 +142,5 @@ def test_every_connection_keeps_the_statements_of_many_query_shapes(
         assert ctx.conn.execute("SELECT 1").fetchone() == (1,)
     db.close()
     assert asked
-    assert set(asked) == {store.STATEMENT_CACHE}
-    assert store.STATEMENT_CACHE >= 1_000
+    assert set(asked) == {TUNING.statement_cache}
+    assert TUNING.statement_cache >= 1_000

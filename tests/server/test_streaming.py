@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -20,8 +20,9 @@ from educatalog.server.app import FairShare, create_app
 from educatalog.server.context import Context
 from educatalog.server.guard import Cancelled, Guard, QueryTooLong
 from educatalog.server.items import stream_items
-from educatalog.server.run import ServerThread
+from educatalog.server.plan import plan_list
 from educatalog.server.store import Database
+from educatalog.server.uvicorn_server import ServerThread
 
 TOKEN = "streaming-token"
 HEADERS = {"Authorization": f"Bearer {TOKEN}"}
@@ -251,7 +252,7 @@ def test_past_the_bound_a_json_503_with_retry_after(small_database: Path) -> Non
 
 
 def test_a_budget_that_runs_out_while_streaming_ends_the_body_with_the_error(
-    small_database: Path, monkeypatch: pytest.MonkeyPatch
+    small_database: Path, monkeypatch: pytest.MonkeyPatch, tune: Callable[..., None]
 ) -> None:
     from educatalog import Client
     from educatalog.errors import InvalidQuery
@@ -259,8 +260,8 @@ def test_a_budget_that_runs_out_while_streaming_ends_the_body_with_the_error(
     app = create_app(small_database, tokens=[TOKEN], stream_rows=0, whole_bytes=0)
     # the budget runs out once rows were written: after the first chunk
     monkeypatch.setattr(Guard, "_over", lambda self: self.rows > 0)
-    monkeypatch.setattr(items, "CHUNK_OBJECTS", 20)  # chunks of 10 rows (2 objects each)
-    monkeypatch.setattr(items, "FLAT_DEPTH", 0)  # the course's object built in Python
+    tune(chunk_objects=20)  # chunks of 10 rows (2 objects each)
+    tune(flat_depth=0)  # the course's object built in Python
     with ServerThread(app) as server:
         with httpx.Client(base_url=server.url, headers=HEADERS) as client:
             response = client.get("/items/events", params={"fields": "id,course.id"})
@@ -284,7 +285,8 @@ def test_no_answer_is_taken_for_larger_than_its_collection(small_database: Path)
 
     def streams(collection: str, **params: str) -> tuple[bool, bool]:
         query = Query.from_params(list(params.items()))
-        return service.streams(bind(query, collection))  # type: ignore[no-any-return]
+        plan = plan_list(service.db, service.limits, bind(query, collection))
+        return plan.streamed, plan.heavy
 
     assert service.db.known_total("states") < 100
     assert streams("states", limit="-1") == (False, False)

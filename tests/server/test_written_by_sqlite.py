@@ -17,10 +17,10 @@ import pytest
 
 from databases import Databases
 from educatalog.query import Query, bind
-from educatalog.server import items
 from educatalog.server.context import Context
 from educatalog.server.items import is_flat, read_items, read_items_json, stream_items
 from educatalog.server.store import Database
+from educatalog.server.tuning import TUNING
 
 SELECTIONS = [
     ("events", "id,address.city"),
@@ -33,7 +33,7 @@ SELECTIONS = [
     ("events", "id,course.title,course.events,course.keywords"),
     ("courses", "*,course_type.*,certifier.*"),
     ("addresses", "*.*.*"),
-    ("systematics", ".".join(["parent"] * (items.FLAT_DEPTH + 1))),  # objects FLAT_DEPTH deep
+    ("systematics", ".".join(["parent"] * (TUNING.flat_depth + 1))),  # objects flat_depth deep
     ("systematics", "id,parent.parent.*"),
 ]
 
@@ -86,7 +86,7 @@ def test_lists_inside_an_object_are_capped_as_deep_says(demo: Database) -> None:
 
 def test_deeper_objects_and_expanded_lists_are_built_in_python(demo: Database) -> None:
     for collection, fields in [
-        ("systematics", ".".join(["parent"] * (items.FLAT_DEPTH + 2))),
+        ("systematics", ".".join(["parent"] * (TUNING.flat_depth + 2))),
         ("events", "*.*"),  # its contacts expanded
         ("events", "id,contacts.*"),
         ("events", "course.events.id"),

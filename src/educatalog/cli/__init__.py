@@ -301,8 +301,8 @@ def _serve(args: argparse.Namespace) -> int:
     from educatalog.demodata import DEFAULT_SEED, DEMO_TOKEN
     from educatalog.demodata.embedded import demo_database
     from educatalog.server.app import QUERY_TIME, create_app
-    from educatalog.server.run import server_config
     from educatalog.server.sqlite_library import serve_reads_in_parallel
+    from educatalog.server.uvicorn_server import server_config
 
     serve_reads_in_parallel()  # before any database is opened: reads in threads, unqueued
 

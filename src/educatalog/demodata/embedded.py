@@ -10,7 +10,7 @@ from pathlib import Path
 
 from educatalog.files.workspace import cache_dir
 from educatalog.server.app import create_app
-from educatalog.server.run import ServerThread
+from educatalog.server.uvicorn_server import ServerThread
 
 __all__ = ["cache_dir", "demo_database", "start_demo_server"]
 

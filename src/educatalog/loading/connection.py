@@ -27,7 +27,7 @@ from educatalog.client.urls import public_url
 from educatalog.errors import UsageError
 
 if TYPE_CHECKING:
-    from educatalog.server.run import ServerThread
+    from educatalog.server.uvicorn_server import ServerThread
 
 __all__ = ["Origin", "configured_client", "connect", "demo", "resolve_origin", "started"]
 
@@ -158,7 +158,7 @@ def _start_demo(origin: Origin) -> ServerThread:
     from educatalog.demodata import DEMO_TOKEN
     from educatalog.demodata.timeline import as_of_database
     from educatalog.server.app import create_app
-    from educatalog.server.run import ServerThread
+    from educatalog.server.uvicorn_server import ServerThread
 
     path = as_of_database(origin.as_of, origin.seed, origin.scale)
     return ServerThread(create_app(path, tokens=[DEMO_TOKEN])).start()

@@ -16,14 +16,10 @@ import math
 import os
 import re
 import secrets
-from collections.abc import Callable, Generator, Iterable
-from contextlib import AbstractContextManager
-from dataclasses import dataclass, replace
-from functools import partial
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
-import anyio
-import anyio.to_thread
 import orjson
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -41,48 +37,19 @@ from educatalog.errors import (
     UsageError,
     error_body,
 )
-from educatalog.model.schema import Collection
 from educatalog.query import BoundQuery, Query, bind
-from educatalog.server.context import (
-    FLAT_WHOLE_FACTOR,
-    MAX_RESPONSE_OBJECTS,
-    NESTED_STREAM_ROWS,
-    QUERY_TIME,
-    STREAM_CACHE_KIB,
-    STREAM_ROWS,
-    WHOLE_BYTES,
-    Context,
-    Limits,
-)
-from educatalog.server.guard import Cancelled, Guard
-from educatalog.server.items import (
-    is_flat,
-    lists_ids,
-    meta_tail,
-    read_groups,
-    read_item,
-    read_items,
-    read_items_json,
-    stream_items,
-)
-from educatalog.server.objects import most_objects, objects_per_row
+from educatalog.server.context import Limits
+from educatalog.server.guard import Cancelled
 from educatalog.server.openapi import openapi_document
-from educatalog.server.running import (
-    QUICK_FLAT_OBJECTS,
-    QUICK_OBJECTS,
-    QUICK_ROWS,
-    FairShare,
-    PiecewiseAnswer,
-    Slot,
-    StreamedAnswer,
-    read_quickly,
-)
+from educatalog.server.plan import ReadPlan, plan_item, plan_list
+from educatalog.server.reader import answer
+from educatalog.server.scheduling import FairShare
 from educatalog.server.store import Database, check_database
+from educatalog.server.tuning import TUNING
 
 __all__ = [
     "DEMO_HEADER",
     "QUERY_TIME",
-    "STREAM_ROWS",
     "FairShare",
     "Service",
     "create_app",
@@ -94,6 +61,9 @@ __all__ = [
 ]
 
 log = logging.getLogger("educatalog.server")
+
+QUERY_TIME = TUNING.query_time
+"""The CPU seconds a query may take by default (``educatalog serve --query-time``)."""
 
 DEMO_HEADER = "X-Educatalog-Data"
 """Response header that says ``synthetic-demo`` when the server serves the demo catalogue."""
@@ -167,49 +137,9 @@ class Service:
             now=self.clock(),
         )
 
-    def quick(self, bound: BoundQuery) -> bool:
-        """Whether a read of ``bound`` is tried on the event loop first: one of a collection
-        of at most ``QUICK_ROWS`` rows that writes at most ``QUICK_OBJECTS`` objects built in
-        Python, or ``QUICK_FLAT_OBJECTS`` written by SQLite without lists of ids (a
-        subquery a row; groups: one a group). Any read of a larger collection may scan it
-        (a page of 100 of a million events took 2.4 ms): on the loop it would run out of
-        the quick guard and start over, its first attempt wasted."""
-        rows = self.db.known_total(bound.collection.name)
-        if rows is None or rows > QUICK_ROWS:
-            return False
-        if bound.aggregate is not None:
-            return True
-        most = most_objects(self.db, bound)
-        coll, catalogue = bound.collection, self.db.catalogue
-        flat = is_flat(bound, catalogue) and not lists_ids(coll, bound.fields, catalogue)
-        return most is not None and most <= (QUICK_FLAT_OBJECTS if flat else QUICK_OBJECTS)
-
-    def streams(self, bound: BoundQuery) -> tuple[bool, bool]:
-        """Whether the answer to ``bound`` is streamed, and whether it may be large (a
-        slot for heavy answers). A list's rows are at most its collection's: ``limit=-1``
-        of a reference list, or of a small catalogue, is a page like any other (read whole
-        in one statement: a streamed answer is read a Python object a row)."""
-        stream_rows = self.limits.stream_rows
-        if stream_rows is None:
-            return False, False
-        limit = bound.limit
-        if bound.aggregate is None:  # no page holds more items than its collection
-            total = self.db.known_total(bound.collection.name)
-            if total is not None and (limit is None or limit > total):
-                limit = total
-        large = limit is None or limit > stream_rows
-        if bound.aggregate is not None:  # groups: read whole (heavy when there may be many)
-            return False, large
-        if is_flat(bound, self.db.catalogue):  # written by SQLite in one piece
-            # up to FLAT_WHOLE_FACTOR times the threshold's objects (nested ones count)
-            per_row = objects_per_row(self.db, None, bound.collection, bound.fields, bound.deep)
-            most = None if limit is None else limit * (per_row or 1)
-            whole = most is not None and most <= stream_rows * FLAT_WHOLE_FACTOR
-            return not whole, large
-        # Expanded relations are streamed from fewer rows on, chunk by chunk: a page of
-        # them can be large (small pages are built whole, faster).
-        threshold = min(stream_rows, NESTED_STREAM_ROWS)
-        return large or limit is None or limit > threshold, large
+    async def answer(self, request: Request, plan: ReadPlan) -> Response:
+        """The answer to ``plan``, read in one of the server's slots (:func:`~.reader.answer`)."""
+        return await answer(request, self.db, self.limits, self.share, plan, self.headers)
 
 
 def _bearer(header: str) -> str | None:
@@ -229,113 +159,14 @@ def _service(request: Request) -> Service:
 
 
 async def list_items(request: Request) -> Response:
-    """``GET /items/<collection>``: a page of items (whole, or streamed when large)."""
+    """``GET /items/<collection>``: a page of items or groups (whole, or streamed when
+    large), read as its plan says (:func:`~.plan.plan_list`)."""
     service = _service(request)
     service.authenticate(request)
     collection = request.path_params["collection"]
     service.db.catalogue[collection]  # unknown collection: 403 before the query is looked at
     bound = service.bind(request, collection)
-    streamed, heavy = service.streams(bound)
-    slot = await service.share.acquire(heavy=heavy)
-    if streamed:
-        return await _streamed(request, service, bound, slot)
-    try:
-        read = partial(_page_body, service, bound)
-        body = await read_quickly(request, service.limits, read, quick=service.quick(bound))
-    finally:
-        service.share.release(slot)
-    return PiecewiseAnswer(body, service.headers)
-
-
-def _page_body(service: Service, bound: BoundQuery, guard: Guard) -> list[bytes]:
-    """The JSON body of a page read whole (in a worker thread), in pieces to be sent one
-    after the other: rows serialized by SQLite are not copied once more to be spliced in."""
-    with Context.lease(service.db, guard, service.limits) as ctx:
-        if bound.aggregate:
-            groups, meta = read_groups(ctx, bound)
-            return [b'{"data":', groups, meta_tail(meta)]
-        flat = read_items_json(ctx, bound)
-        if flat is not None:
-            objects, meta = flat
-            return [b'{"data":[', objects, b"]" + meta_tail(meta)]
-        rows, meta = read_items(ctx, bound)
-    content: dict[str, Any] = {"data": rows}
-    if meta:
-        content["meta"] = meta
-    return [orjson.dumps(content)]
-
-
-class _Reading:
-    """An answer that may be large, being read: its lease, guard and pieces (one attempt;
-    :meth:`start` begins anew)."""
-
-    def __init__(self, service: Service, bound: BoundQuery) -> None:
-        self.service = service
-        self.bound = bound
-        self.guard: Guard | None = None
-        self.lease: AbstractContextManager[Context] | None = None
-        self.pieces: Generator[bytes, None, None] | None = None
-
-    def start(self, guard: Guard) -> tuple[list[bytes], bool]:
-        """The answer's first pieces, and whether they are all of it (then it is finished).
-        An attempt under a quick guard does not stream: a longer answer is its QueryTooLong."""
-        self.finish()
-        self.guard = guard
-        limits = self.service.limits
-        self.lease = Context.lease(self.service.db, guard, limits, cache_kib=STREAM_CACHE_KIB)
-        try:
-            self.pieces = stream_items(self.lease.__enter__(), self.bound)
-            first: list[bytes] = []
-            size = 0
-            for piece in self.pieces:
-                first.append(piece)
-                size += len(piece)
-                if len(first) > 1 and size > limits.whole_bytes:
-                    if guard.on_loop:
-                        raise guard.too_long()
-                    return first, False
-        except BaseException:
-            self.finish()
-            raise
-        self.finish()
-        return first, True
-
-    def finish(self) -> None:
-        """Close the pieces and give the connection back (in the thread that read them)."""
-        pieces, lease = self.pieces, self.lease
-        self.pieces = self.lease = None
-        if pieces is not None:
-            pieces.close()
-        if lease is not None:
-            lease.__exit__(None, None, None)
-
-
-async def _streamed(request: Request, service: Service, bound: BoundQuery, slot: Slot) -> Response:
-    """An answer that may be large, read piece by piece; its first pieces are read before
-    the status is sent, so that a refused or too long query is still answered with its
-    error. One that ends within its first ``whole_bytes`` is sent whole, with its length;
-    any other is streamed. ``slot`` is released when the answer is done."""
-    reading = _Reading(service, bound)
-    try:
-        quick = service.quick(bound)
-        first, whole = await read_quickly(request, service.limits, reading.start, quick=quick)
-    except BaseException:
-        with anyio.CancelScope(shield=True):
-            await anyio.to_thread.run_sync(reading.finish)
-        service.share.release(slot)
-        raise
-    if whole:
-        service.share.release(slot)
-        return PiecewiseAnswer(first, service.headers)
-    assert reading.pieces is not None
-    assert reading.guard is not None
-
-    def done() -> None:
-        service.share.release(slot)
-
-    return StreamedAnswer(
-        first, reading.pieces, reading.guard, reading.finish, done, service.headers
-    )
+    return await service.answer(request, plan_list(service.db, service.limits, bound))
 
 
 async def get_item(request: Request) -> Response:
@@ -343,7 +174,7 @@ async def get_item(request: Request) -> Response:
     service = _service(request)
     service.authenticate(request)
     collection = request.path_params["collection"]
-    coll = service.db.catalogue[collection]
+    service.db.catalogue[collection]  # unknown collection: 403 before the id is looked at
     raw_id = request.path_params["id"]
     item_id = _item_id(raw_id)
     if item_id is None:
@@ -359,21 +190,7 @@ async def get_item(request: Request) -> Response:
         )
     only = Query(fields=query.fields, deep=query.deep, backlink=query.backlink)
     bound = bind(only, collection, catalogue=service.db.catalogue)
-    slot = await service.share.acquire(heavy=False)
-    try:
-        read = partial(_item, service, coll, item_id, bound)
-        quick = service.quick(replace(bound, limit=1))
-        row = await read_quickly(request, service.limits, read, quick=quick)
-    finally:
-        service.share.release(slot)
-    return service.respond({"data": row})
-
-
-def _item(
-    service: Service, coll: Collection, item_id: int, bound: BoundQuery, guard: Guard
-) -> dict[str, Any]:
-    with Context.lease(service.db, guard, service.limits) as ctx:
-        return read_item(ctx, coll, item_id, bound.fields, bound.deep)
+    return await service.answer(request, plan_item(service.db, bound, item_id))
 
 
 async def ping(request: Request) -> Response:
@@ -462,11 +279,11 @@ def create_app(
     tokens: Iterable[str] = (),
     limit_max: int | None = None,
     clock: Callable[[], dt.datetime] = dt.datetime.now,
-    query_time: float | None = QUERY_TIME,
+    query_time: float | None = TUNING.query_time,
     share: FairShare | None = None,
-    stream_rows: int | None = STREAM_ROWS,
-    max_objects: int = MAX_RESPONSE_OBJECTS,
-    whole_bytes: int = WHOLE_BYTES,
+    stream_rows: int | None = TUNING.stream_rows,
+    max_objects: int = TUNING.max_response_objects,
+    whole_bytes: int = TUNING.whole_bytes,
 ) -> Starlette:
     """The service's application over a database file built by :mod:`~.store`.
 
@@ -488,7 +305,7 @@ def create_app(
     if problem is not None:
         raise (UsageError if os.path.isfile(database) else FileNotFoundError)(problem)
     db = Database(database)
-    for name in db.catalogue:  # known from the start (Service.quick): 80 ms at 1M events
+    for name in db.catalogue:  # known from the start (plan.plan_list): 80 ms at 1M events
         db.total_count(name)
     service = Service(
         db=db,

@@ -10,31 +10,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from educatalog.errors import QueryTooLong
+from educatalog.server import tuning
+from educatalog.server.tuning import TUNING
 
 __all__ = [
-    "CHECK_STEPS",
-    "QUICK_STEPS",
-    "QUICK_TIME",
     "Cancelled",
     "Guard",
     "QueryTooLong",
     "interruptible",
 ]
-
-CHECK_STEPS = 1_000_000
-"""SQLite VM steps between two checks of a guard (about 50 ms of SQLite's work; a page of
-1,000 rows written as JSON takes about 100,000). A check is a Python call from inside
-SQLite: it takes the GIL, which another request's thread may hold for up to the
-interpreter's switch interval, stalling the statement meanwhile. Rare checks cost nothing
-measurable; frequent ones (every 50,000 steps) made deep pages and large answers wait."""
-
-
-QUICK_TIME = 0.001
-"""CPU seconds a read may take on the event loop (:meth:`Guard.quick`) before it is run
-again in a worker thread: most reads of small pages, items and groups take less."""
-
-QUICK_STEPS = 20_000
-"""SQLite VM steps between two checks of a quick guard (about 1 ms of SQLite's work)."""
 
 
 class Cancelled(Exception):
@@ -55,7 +39,7 @@ class Guard:
         self,
         budget: float | None = None,
         per_row: float = 1e-4,
-        steps: int = CHECK_STEPS,
+        steps: int = TUNING.check_steps,
         *,
         on_loop: bool = False,
     ) -> None:
@@ -74,9 +58,11 @@ class Guard:
 
     @classmethod
     def quick(cls) -> Guard:
-        """The guard of a read tried on the event loop: :data:`QUICK_TIME` of CPU, checked
-        every :data:`QUICK_STEPS`; its :class:`QueryTooLong` means "run it in a worker"."""
-        return cls(QUICK_TIME, per_row=0.0, steps=QUICK_STEPS, on_loop=True)
+        """The guard of a read tried on the event loop: ``quick_time`` of CPU, checked every
+        ``quick_steps`` (:class:`~.tuning.Tuning`); its :class:`QueryTooLong` means "run it
+        in a worker"."""
+        numbers = tuning.TUNING
+        return cls(numbers.quick_time, per_row=0.0, steps=numbers.quick_steps, on_loop=True)
 
     def cancel(self) -> None:
         self._cancelled.set()

@@ -23,17 +23,12 @@ import orjson
 from educatalog.errors import NotFoundOrForbidden
 from educatalog.model.schema import CATALOGUE, Collection, Field, Schema
 from educatalog.query import NESTED_LIMIT, And, BoundQuery, Condition, FieldTree, Filter
-from educatalog.server import sql
+from educatalog.server import sql, tuning
 from educatalog.server.context import Context
 from educatalog.server.objects import check_objects, check_size, objects_per_row
 from educatalog.server.store import Database
 
 __all__ = [
-    "CHUNK_OBJECTS",
-    "FLAT_DEPTH",
-    "ID_SCAN_BUDGET",
-    "SEARCH_SCAN_BUDGET",
-    "SELECTIVE_ROWS",
     "is_flat",
     "known_count",
     "lists_ids",
@@ -46,25 +41,6 @@ __all__ = [
 ]
 
 Row = dict[str, Any]
-
-CHUNK_OBJECTS = 100_000
-"""The most objects (by the upper bound) a chunk of a streamed answer is built from."""
-
-ID_SCAN_BUDGET = 1_000_000
-"""SQLite VM steps (about 50 ms) allowed to the walk in id order before the planner's plan."""
-
-SEARCH_SCAN_BUDGET = 250_000
-"""SQLite VM steps allowed to a search's walk in id order when its collection has a search
-index (about 10 ms: a page of a word that one row in a hundred holds); beyond them, the
-index's rows are read."""
-
-FLAT_DEPTH = 4
-"""The most levels of many-to-one objects that SQLite writes nested in a row
-(:func:`is_flat`); a deeper selection is built in Python. Each level is a subquery in the
-statement, and SQLite's parser refused eight of them ("parser stack overflow")."""
-
-SELECTIVE_ROWS = 5_000
-"""An equality on an indexed column expected to match fewer rows goes straight to its index."""
 
 
 def read_items(ctx: Context, bound: BoundQuery) -> tuple[list[Row], dict[str, int]]:
@@ -82,18 +58,20 @@ def read_items(ctx: Context, bound: BoundQuery) -> tuple[list[Row], dict[str, in
         return rows, meta
 
 
-def read_items_json(ctx: Context, bound: BoundQuery) -> tuple[bytes, dict[str, int]] | None:
+def read_items_json(
+    ctx: Context, bound: BoundQuery, flat: bool | None = None
+) -> tuple[bytes, dict[str, int]] | None:
     """The page's JSON objects already serialized by SQLite and joined by commas (the
     members of its JSON array, without the brackets: the answer's body puts them around
     without copying the page), for a selection that SQLite can write alone (:func:`is_flat`:
     plain columns, list relations as ids, many-to-one relations expanded); None for other
-    selections (use :func:`read_items`).
+    selections (use :func:`read_items`). ``flat`` is :func:`is_flat` when the caller knows it.
 
     Whole-collection downloads are pages of plain columns: building a dict per row and
     serializing it in Python cost the server more than reading the rows. So did nested
     objects: 492 events with their address's city, 1.2 ms in Python, 0.7 ms so.
     """
-    if not is_flat(bound, ctx.db.catalogue):
+    if not (is_flat(bound, ctx.db.catalogue) if flat is None else flat):
         return None
     with ctx.working():
         if bound.limit == 0:
@@ -128,7 +106,7 @@ def is_flat(bound: BoundQuery, catalogue: Schema = CATALOGUE) -> bool:
     ids, and many-to-one relations expanded into rows it can write alone (nested objects,
     one lookup by id each). An expanded list (one-to-many, many-to-many) is built in
     Python (:func:`read_items`)."""
-    return _flat(bound.collection, bound.fields, catalogue, FLAT_DEPTH)
+    return _flat(bound.collection, bound.fields, catalogue, tuning.TUNING.flat_depth)
 
 
 def lists_ids(coll: Collection, tree: FieldTree, catalogue: Schema) -> bool:
@@ -211,7 +189,7 @@ def _page_sql(item: str, *, joined: bool) -> Callable[[str], str]:
 
 
 def stream_items(
-    ctx: Context, bound: BoundQuery, chunk_rows: int = 2_000
+    ctx: Context, bound: BoundQuery, chunk_rows: int | None = None, flat: bool | None = None
 ) -> Generator[bytes, None, None]:
     """The JSON body of a list answer in pieces, in constant memory: byte for byte what
     :func:`read_items_json` or :func:`read_items` give, serialized as the service does.
@@ -234,7 +212,10 @@ def stream_items(
         yield b'{"data":[' + b"]" + meta_tail(meta)
         return
     yield b'{"data":['
-    flat = is_flat(bound, ctx.db.catalogue)
+    if flat is None:
+        flat = is_flat(bound, ctx.db.catalogue)
+    numbers = tuning.TUNING
+    chunk_rows = chunk_rows or numbers.chunk_rows
     wrap: Callable[[str], str] | None = None
     if flat:  # objects built by SQLite for the page's rows (see read_items_json)
         item, columns = _flat_selection(ctx.db, bound)
@@ -243,7 +224,7 @@ def stream_items(
         columns = _columns(coll, bound.fields)
         # fewer rows a chunk when each may be written as many objects
         per_row = objects_per_row(ctx.db, ctx.conn, coll, bound.fields, bound.deep) or 1
-        chunk_rows = max(1, min(chunk_rows, CHUNK_OBJECTS // per_row))
+        chunk_rows = max(1, min(chunk_rows, numbers.chunk_objects // per_row))
     with ctx.working():
         cursor = _page(ctx, bound, columns, wrap)
     fetch = _fetcher(cursor)
@@ -335,7 +316,7 @@ def _selective(f: Filter | None, db: Database, table: str) -> bool:
     if f.field == "id":
         return True
     rows = db.rows_per_value.get((table, f.field))
-    return rows is not None and rows * values <= SELECTIVE_ROWS
+    return rows is not None and rows * values <= tuning.TUNING.selective_rows
 
 
 def _page(
@@ -366,7 +347,8 @@ def _page(
         # hold is found within it; a rarer one is found faster from the index's rows.
         indexed = bound.search is not None and bound.collection.name in db.search_indexes
         text, params = sql.page_sql(bound, columns, db.catalogue, db.layout, scan_in_id_order=True)
-        with ctx.walk_budget(SEARCH_SCAN_BUDGET if indexed else ID_SCAN_BUDGET):
+        numbers = tuning.TUNING
+        with ctx.walk_budget(numbers.search_scan_budget if indexed else numbers.id_scan_budget):
             try:
                 return conn.execute(wrap(text), params).fetchall()
             except sqlite3.OperationalError as exc:
@@ -389,7 +371,7 @@ def _from_rank(ctx: Context, bound: BoundQuery) -> BoundQuery:
     (:meth:`~educatalog.server.store.Database.rank_start`): the page at offset 800,000
     without stepping over 800,000 rows. Other queries stay as they are."""
     plain = bound.filter is None and bound.search is None and sql.sorted_by_id_only(bound)
-    if not plain or bound.offset < ctx.db.RANK_STEP or any(k.descending for k in bound.sort):
+    if not plain or bound.offset < ctx.db.rank_step or any(k.descending for k in bound.sort):
         return bound
     start = ctx.db.rank_start(bound.collection.name, bound.offset, ctx.conn)
     if start is None:

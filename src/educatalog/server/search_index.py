@@ -1,4 +1,4 @@
-"""The search index of a database (:mod:`~educatalog.server.sql.search_index`): built with
+"""The search index of a database (:mod:`~educatalog.server.sql.trigrams`): built with
 it, found when it is opened, and asked by a request when it narrows a search enough.
 
 A search for a word that few rows hold (or none) is then answered from the rows the index
@@ -13,19 +13,11 @@ import sqlite3
 from collections.abc import Callable
 
 from educatalog.model.schema import Collection, Schema
-from educatalog.server import sql
+from educatalog.server import sql, tuning
 
-__all__ = ["PAGE_CANDIDATES", "Prefilter", "create_search_indexes", "usable_search_indexes"]
+__all__ = ["Prefilter", "create_search_indexes", "usable_search_indexes"]
 
 log = logging.getLogger("educatalog.server")
-
-PAGE_CANDIDATES = 10_000
-"""A page of a search is read from the index's rows when it names at most this many (a scan
-in id order finds a page of a word that most rows hold after a few hundred rows)."""
-
-ALL_CANDIDATES_SHARE = 4
-"""A statement that reads every match (a count, a sort) is read from the index's rows when
-it names at most a quarter of the collection's rows (or :data:`PAGE_CANDIDATES`)."""
 
 
 def create_search_indexes(conn: sqlite3.Connection, catalogue: Schema) -> None:
@@ -75,9 +67,10 @@ class Prefilter:
     def __call__(self, coll: Collection, query: str, reads_all: bool) -> bool:
         if coll.name not in self.indexed:
             return False
-        most = PAGE_CANDIDATES
+        numbers = tuning.TUNING
+        most = numbers.page_candidates
         if reads_all:
-            most = max(most, self.total(coll.name) // ALL_CANDIDATES_SHARE)
+            most = max(most, self.total(coll.name) // numbers.all_candidates_share)
         key = (coll.name, query, most)
         if key not in self._answers:
             named = self.conn.execute(sql.candidates_sql(coll), (query, most + 1)).fetchone()[0]

@@ -25,7 +25,7 @@ from typing import Any
 from educatalog.errors import UsageError
 from educatalog.files.atomic import atomic_path
 from educatalog.model.schema import CATALOGUE, Collection, Field, FieldType, Schema
-from educatalog.server import sql
+from educatalog.server import sql, tuning
 from educatalog.server.numbers import average_text, numeric_text
 from educatalog.server.search_index import create_search_indexes, usable_search_indexes
 
@@ -322,13 +322,6 @@ def check_database(path: str | os.PathLike[str], catalogue: Schema = CATALOGUE) 
     return None
 
 
-STATEMENT_CACHE = 1_024
-"""Prepared statements a connection keeps (Python's default: 128). Queries of one shape
-share their SQL text (values are parameters), and preparing a statement again cost up to
-70 us, as much as a small read: the comparison's 859 queries, asked again, took 7 % less
-of the server's time with this cache than with the default, and about 2 MB more memory."""
-
-
 def _connect_readonly(path: Path) -> sqlite3.Connection:
     if not path.is_file():
         raise FileNotFoundError(f"no database at {path}")
@@ -336,7 +329,7 @@ def _connect_readonly(path: Path) -> sqlite3.Connection:
         f"{path.resolve().as_uri()}?mode=ro",
         uri=True,
         check_same_thread=False,
-        cached_statements=STATEMENT_CACHE,
+        cached_statements=tuning.TUNING.statement_cache,
     )
     conn.execute(sql.QUERY_ONLY)
     return conn
@@ -372,6 +365,8 @@ class Database:
         }
         self._counts: dict[str, int] = {}
         self._ranks: dict[str, list[int]] = {}
+        self.rank_step = tuning.TUNING.rank_step
+        """Every this many rows of a table in id order, :meth:`rank_start` knows the id."""
         self._ranks_lock = threading.Lock()
         self._most_children: dict[tuple[str, str], int] = {}
         with closing(_connect_readonly(self.path)) as conn:
@@ -452,9 +447,6 @@ class Database:
         """:meth:`most_children`, if it has been read already."""
         return self._most_children.get((table, foreign_key))
 
-    RANK_STEP = 1024
-    """Every this many rows of a table in id order, :meth:`rank_start` knows the id."""
-
     def rank_start(
         self, table: str, offset: int, conn: sqlite3.Connection
     ) -> tuple[int, int] | None:
@@ -465,20 +457,21 @@ class Database:
 
         ``OFFSET`` makes SQLite step over every row it skips (the page at offset 800,000:
         1.6 million steps and every page of the table read); the ids at every
-        :attr:`RANK_STEP`-th position, read once (the database is read-only), leave fewer
-        than that many to skip.
+        :attr:`rank_step`-th position, read once (the database is read-only), leave fewer than
+        that many to skip.
         """
+        step = self.rank_step
         ranks = self._ranks.get(table)
         if ranks is None:
             with self._ranks_lock:
                 ranks = self._ranks.get(table)
                 if ranks is None:
                     ids = sorted(i for (i,) in conn.execute(sql.ids_sql(table)))
-                    ranks = self._ranks[table] = ids[:: self.RANK_STEP]
+                    ranks = self._ranks[table] = ids[::step]
         if not ranks:
             return None
-        index = min(offset // self.RANK_STEP, len(ranks) - 1)
-        return ranks[index], offset - index * self.RANK_STEP
+        index = min(offset // step, len(ranks) - 1)
+        return ranks[index], offset - index * step
 
     def most_children(self, table: str, foreign_key: str, conn: sqlite3.Connection) -> int:
         """The most rows of ``table`` that point to one parent by ``foreign_key`` (cached)."""

@@ -5,7 +5,7 @@ items, aggregates, and the statements that build a database.
 ``terms`` (quoted identifiers, values as JSON, :class:`Sql` with its parameters),
 ``filters`` (filters and ``search`` as conditions), ``reads`` (pages, counts, items,
 relations, objects), ``aggregates`` (``aggregate`` and ``groupBy``), ``tables`` (the
-database's tables, rows and indexes), ``search_index`` (the trigram index of
+database's tables, rows and indexes), ``trigrams`` (the trigram index of
 ``search``), ``written_rows`` (each row's object, written when the database is built) and
 ``copied_fields`` (fields of related items copied into the rows that point to them).
 Import the names from ``educatalog.server.sql``.
@@ -36,17 +36,6 @@ from educatalog.server.sql.reads import (
     page_sql,
     sorted_by_id_only,
     where_and_search_sql,
-)
-from educatalog.server.sql.search_index import (
-    SEARCH_TABLE_PREFIX,
-    candidates_sql,
-    create_search_table_sql,
-    fill_search_table_sql,
-    match_sql,
-    probe_search_table_sql,
-    search_table,
-    searched_text_fields,
-    trigram_query,
 )
 from educatalog.server.sql.tables import (
     ANALYZE,
@@ -83,6 +72,17 @@ from educatalog.server.sql.terms import (
     copied_column,
     json_value_sql,
     quote,
+)
+from educatalog.server.sql.trigrams import (
+    SEARCH_TABLE_PREFIX,
+    candidates_sql,
+    create_search_table_sql,
+    fill_search_table_sql,
+    match_sql,
+    probe_search_table_sql,
+    search_table,
+    searched_text_fields,
+    trigram_query,
 )
 from educatalog.server.sql.written_rows import (
     CREATE_WRITTEN_ROWS_TABLE,

@@ -24,8 +24,8 @@ import re
 
 from educatalog.model.schema import CATALOGUE, Collection, FieldType, Schema
 from educatalog.query import And, Condition, Filter, Or, Related
-from educatalog.server.sql.search_index import match_sql, searched_text_fields, trigram_query
 from educatalog.server.sql.terms import SPECIAL_LOWERING, Sql, quote
+from educatalog.server.sql.trigrams import match_sql, searched_text_fields, trigram_query
 
 __all__ = ["contains_ci", "null_row_sql", "search_sql", "where_sql"]
 

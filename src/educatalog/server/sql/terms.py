@@ -57,7 +57,7 @@ def json_value_sql(f: Field, column: str) -> str:
 
 class SearchPrefilter(Protocol):
     """Whether a collection's search index narrows a search enough to be asked first
-    (:mod:`~educatalog.server.sql.search_index`): ``query`` is the index's query of the
+    (:mod:`~educatalog.server.sql.trigrams`): ``query`` is the index's query of the
     search's text, ``reads_all`` whether the statement reads every match (a count, a sort)
     rather than the first page of them."""
 

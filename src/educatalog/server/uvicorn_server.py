@@ -21,18 +21,11 @@ import orjson
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-__all__ = ["HEADER_TIMEOUT", "MAX_CONNECTIONS", "ServerThread", "server_config"]
+from educatalog.server.tuning import TUNING
+
+__all__ = ["ServerThread", "server_config"]
 
 log = logging.getLogger("educatalog.server")
-
-HEADER_TIMEOUT = 10.0
-"""Seconds a connection may take to send the headers of its next request."""
-
-MAX_CONNECTIONS = 1_000
-"""Open connections beyond this are answered with a 503 and closed."""
-
-MAX_HEADER_BYTES = 65_536
-"""Request line and headers larger than this are refused (h11; httptools has its own cap)."""
 
 
 def _error_response(
@@ -108,7 +101,8 @@ def _hardened(base: type[asyncio.Protocol], header_timeout: float, max_connectio
             if cycle is not self._counted:
                 self._counted, self._received = cycle, 0
             self._received += len(data)
-            if self._received > MAX_HEADER_BYTES and (cycle is None or cycle.response_complete):
+            too_long = self._received > TUNING.max_header_bytes
+            if too_long and (cycle is None or cycle.response_complete):
                 self.send_400_response("Request line and headers too long.")
                 return
             try:
@@ -133,8 +127,8 @@ def _hardened(base: type[asyncio.Protocol], header_timeout: float, max_connectio
 
 
 def http_protocol(
-    header_timeout: float = HEADER_TIMEOUT,
-    max_connections: int = MAX_CONNECTIONS,
+    header_timeout: float = TUNING.header_timeout,
+    max_connections: int = TUNING.max_connections,
     implementation: str = "auto",
 ) -> type:
     """The HTTP protocol class to give uvicorn: httptools' when installed (or
@@ -153,8 +147,8 @@ def server_config(
     *,
     host: str = "127.0.0.1",
     port: int = 0,
-    header_timeout: float = HEADER_TIMEOUT,
-    max_connections: int = MAX_CONNECTIONS,
+    header_timeout: float = TUNING.header_timeout,
+    max_connections: int = TUNING.max_connections,
     http: str = "auto",
     **options: Any,
 ) -> uvicorn.Config:
@@ -169,7 +163,7 @@ def server_config(
         access_log=False,
         lifespan="off",
         timeout_keep_alive=5,
-        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
+        h11_max_incomplete_event_size=TUNING.max_header_bytes,
         **options,
     )
 
