@@ -15,8 +15,9 @@ import numpy.typing as npt
 import pandas as pd
 
 from educatalog import stats, texts
-from educatalog.errors import MissingColumns
+from educatalog.errors import MissingColumns, UsageError
 from educatalog.widgets.display import MISSING_LABEL, ui_text
+from educatalog.widgets.export import FORMATS
 
 __all__ = ["FILTERS", "NONE", "TIME_DIMENSIONS", "CategoryFilter", "Mask", "Option", "View"]
 
@@ -199,3 +200,47 @@ def options(
 def locale_key(text: str) -> str:
     """A sort key that puts umlauts beside their vowels (Baden-Württemberg before Bavaria)."""
     return unicodedata.normalize("NFKD", text).casefold()
+
+
+def checked(
+    view: View, choices: dict[str, list[Option]], months: Sequence[pd.Period], voucher: bool
+) -> View:
+    """``view`` with the whole time as None; a choice not among ``choices`` (the options),
+    a window outside ``months`` or a voucher filter without the column is a UsageError."""
+    for name in ("by", "by2", "measure"):
+        allowed = [value for _label, value in choices[name]]
+        if getattr(view, name) not in allowed:
+            raise UsageError(f"{name} is one of {allowed}, not {getattr(view, name)!r}.")
+    for name in FILTERS:
+        allowed = [value for _label, value in choices.get(name, [])]
+        unknown = [v for v in view.chosen(name) if v not in allowed]
+        if unknown:
+            raise UsageError(f"{name} offers {allowed}, not {unknown}.")
+    if view.format not in FORMATS:
+        raise UsageError(f"format is one of {list(FORMATS)}, not {view.format!r}.")
+    if view.voucher and not voucher:
+        raise UsageError("The frame has no column education_voucher to filter by.")
+    if view.window is not None:
+        low, high = view.window
+        if not 0 <= low <= high < len(months):
+            raise UsageError(f"window {view.window} is not within the months of the data.")
+        if (low, high) == (0, len(months) - 1):
+            view = dataclasses.replace(view, window=None)
+    return view
+
+
+def filter_notes(view: View, months: Sequence[pd.Period], lang: str) -> list[str]:
+    """The filters of ``view`` in effect, in words (one entry per filter)."""
+    notes = [
+        ", ".join(
+            texts.missing(lang) if v == MISSING_LABEL else texts.label(v, lang) for v in chosen
+        )
+        for chosen in (view.chosen(name) for name in FILTERS)
+        if chosen
+    ]
+    if view.window is not None:
+        low, high = (texts.label(months[i], lang) for i in view.window)
+        notes.append(ui_text("range", lang, low=low, high=high))
+    if view.voucher:
+        notes.append(ui_text("voucher_only", lang))
+    return notes

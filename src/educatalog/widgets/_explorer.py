@@ -339,35 +339,38 @@ class Explorer:
             m.table, m.totals, lang=m.lang, title=m.figure_title
         )
         self._update_download()
-        self.outputs["status"].value = self._status_text()
+        self.outputs["status"].value = status_text(self.model)
 
     def _update_download(self) -> None:
         """The link that downloads the table in the chosen format, made anew."""
-        m = self.model
-        self._format = m.view.format
-        if m.table.empty:
-            self.outputs["download"].value = ""
-            return
-        suffix = m.suffix()
-        try:
-            data = m.payload(suffix)
-        except Exception as error:  # shown in place of the link
-            message = ui_text("failed", m.lang, error=html.escape(str(error)))
-            self.outputs["download"].value = f"<span style='color:#B00020'>{message}</span>"
-            return
-        label = ui_text("download", m.lang, format=m.view.format)
-        self.outputs["download"].value = download_link(
-            data, f"{m.file_stem}.{suffix}", suffix, label
-        )
+        self._format = self.model.view.format
+        self.outputs["download"].value = download_html(self.model)
 
-    def _status_text(self) -> str:
-        m, lang = self.model, self.model.lang
-        matched, total = texts.number(m.matched, lang), texts.number(m.total_events, lang)
-        parts = [
-            ui_text("match", lang, n=matched, total=total),
-            *(html.escape(note) for note in m.notes),
-        ]
-        if m.shown.ignored:  # the second dimension was the first one
-            parts.append(ui_text("ignored", lang))
-        parts.append(ui_text("updated", lang, seconds=texts.number(m.seconds, lang, 2)))
-        return status_html(" · ".join(parts), m.source, lang)
+
+def download_html(model: ExplorerModel) -> str:
+    """The link that downloads the model's table in its view's format (none for no table;
+    in its place why the file failed)."""
+    if model.table.empty:
+        return ""
+    suffix = model.suffix()
+    try:
+        data = model.payload(suffix)
+    except Exception as error:  # shown in place of the link
+        message = ui_text("failed", model.lang, error=html.escape(str(error)))
+        return f"<span style='color:#B00020'>{message}</span>"
+    label = ui_text("download", model.lang, format=model.view.format)
+    return download_link(data, f"{model.file_stem}.{suffix}", suffix, label)
+
+
+def status_text(model: ExplorerModel) -> str:
+    """The status line: how many events match of how many, the filters, the source."""
+    lang = model.lang
+    matched, total = texts.number(model.matched, lang), texts.number(model.total_events, lang)
+    parts = [
+        ui_text("match", lang, n=matched, total=total),
+        *(html.escape(note) for note in model.notes),
+    ]
+    if model.shown.ignored:  # the second dimension was the first one
+        parts.append(ui_text("ignored", lang))
+    parts.append(ui_text("updated", lang, seconds=texts.number(model.seconds, lang, 2)))
+    return status_html(" · ".join(parts), model.source, lang)

@@ -28,6 +28,8 @@ from educatalog.widgets._choices import (
     TIME_DIMENSIONS,
     Mask,
     View,
+    checked,
+    filter_notes,
     find_dimensions,
     find_filters,
     month_range,
@@ -35,9 +37,8 @@ from educatalog.widgets._choices import (
     start_months,
 )
 from educatalog.widgets._debounce import Debouncer, Scheduler, thread_timer
-from educatalog.widgets.display import MISSING_LABEL, empty_figure, png_bytes, title_of, ui_text
+from educatalog.widgets.display import MISSING_LABEL, empty_figure, png_bytes, title_of
 from educatalog.widgets.export import (
-    FORMATS,
     csv_bytes,
     file_suffix,
     new_path,
@@ -175,35 +176,12 @@ class ExplorerModel:
         return problems
 
     def _set(self, view: View, *, always: bool = False) -> None:
-        view = self._checked(view)
+        view = checked(view, self.options, self.months, self.has_voucher)
         before, self.view = self.view, view
         if view != before:
             self._emit("view")
         if always or dataclasses.replace(before, format=view.format) != view:
             self._debouncer.poke()
-
-    def _checked(self, view: View) -> View:
-        """``view`` with the whole time as None; a choice not offered is a UsageError."""
-        for name in ("by", "by2", "measure"):
-            allowed = [value for _label, value in self.options[name]]
-            if getattr(view, name) not in allowed:
-                raise UsageError(f"{name} is one of {allowed}, not {getattr(view, name)!r}.")
-        for name in FILTERS:
-            allowed = self.filters[name].labels if name in self.filters else []
-            unknown = [v for v in view.chosen(name) if v not in allowed]
-            if unknown:
-                raise UsageError(f"{name} offers {allowed}, not {unknown}.")
-        if view.format not in FORMATS:
-            raise UsageError(f"format is one of {list(FORMATS)}, not {view.format!r}.")
-        if view.voucher and self._voucher is None:
-            raise UsageError("The frame has no column education_voucher to filter by.")
-        if view.window is not None:
-            low, high = view.window
-            if not 0 <= low <= high < len(self.months):
-                raise UsageError(f"window {view.window} is not within the months of the data.")
-            if (low, high) == (0, len(self.months) - 1):
-                view = dataclasses.replace(view, window=None)
-        return view
 
     def _emit(self, event: str) -> None:
         for listener in self._listeners:
@@ -280,7 +258,7 @@ class ExplorerModel:
         clock = time.perf_counter
         t0 = clock()
         dims, measure = view.dims, view.measure
-        self.shown, self.notes = view, self._filter_notes(view)
+        self.shown, self.notes = view, filter_notes(view, self.months, self.lang)
         self.mask = self._mask(view)
         frame = self._frame(self.mask, view)
         self.matched = int(self.mask.sum()) if self._unique else _distinct_events(frame["event_id"])
@@ -396,22 +374,6 @@ class ExplorerModel:
         return plots.heatmap(
             frame, by, by2, normalize=False, measure=measure, lang=lang, source=self.source
         )
-
-    def _filter_notes(self, view: View) -> list[str]:
-        lang = self.lang
-        notes = [
-            ", ".join(
-                texts.missing(lang) if v == MISSING_LABEL else texts.label(v, lang) for v in chosen
-            )
-            for chosen in (view.chosen(name) for name in FILTERS if name in self.filters)
-            if chosen
-        ]
-        if view.window is not None:
-            low, high = (texts.label(self.months[i], lang) for i in view.window)
-            notes.append(ui_text("range", lang, low=low, high=high))
-        if view.voucher:
-            notes.append(ui_text("voucher_only", lang))
-        return notes
 
     # -- the table as a file ---------------------------------------------------------
 
