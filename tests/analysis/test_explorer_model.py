@@ -269,3 +269,32 @@ def test_a_failed_debounced_update_is_said(
     model.update(by2=NONE)
     clock.advance(1)
     assert model.error is None
+
+
+def test_a_change_during_an_update_is_the_next_ones(
+    offers: pd.DataFrame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The numbers, their filters in words and the file describe the view as the update
+    began; a change meanwhile keeps an update pending, which then follows."""
+    clock = Clock()
+    model = ExplorerModel(offers, debounce=0.3, lang="en", scheduler=clock)
+    mask = model._mask
+
+    def clicked_meanwhile(view: View) -> Any:
+        chosen = mask(view)
+        if not model.view.voucher:
+            model.update(voucher=True)
+        return chosen
+
+    monkeypatch.setattr(model, "_mask", clicked_meanwhile)
+    model.update(states=("Bayern",))
+    clock.advance(0.3)
+    assert model.recomputes == 2
+    assert model.notes == ["Bavaria"]
+    assert model.shown == View(by="state", states=("Bayern",))
+    assert model.table["events"].sum() == (offers["state"] == "Bayern").sum()
+    assert model.pending  # the voucher's update is still to come
+    clock.advance(0.3)
+    assert model.recomputes == 3
+    assert not model.pending
+    assert model.notes == ["Bavaria", "voucher only"]
