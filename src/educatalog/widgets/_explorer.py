@@ -92,6 +92,7 @@ class Explorer:
         """The output widgets by name: ``chart`` (HTML: the PNG in an ``<img>`` with its
         alt text), ``table`` and ``status`` (HTML), ``download`` (HTML: the link that
         downloads the table in the chosen format)."""
+        self._download = self.outputs["download"]  # tests/product/test_workspace.py reads it
         self.widget = control_layout(self.controls, self.outputs, model.lang, heading=heading)
         # Stable names for style sheets and browser tests: educatalog-explorer, and
         # educatalog-explorer-<name> on every control and output (-states, -chart, ...).
