@@ -126,7 +126,7 @@ def _recorded(url: str) -> tuple[Any, list[dict[str, str]]]:
     client's own walk, recorded by an httpx request hook (the client streams its answers);
     the request for the highest id, which (b) does not convert, left out."""
     from educatalog import Query
-    from educatalog.schema import CATALOGUE
+    from educatalog.model.schema import CATALOGUE
 
     client = _client(url)
     recorded: list[dict[str, str]] = []
@@ -163,8 +163,8 @@ def decode(url: str) -> dict[str, Any]:
     import httpx
 
     from educatalog import Client, Query
-    from educatalog.loaders import _combine, _page
-    from educatalog.schema import CATALOGUE
+    from educatalog.loading.loaders import _combine, _page
+    from educatalog.model.schema import CATALOGUE
 
     client, recorded = _recorded(url)
     with httpx.Client(base_url=url, headers=HEADERS, timeout=600) as raw:
@@ -200,7 +200,7 @@ def careful(url: str) -> dict[str, Any]:
     import orjson
     import pyarrow as pa
 
-    from educatalog.schema import CATALOGUE
+    from educatalog.model.schema import CATALOGUE
 
     with _client(url) as client:  # as many pages at once, and as large, as (b) asks
         workers, size = client.max_concurrency, client.page_size

@@ -28,7 +28,7 @@ def run(db: str, threads: int, pages: int, statistics_off: bool) -> dict[str, fl
     """``pages`` pages read by ``threads`` threads at once (in this process)."""
     import sqlite3
 
-    from educatalog.schema import CATALOGUE
+    from educatalog.model.schema import CATALOGUE
     from educatalog.server import sql
     from educatalog.server.sqlite_library import memory_in_use, serve_reads_in_parallel
 

@@ -25,13 +25,13 @@ import pandas as pd
 
 from educatalog import stats
 from educatalog.errors import MissingColumns, UsageError, did_you_mean
-from educatalog.provenance import SOURCE_ATTR, Source
-from educatalog.schema import CATALOGUE
+from educatalog.frames.provenance import SOURCE_ATTR, Source
+from educatalog.model.schema import CATALOGUE
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from educatalog.catalogue import Catalogue
+    from educatalog.frames.catalogue import Catalogue
 
 __all__ = ["REFERENCE_COLUMNS", "EduAccessor", "PlotAccessor"]
 
@@ -138,7 +138,7 @@ class EduAccessor:
 
         >>> events.edu.labels(cat)["instruction_form"].head()  # doctest: +SKIP
         """
-        from educatalog.offers import labelled
+        from educatalog.frames.offers import labelled
 
         frame = self._frame
         targets = {}

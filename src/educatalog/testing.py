@@ -115,7 +115,7 @@ def check_rows(rows: Rows) -> dict[str, list[dict[str, Any]]]:
     Dates may also be given as ``datetime.date``/``datetime.datetime``, decimals as numbers
     or ``Decimal``. Raises :class:`InvalidTestData` naming the collection, row and field.
     """
-    from educatalog.schema import CATALOGUE
+    from educatalog.model.schema import CATALOGUE
 
     if not isinstance(rows, Mapping):
         raise InvalidTestData(
@@ -173,7 +173,7 @@ def check_rows(rows: Rows) -> dict[str, list[dict[str, Any]]]:
 
 def _value(where: str, f: Any, value: Any) -> Any:
     """A value checked against its field's type, in the representation the store takes."""
-    from educatalog.schema import FieldType
+    from educatalog.model.schema import FieldType
 
     if value is None:
         return None

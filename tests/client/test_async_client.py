@@ -24,7 +24,7 @@ from educatalog.errors import (
     ServiceUnavailable,
     UsageError,
 )
-from educatalog.schema import CATALOGUE
+from educatalog.model.schema import CATALOGUE
 from educatalog.server.store import read_rows
 from faults import Fault, random_faults
 

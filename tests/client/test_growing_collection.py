@@ -33,7 +33,7 @@ from databases import Databases
 from educatalog import Client, Query
 from educatalog.demodata import collect
 from educatalog.errors import IncompleteDownload
-from educatalog.schema import CATALOGUE
+from educatalog.model.schema import CATALOGUE
 from educatalog.server.store import read_rows
 from educatalog.testing import serve
 

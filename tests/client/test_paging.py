@@ -9,15 +9,9 @@ from typing import Any
 import pyarrow as pa
 import pytest
 
-from educatalog.client_base import ClientBase
-from educatalog.decoding import ArrowRows
-from educatalog.errors import (
-    IncompleteDownload,
-    InvalidQuery,
-    NotFoundOrForbidden,
-    UnexpectedAnswer,
-)
-from educatalog.paging import (
+from educatalog.client._base import ClientBase
+from educatalog.client._decoding import ArrowRows
+from educatalog.client._paging import (
     Page,
     converted,
     count_query,
@@ -37,6 +31,12 @@ from educatalog.paging import (
     top_query,
     walk_slices,
     window_query,
+)
+from educatalog.errors import (
+    IncompleteDownload,
+    InvalidQuery,
+    NotFoundOrForbidden,
+    UnexpectedAnswer,
 )
 from educatalog.query import F, Query
 

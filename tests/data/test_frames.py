@@ -12,11 +12,12 @@ import pandas as pd
 import pytest
 
 import educatalog
-from educatalog import Client, frames
-from educatalog.decoding import ArrowRows, decode_rows
+from educatalog import Client
+from educatalog.client._decoding import ArrowRows, decode_rows
 from educatalog.demodata import collect
-from educatalog.frames import to_frame, typed_table
-from educatalog.schema import CATALOGUE
+from educatalog.frames import typed as frames
+from educatalog.frames.typed import to_frame, typed_table
+from educatalog.model.schema import CATALOGUE
 from educatalog.testing import serve
 
 EVENTS = CATALOGUE["events"]
@@ -43,7 +44,8 @@ def test_pyarrow_reads_the_rows_exactly(rows: list[dict]) -> None:
     assert arrow_rows.ids == [r["id"] for r in rows]
     frame = typed_table(arrow_rows, EVENTS).to_pandas()
     pd.testing.assert_frame_equal(
-        educatalog.loaders._combine([typed_table(arrow_rows, EVENTS)]), to_frame(rows, EVENTS)
+        educatalog.loading.loaders._combine([typed_table(arrow_rows, EVENTS)]),
+        to_frame(rows, EVENTS),
     )
     assert len(frame) == len(rows)
 
@@ -136,4 +138,4 @@ def test_datetimes_read_as_on_the_general_path(
 def test_the_decoder_lives_in_the_transport_layer_and_keeps_its_old_path() -> None:
     assert frames.decode_rows is decode_rows
     assert frames.ArrowRows is ArrowRows
-    assert decode_rows.__module__ == ArrowRows.__module__ == "educatalog.decoding"
+    assert decode_rows.__module__ == ArrowRows.__module__ == "educatalog.client._decoding"

@@ -13,10 +13,10 @@ import pytest
 from dateutil.relativedelta import relativedelta
 
 import educatalog
-from educatalog.catalogue import LINK_TABLES, Catalogue, Source
 from educatalog.demodata.reference_data import DURATION_SPANS
 from educatalog.errors import EducatalogError
-from educatalog.offers import OFFER_COLUMNS, duration_class_ids, duration_days
+from educatalog.frames.catalogue import LINK_TABLES, Catalogue, Source
+from educatalog.frames.offers import OFFER_COLUMNS, duration_class_ids, duration_days
 
 
 def query(database: Path, sql: str) -> list[tuple[Any, ...]]:

@@ -17,7 +17,7 @@ import pytest
 
 from educatalog import demodata
 from educatalog.demodata.reference_data import DURATION_SPANS
-from educatalog.schema import CATALOGUE, FieldType
+from educatalog.model.schema import CATALOGUE, FieldType
 
 Rows = dict[str, list[dict[str, Any]]]
 
@@ -86,7 +86,7 @@ def test_the_package_leaves_educatalog_demo_the_function() -> None:
     import educatalog.demodata.embedded  # importing it must not shadow demo()
 
     assert callable(educatalog.demo)
-    assert educatalog.demo.__module__ == "educatalog.connection"
+    assert educatalog.demo.__module__ == "educatalog.loading.connection"
 
 
 def test_same_seed_and_scale_give_identical_rows(demo_small: Rows) -> None:

@@ -450,7 +450,7 @@ def stop() -> None:
 
 
 def _directus_type(f: Any) -> str:
-    from educatalog.schema import FieldType
+    from educatalog.model.schema import FieldType
 
     return {
         FieldType.INTEGER: "integer",
@@ -509,7 +509,7 @@ def record_catalogue(scale: float = 0.05, seed: int = 0) -> None:
     Directus answers stay valid when the generator changes.
     """
     from educatalog.demodata.embedded import demo_database
-    from educatalog.schema import CATALOGUE
+    from educatalog.model.schema import CATALOGUE
     from educatalog.server.store import read_rows
 
     path = demo_database(seed, scale)
@@ -539,7 +539,7 @@ def load(rows: Mapping[str, list[dict[str, Any]]] | None = None) -> None:
     holds references to ids that do not exist (a documented defect), which Directus's item
     API refuses (``INVALID_FOREIGN_KEY``); the foreign-key constraints are dropped for that.
     """
-    from educatalog.schema import CATALOGUE
+    from educatalog.model.schema import CATALOGUE
 
     state = State.read()
     rows = catalogue_rows() if rows is None else rows
@@ -638,7 +638,7 @@ def load(rows: Mapping[str, list[dict[str, Any]]] | None = None) -> None:
 
 def _create_reader(admin: Admin) -> None:
     """A policy that may read the catalogue, and a user with it and a static token."""
-    from educatalog.schema import CATALOGUE
+    from educatalog.model.schema import CATALOGUE
 
     for user in admin.call("GET", "/users?filter[email][_eq]=reader@example.org") or []:
         admin.call("DELETE", f"/users/{user['id']}")

@@ -19,7 +19,7 @@ from typing import Any
 
 from global_parameters import global_parameter_cases
 
-from educatalog.schema import CATALOGUE, FieldType
+from educatalog.model.schema import CATALOGUE, FieldType
 
 Rows = Mapping[str, list[dict[str, Any]]]
 

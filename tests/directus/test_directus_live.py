@@ -20,7 +20,7 @@ from harness import State, catalogue_rows, extra_instance
 from run import Clock, compare_live, reference_server, save_recording
 
 import educatalog
-from educatalog.schema import CATALOGUE
+from educatalog.model.schema import CATALOGUE
 
 pytestmark = [
     pytest.mark.directus,

@@ -18,7 +18,7 @@ from harness import ROOT, catalogue_rows
 from queries import ALL_OPERATORS, NOT_OPERATORS, cases, iter_operators
 from run import Clock, catalogue_digest, compare_recorded, load_recording, reference_server
 
-from educatalog.schema import CATALOGUE, FieldType
+from educatalog.model.schema import CATALOGUE, FieldType
 
 
 @pytest.fixture(scope="module")

@@ -131,7 +131,7 @@ def test_custom_rows_from_an_overridden_educatalog_data(pytester: pytest.Pyteste
         """
         import pandas as pd
         import educatalog
-        from educatalog.schema import CATALOGUE
+        from educatalog.model.schema import CATALOGUE
         from catalogue_rows import ADDRESSES, COURSES, EVENTS
 
         def stored(collection):

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from conformance import Api
-from educatalog.schema import CATALOGUE
+from educatalog.model.schema import CATALOGUE
 
 
 @pytest.mark.parametrize("collection", list(CATALOGUE))

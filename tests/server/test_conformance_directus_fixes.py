@@ -26,7 +26,7 @@ import httpx
 import pytest
 
 from conformance import TEST_TOKEN, Api, assert_error, small_records
-from educatalog.schema import CATALOGUE, FieldType
+from educatalog.model.schema import CATALOGUE, FieldType
 from oracle import Oracle
 
 Row = dict[str, Any]

@@ -10,7 +10,7 @@ from urllib.parse import unquote
 import pytest
 
 from conformance import Api, assert_error
-from educatalog.schema import CATALOGUE
+from educatalog.model.schema import CATALOGUE
 from oracle import OracleError
 
 FIELD_SETS: list[Any] = [

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from conformance import Api
-from educatalog.schema import CATALOGUE, Field, FieldType
+from educatalog.model.schema import CATALOGUE, Field, FieldType
 from oracle import (
     ALL_OPS,
     ALLOWED_OPS,

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conformance import Api, assert_error
-from educatalog.schema import CATALOGUE, Field, FieldType
+from educatalog.model.schema import CATALOGUE, Field, FieldType
 from oracle import (
     ALL_OPS,
     ALLOWED_OPS,

@@ -7,7 +7,7 @@ from pathlib import Path
 import httpx
 from openapi_spec_validator import validate
 
-from educatalog.schema import CATALOGUE, FieldType
+from educatalog.model.schema import CATALOGUE, FieldType
 from educatalog.testing import build_test_database, serve
 
 

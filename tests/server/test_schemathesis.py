@@ -16,7 +16,7 @@ from schemathesis.specs.openapi.checks import (
     unsupported_method,
 )
 
-from educatalog.schema import CATALOGUE
+from educatalog.model.schema import CATALOGUE
 from educatalog.server.openapi import openapi_document
 from educatalog.testing import serve
 

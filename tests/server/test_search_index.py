@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from educatalog.model.schema import CATALOGUE
 from educatalog.query import Query, bind
-from educatalog.schema import CATALOGUE
 from educatalog.server import items, search_index, sql
 from educatalog.server.app import create_app
 from educatalog.server.context import Context

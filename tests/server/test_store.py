@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from educatalog.errors import UsageError
-from educatalog.schema import CATALOGUE
+from educatalog.model.schema import CATALOGUE
 from educatalog.server.store import Database, build_database, database_info, read_rows
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
 
 from educatalog.demodata import reference_data as ref
-from educatalog.schema import CATALOGUE
+from educatalog.model.schema import CATALOGUE
 
 DEMO_TOKEN: str = "educatalog-demo-token"
 """The fixed bearer token of the demo server."""

@@ -22,7 +22,7 @@ from educatalog.demodata.institutions import InstitutionWriter
 from educatalog.demodata.reference import reference_rows
 from educatalog.demodata.rows import RowBuffers
 from educatalog.errors import UsageError
-from educatalog.schema import CATALOGUE
+from educatalog.model.schema import CATALOGUE
 
 __all__ = ["collect", "generated_rows", "iter_rows"]
 

@@ -39,10 +39,10 @@ import numpy as np
 import pandas as pd
 
 from educatalog import demodata
-from educatalog.catalogue import COLLECTIONS, LINK_TABLES, Catalogue, Source, id_column
-from educatalog.frames import to_frame
-from educatalog.manifests import as_date
-from educatalog.schema import CATALOGUE
+from educatalog.files.manifests import as_date
+from educatalog.frames.catalogue import COLLECTIONS, LINK_TABLES, Catalogue, Source, id_column
+from educatalog.frames.typed import to_frame
+from educatalog.model.schema import CATALOGUE
 
 __all__ = [
     "HISTORY_MONTHS",
@@ -318,8 +318,8 @@ def as_of_database(
     cached beside the demo databases (named by seed, scale, date and code fingerprint)."""
     from pathlib import Path
 
-    from educatalog.cache import cached
     from educatalog.demodata.embedded import cache_dir, code_fingerprint
+    from educatalog.files.cache import cached
     from educatalog.server import store
     from educatalog.snapshot import serving
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeAlias
 
 from educatalog.errors import InvalidQuery
+from educatalog.model.schema import CATALOGUE, Collection, Field, Relation, Schema
 from educatalog.query.aggregates import Aggregate, bind_aggregate
 from educatalog.query.functions import field_of
 from educatalog.query.limits import (
@@ -24,7 +25,6 @@ from educatalog.query.operators import allowed_operators
 from educatalog.query.strings import Query
 from educatalog.query.tree import And, Condition, Filter, Or, Related
 from educatalog.query.values import coerce
-from educatalog.schema import CATALOGUE, Collection, Field, Relation, Schema
 
 __all__ = [
     "BoundQuery",

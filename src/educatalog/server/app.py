@@ -41,8 +41,8 @@ from educatalog.errors import (
     UsageError,
     error_body,
 )
+from educatalog.model.schema import Collection
 from educatalog.query import BoundQuery, Query, bind
-from educatalog.schema import Collection
 from educatalog.server.context import (
     FLAT_WHOLE_FACTOR,
     MAX_RESPONSE_OBJECTS,

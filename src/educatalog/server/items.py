@@ -21,8 +21,8 @@ from typing import Any
 import orjson
 
 from educatalog.errors import NotFoundOrForbidden
+from educatalog.model.schema import CATALOGUE, Collection, Field, Schema
 from educatalog.query import NESTED_LIMIT, And, BoundQuery, Condition, FieldTree, Filter
-from educatalog.schema import CATALOGUE, Collection, Field, Schema
 from educatalog.server import sql
 from educatalog.server.context import Context
 from educatalog.server.objects import check_objects, check_size, objects_per_row

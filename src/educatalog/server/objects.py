@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from educatalog.errors import InvalidQuery
+from educatalog.model.schema import Collection
 from educatalog.query import NESTED_LIMIT, BoundQuery, FieldTree, expanded_relations
-from educatalog.schema import Collection
 from educatalog.server import sql
 from educatalog.server.context import Context
 from educatalog.server.store import Database

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from educatalog.schema import Collection, Field, FieldType, Schema
+from educatalog.model.schema import Collection, Field, FieldType, Schema
 
 __all__ = ["openapi_document"]
 

@@ -12,7 +12,7 @@ import logging
 import sqlite3
 from collections.abc import Callable
 
-from educatalog.schema import Collection, Schema
+from educatalog.model.schema import Collection, Schema
 from educatalog.server import sql
 
 __all__ = ["PAGE_CANDIDATES", "Prefilter", "create_search_indexes", "usable_search_indexes"]

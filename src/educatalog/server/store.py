@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from educatalog.errors import UsageError
-from educatalog.files import atomic_path
-from educatalog.schema import CATALOGUE, Collection, Field, FieldType, Schema
+from educatalog.files.atomic import atomic_path
+from educatalog.model.schema import CATALOGUE, Collection, Field, FieldType, Schema
 from educatalog.server import sql
 from educatalog.server.numbers import average_text, numeric_text
 from educatalog.server.search_index import create_search_indexes, usable_search_indexes

@@ -3,7 +3,7 @@ Parquet settings, and the manifest's checksum of itself."""
 
 from __future__ import annotations
 
-from educatalog.schema import CATALOGUE
+from educatalog.model.schema import CATALOGUE
 
 FORMAT = "educatalog-snapshot"
 FORMAT_VERSION = 1

@@ -12,9 +12,9 @@ from typing import Any
 
 import pandas as pd
 
-from educatalog.catalogue import LINK_TABLES, Catalogue
-from educatalog.frames import python_values
-from educatalog.schema import CATALOGUE, Field, FieldType
+from educatalog.frames.catalogue import LINK_TABLES, Catalogue
+from educatalog.frames.typed import python_values
+from educatalog.model.schema import CATALOGUE, Field, FieldType
 
 __all__ = ["SERVICE_DATETIME", "database_rows"]
 

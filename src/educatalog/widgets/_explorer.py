@@ -15,7 +15,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from educatalog import texts
-from educatalog.provenance import Source
+from educatalog.frames.provenance import Source
 from educatalog.widgets._choices import FILTERS, NONE, Mask
 from educatalog.widgets._model import ExplorerModel
 from educatalog.widgets.controls import control_layout, make_controls
@@ -195,7 +195,7 @@ class Explorer:
 
     @property
     def source(self) -> Source | None:
-        """Where the offers come from (:func:`educatalog.provenance.source_of`)."""
+        """Where the offers come from (:func:`educatalog.frames.provenance.source_of`)."""
         return self.model.source
 
     @property

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from educatalog.model.schema import CATALOGUE, Collection, Field, FieldType, Schema
 from educatalog.query import AggregateKey, BoundQuery
-from educatalog.schema import CATALOGUE, Collection, Field, FieldType, Schema
 from educatalog.server.sql.reads import where_and_search_sql
 from educatalog.server.sql.terms import Layout, SearchPrefilter, Sql, json_value_sql, quote
 

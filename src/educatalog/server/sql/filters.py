@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import re
 
+from educatalog.model.schema import CATALOGUE, Collection, FieldType, Schema
 from educatalog.query import And, Condition, Filter, Or, Related
-from educatalog.schema import CATALOGUE, Collection, FieldType, Schema
 from educatalog.server.sql.search_index import match_sql, searched_text_fields, trigram_query
 from educatalog.server.sql.terms import SPECIAL_LOWERING, Sql, quote
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from educatalog.model.schema import CATALOGUE, Collection, Field, Schema
 from educatalog.query import NESTED_LIMIT, BoundQuery, expanded_relations
-from educatalog.schema import CATALOGUE, Collection, Field, Schema
 from educatalog.server.sql.filters import search_sql, where_sql
 from educatalog.server.sql.terms import Layout, SearchPrefilter, Sql, json_value_sql, quote
 

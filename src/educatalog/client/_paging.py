@@ -1,6 +1,6 @@
 """How a complete download is planned and checked, without any I/O.
 
-:class:`~educatalog.client.Client` and :class:`~educatalog.async_client.AsyncClient` walk a
+:class:`~educatalog.client.Client` and :class:`~educatalog.client.AsyncClient` walk a
 collection the same way and differ only in how they wait for answers; everything they decide
 is here:
 
@@ -24,10 +24,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from educatalog.decoding import ArrowRows
+from educatalog.client._decoding import ArrowRows
 from educatalog.errors import IncompleteDownload, InvalidQuery, UnexpectedAnswer, UsageError
+from educatalog.model.schema import CATALOGUE
 from educatalog.query import F, Query, bind_fields, list_relations
-from educatalog.schema import CATALOGUE
 
 __all__ = [
     "DOWNLOAD_ATTEMPTS",
@@ -68,7 +68,7 @@ class Page:
     """One answer of a list request: its rows and the meta counts asked for.
 
     ``data`` is a sequence of row dicts: a list, or, for a page of plain fields parsed by
-    pyarrow, :class:`~educatalog.decoding.ArrowRows` (the same dicts, made on first access).
+    pyarrow, :class:`~educatalog.client._decoding.ArrowRows` (the same dicts, made on first access).
     """
 
     data: Sequence[Row]
@@ -112,7 +112,7 @@ walks over them too)."""
 def converted(rows: Sequence[Row], convert: Callable[[list[Row]], T]) -> tuple[Ids, T]:
     """The ids of a page (kept for the final check) and the page passed through ``convert``.
 
-    A page decoded by pyarrow is :class:`~educatalog.decoding.ArrowRows`, which converters
+    A page decoded by pyarrow is :class:`~educatalog.client._decoding.ArrowRows`, which converters
     take as a list of rows (``loaders`` hands it to pyarrow as it is).
     """
     return page_ids(rows), convert(cast(list[Row], rows))

@@ -19,12 +19,12 @@ from typing import Any, Final, cast
 import pandas as pd
 import pyarrow as pa
 
-from educatalog.decoding import ARROW_TYPES
+from educatalog.client._decoding import ARROW_TYPES
 
 # The page decoder moved to the transport layer; its names stay importable from here.
-from educatalog.decoding import ArrowRows as ArrowRows
-from educatalog.decoding import decode_rows as decode_rows
-from educatalog.schema import CATALOGUE, Collection, Field, FieldType, Schema
+from educatalog.client._decoding import ArrowRows as ArrowRows
+from educatalog.client._decoding import decode_rows as decode_rows
+from educatalog.model.schema import CATALOGUE, Collection, Field, FieldType, Schema
 
 __all__ = [
     "DATETIME_DTYPE",

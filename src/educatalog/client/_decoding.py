@@ -3,7 +3,7 @@
 :func:`decode_rows` parses a page of plain fields straight into an Arrow table with
 pyarrow's JSON reader (in C++, without the GIL, so decoding overlaps the other downloads);
 :class:`ArrowRows` hands that table on as a sequence of row dicts. The clients use it for
-every page; :mod:`educatalog.frames` turns such tables into typed DataFrames.
+every page; :mod:`educatalog.frames.typed` turns such tables into typed DataFrames.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any, overload
 
 import pyarrow as pa
 
-from educatalog.schema import Collection, FieldType
+from educatalog.model.schema import Collection, FieldType
 
 __all__ = ["ARROW_TYPES", "ArrowRows", "decode_rows"]
 
@@ -33,7 +33,7 @@ _META = pa.struct([("filter_count", pa.int64()), ("total_count", pa.int64())])
 class ArrowRows(Sequence[dict[str, Any]]):
     """The rows of a list answer decoded straight into an Arrow table by pyarrow's JSON
     reader, still in their JSON representation: a sequence of row dicts to whoever iterates
-    it (made on first access), a table to :func:`educatalog.frames.typed_table`."""
+    it (made on first access), a table to :func:`educatalog.frames.typed.typed_table`."""
 
     def __init__(self, table: pa.Table) -> None:
         self.table = table

@@ -17,10 +17,10 @@ from collections.abc import Iterator, Mapping
 
 import pandas as pd
 
-from educatalog import schema
 from educatalog.errors import UsageError, did_you_mean
-from educatalog.offers import build_offers
-from educatalog.provenance import SOURCE_ATTR, Source, remember, source_of
+from educatalog.frames.offers import build_offers
+from educatalog.frames.provenance import SOURCE_ATTR, Source, remember, source_of
+from educatalog.model import schema
 
 __all__ = [
     "COLLECTIONS",
@@ -153,5 +153,5 @@ class Catalogue(Mapping[str, pd.DataFrame]):
 
     def offers(self, *, funding: bool = False) -> pd.DataFrame:
         """One analysis-ready row per event joined along its relations; see
-        :func:`educatalog.offers.build_offers`."""
+        :func:`educatalog.frames.offers.build_offers`."""
         return build_offers(self, funding=funding)

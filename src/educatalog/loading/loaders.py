@@ -14,7 +14,9 @@ from typing import Any, Literal
 import pandas as pd
 import pyarrow as pa
 
-from educatalog.catalogue import (
+from educatalog.client import Client
+from educatalog.errors import EducatalogError, InvalidQuery, did_you_mean
+from educatalog.frames.catalogue import (
     COLLECTIONS,
     LINK_TABLES,
     SOURCE_ATTR,
@@ -22,10 +24,8 @@ from educatalog.catalogue import (
     Source,
     id_column,
 )
-from educatalog.client import Client
-from educatalog.connection import connect
-from educatalog.errors import EducatalogError, InvalidQuery, did_you_mean
-from educatalog.frames import (
+from educatalog.frames.provenance import served_source
+from educatalog.frames.typed import (
     ArrowRows,
     arrow_table,
     arrow_to_frame,
@@ -33,9 +33,9 @@ from educatalog.frames import (
     typed_column,
     typed_table,
 )
-from educatalog.provenance import served_source
+from educatalog.loading.connection import connect
+from educatalog.model.schema import CATALOGUE, Collection, Field, FieldType
 from educatalog.query import Filter, Query, filter_from_json
-from educatalog.schema import CATALOGUE, Collection, Field, FieldType
 
 __all__ = ["load", "load_catalogue", "load_links"]
 
