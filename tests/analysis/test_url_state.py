@@ -88,14 +88,14 @@ def test_a_view_the_explorer_fails_on_opens_the_plain_view_and_says_why(
     pytest.importorskip("anywidget", reason="the dashboard's page needs the 'dashboard' extra")
     from educatalog.cli.dashboard import Prepared, show
 
-    drawn = german._draw
+    drawn = german.model._draw
 
     def draw(frame: pd.DataFrame, dims: list[str], measure: str) -> Any:
         if measure == "courses":
             raise RuntimeError("a mistake of the explorer's")
         return drawn(frame, dims, measure)
 
-    monkeypatch.setattr(german, "_draw", draw)
+    monkeypatch.setattr(german.model, "_draw", draw)
     box = show(Prepared(german, "de", tmp_path, False), query="measure=courses&states=Bayern")
     head = box.children[0].value
     assert "Die Ansicht dieses Links ließ sich nicht zeigen" in head

@@ -450,14 +450,14 @@ def test_the_status_and_export_describe_the_table_not_controls_changed_meanwhile
     """A control changed while an update runs (a reader clicking on) is the next update's:
     the status line and the exported file describe the table shown, not the new choice."""
     explorer = widgets.explorer(offers, debounce=60, lang="en")
-    mask = explorer._mask
+    mask = explorer.model._mask
 
-    def clicked_meanwhile() -> Any:
-        chosen = mask()
+    def clicked_meanwhile(view: Any) -> Any:
+        chosen = mask(view)
         explorer.controls["voucher"].value = True
         return chosen
 
-    monkeypatch.setattr(explorer, "_mask", clicked_meanwhile)
+    monkeypatch.setattr(explorer.model, "_mask", clicked_meanwhile)
     explorer.controls["states"].value = ("Bayern",)
     explorer.flush()
     status = explorer.outputs["status"].value
@@ -620,3 +620,27 @@ def test_the_notes_on_sums_read_the_total_row_not_the_rows(demo_catalogue: Any) 
     assert foot is not None
     assert f"<td>{len(events):,}</td>" in foot.group(0)
     assert "Events: counted once each in the row “Total”" in page
+
+
+def test_the_widgets_follow_the_model(explorer: Explorer, offers: pd.DataFrame) -> None:
+    """A change of the model's view from code shows in the controls and the outputs; a
+    change of a control is the model's."""
+    model = explorer.model
+    model.update(states=("Bayern",), by="duration_class", format="Excel")
+    c = explorer.controls
+    assert (c["states"].value, c["by"].value, c["format"].value) == (
+        ("Bayern",),
+        "duration_class",
+        "Excel",
+    )
+    bayern = (offers["state"] == "Bayern").sum()
+    assert f"{bayern:,}</b> of" in explorer.outputs["status"].value
+    assert "Download the table (Excel)" in explorer.outputs["download"].value
+    assert explorer.recomputes == 2  # once for the change, not once per control set
+    months = c["start"].options
+    c["start"].index = (1, len(months) - 2)
+    assert model.view.window == (1, len(months) - 2)
+    model.reset()
+    assert c["states"].value == ()
+    assert c["start"].index == (0, len(months) - 1)
+    assert explorer.table["events"].sum() == len(offers)

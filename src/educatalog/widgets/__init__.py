@@ -26,19 +26,57 @@ table shown), :attr:`Explorer.figure` (the chart), :attr:`Explorer.mask` and
 :attr:`Explorer.filtered` (the offers that pass the filters) and
 :attr:`Explorer.controls` (the widgets by name, whose ``value`` can be set).
 
-The package's modules: :mod:`~educatalog.widgets.dashboard` (:class:`Explorer`),
-:mod:`~educatalog.widgets.controls` (its controls and filters),
+The explorer is a model and a view. :class:`ExplorerModel` holds the filters, the view
+chosen (a :class:`View`), the caches and the numbers, without widgets; :class:`Explorer`
+is the widgets over one (:attr:`Explorer.model`): a control's change changes the model's
+view, the model recomputes (debounced) and the widgets render what it holds.
+
+The package's modules (private ones underscored, their public names exported here):
+``_explorer`` (:class:`Explorer` and :func:`explorer`, the widgets), ``_model``
+(:class:`ExplorerModel`), ``_choices`` (the dimensions, filters, options and
+:class:`View`), ``_debounce`` (the pause before an update, its clock given),
+:mod:`~educatalog.widgets.controls` (the controls and their layout),
+:mod:`~educatalog.widgets.url_state` (a view as a link),
 :mod:`~educatalog.widgets.export` (the table as a file) and
-:mod:`~educatalog.widgets.display` (HTML, PNG and the dashboard's words).
+:mod:`~educatalog.widgets.display` (HTML, PNG and the dashboard's words). The widgets are
+imported on first use of :class:`Explorer` or :func:`explorer`: the model needs none.
 """
 
 from __future__ import annotations
 
-from educatalog.widgets.controls import NONE, TIME_DIMENSIONS
-from educatalog.widgets.dashboard import Explorer, explorer
+from typing import TYPE_CHECKING, Any
+
+from educatalog.widgets._choices import NONE, TIME_DIMENSIONS, View
+from educatalog.widgets._model import ExplorerModel
 from educatalog.widgets.display import MISSING_LABEL as MISSING_LABEL
 from educatalog.widgets.display import export_frame as export_frame
 from educatalog.widgets.display import table_html as table_html
 from educatalog.widgets.export import FORMATS
 
-__all__ = ["FORMATS", "NONE", "TIME_DIMENSIONS", "Explorer", "explorer"]
+if TYPE_CHECKING:
+    from educatalog.widgets._explorer import Explorer, explorer
+
+__all__ = [
+    "FORMATS",
+    "NONE",
+    "TIME_DIMENSIONS",
+    "Explorer",
+    "ExplorerModel",
+    "View",
+    "explorer",
+]
+
+_WIDGETS = ("Explorer", "explorer")
+"""The names that need ipywidgets, imported on first use."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WIDGETS:
+        import importlib
+
+        return getattr(importlib.import_module("educatalog.widgets._explorer"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_WIDGETS})

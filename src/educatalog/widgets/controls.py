@@ -1,129 +1,39 @@
-"""The explorer's controls and filters: the dimensions a frame is counted by, the widgets
-that choose them, and the filters as boolean masks over a categorical column's codes."""
+"""The explorer's controls: the widgets that choose its view (from the model's options,
+:mod:`educatalog.widgets._choices`) and the dashboard's layout around its outputs."""
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import ipywidgets as w
-import numpy as np
-import numpy.typing as npt
-import pandas as pd
 
-from educatalog import stats, texts
-from educatalog.errors import MissingColumns
-from educatalog.widgets.display import MISSING_LABEL, ui_text
+from educatalog import texts
+from educatalog.widgets._choices import FILTERS, NONE, TIME_DIMENSIONS, Option, View
+from educatalog.widgets.display import ui_text
 from educatalog.widgets.export import FORMATS
 
 __all__ = ["NONE", "TIME_DIMENSIONS"]
 
-Mask = npt.NDArray[np.bool_]
-"""Which rows of the frame pass (a boolean array)."""
-
-NONE = "—"
-"""The value of the second-dimension control that means: no second dimension."""
-
-TIME_DIMENSIONS: tuple[str, ...] = ("month", "quarter", "year")
-"""Dimensions derived from ``event_start_date``
-(:data:`educatalog.stats.DERIVED_DIMENSIONS`)."""
-
-_EXCLUDED = frozenset({"state_code"})  # the state again, as its ISO code
-FILTERS: dict[str, tuple[str, str]] = {
-    # control name: (column, description)
-    "states": ("state", "States"),
-    "categories": ("instruction_form_category", "Forms"),
-    "durations": ("duration_class", "Durations"),
-}
-
-_NO_MONTH = np.iinfo(np.int64).min
-
-
-class CategoryFilter:
-    """A filter on a categorical column: the labels to offer and the rows' codes."""
-
-    def __init__(
-        self, labels: list[str], codes: npt.NDArray[np.integer[Any]], has_missing: bool
-    ) -> None:
-        self.labels = labels + ([MISSING_LABEL] if has_missing else [])
-        self.codes = codes  # -1 for a missing value
-        self._position = {label: i for i, label in enumerate(labels)}
-        self._categories = len(labels)
-
-    @classmethod
-    def of(cls, column: pd.Series) -> CategoryFilter:
-        codes: npt.NDArray[np.integer[Any]] = np.asarray(column.cat.codes.to_numpy())
-        labels = [str(c) for c in column.cat.categories]
-        return cls(labels, codes, bool((codes < 0).any()))
-
-    def mask(self, selected: Sequence[str]) -> Mask | None:
-        """Rows whose value is one of ``selected``; None (no filter) when none is."""
-        if not selected:
-            return None
-        keep = np.zeros(self._categories + 1, dtype=np.bool_)  # the last slot: -1, missing
-        for label in selected:
-            if label == MISSING_LABEL:
-                keep[-1] = True
-            elif label in self._position:
-                keep[self._position[label]] = True
-        return np.take(keep, self.codes)  # code -1 takes the last slot
-
-
-def find_dimensions(offers: pd.DataFrame, lang: str) -> dict[str, str]:
-    """The dimensions one can count by, each with its name in ``lang``."""
-    dims: dict[str, str] = {}
-    for column in offers.columns:
-        dtype = offers[column].dtype
-        if column in _EXCLUDED or not isinstance(column, str):
-            continue
-        if isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(dtype):
-            dims[column] = texts.capitalized(texts.dimension(column, lang))
-    if "event_start_date" in offers:
-        for name in TIME_DIMENSIONS:
-            if name not in dims:
-                dims[name] = texts.capitalized(texts.dimension(name, lang))
-    if not dims:
-        raise MissingColumns(
-            "The frame has no labelled column to count by; build the frame of offers "
-            "with educatalog.load_catalogue().offers()."
-        )
-    return dims
-
-
-def start_months(offers: pd.DataFrame) -> npt.NDArray[np.int64] | None:
-    """The month of each row's start as a month ordinal (:data:`_NO_MONTH` for none)."""
-    if "event_start_date" not in offers:
-        return None
-    start = offers["event_start_date"]
-    values = start.to_numpy(dtype="datetime64[ns]", na_value=np.datetime64("NaT"))
-    return values.astype("datetime64[M]").astype(np.int64)  # NaT -> int64 minimum
-
 
 def make_controls(
-    dimensions: Mapping[str, str],
-    filters: Mapping[str, CategoryFilter],
-    months: npt.NDArray[np.int64] | None,
-    voucher: bool,
-    lang: str,
+    options: Mapping[str, Sequence[Option]], view: View, voucher: bool, lang: str
 ) -> dict[str, w.Widget]:
-    """The controls by name: ``by``, ``by2``, ``measure``, a list per filter, ``start`` (a
-    range of months), ``voucher``, ``reset`` and ``format``."""
+    """The controls by name, showing ``view``: ``by``, ``by2``, ``measure``, a list per
+    filter, ``start`` (a range of months), ``voucher``, ``reset`` and ``format``."""
     wide = {"description_width": "initial"}
-    options = [(label, name) for name, label in dimensions.items()]
-    first = "state" if "state" in dimensions else options[0][1]
-    measures = ui_text("measures", lang).split("|")
     controls: dict[str, w.Widget] = {
-        "by": w.Dropdown(options=options, value=first, description=ui_text("by", lang), style=wide),
+        "by": w.Dropdown(
+            options=list(options["by"]), value=view.by, description=ui_text("by", lang), style=wide
+        ),
         "by2": w.Dropdown(
-            options=[(NONE, NONE), *options],
-            value=NONE,
+            options=list(options["by2"]),
+            value=view.by2,
             description=ui_text("by2", lang),
             style=wide,
         ),
         "measure": w.ToggleButtons(
-            options=list(zip(measures, stats.MEASURES, strict=True)),
-            value="events",
+            options=list(options["measure"]),
+            value=view.measure,
             description=ui_text("measure", lang),
             style={"button_width": "auto", **wide},
             # label and buttons on one line (ipywidgets 8 puts the buttons under the label)
@@ -131,45 +41,32 @@ def make_controls(
         ),
     }
     for name, (column, _description) in FILTERS.items():
-        if name in filters:
-            labels = filters[name].labels
-            shown = [
-                (texts.label(v, lang) if v != MISSING_LABEL else texts.missing(lang), v)
-                for v in labels
-            ]
-            if name == "states":  # alphabetical in the reader's language, "not stated" last
-                shown.sort(key=lambda o: (o[1] == MISSING_LABEL, locale_key(o[0])))
+        if name in options:
             controls[name] = w.SelectMultiple(
-                options=shown,
-                value=(),
-                rows=min(8, max(3, len(labels))),
+                options=list(options[name]),
+                value=view.chosen(name),
+                rows=min(8, max(3, len(options[name]))),
                 description=ui_text(name, lang),
                 style=wide,
                 layout=w.Layout(width="auto", min_width="250px"),
                 tooltip=ui_text("all", lang, name=texts.capitalized(texts.dimension(column, lang))),
             )
-    if months is not None:
-        known = months[months != _NO_MONTH]
-        if known.size:
-            periods = pd.period_range(
-                pd.Period(ordinal=int(known.min()), freq="M"),
-                pd.Period(ordinal=int(known.max()), freq="M"),
-                freq="M",
-            )
-            controls["start"] = w.SelectionRangeSlider(
-                options=[(texts.label(p, lang), p) for p in periods],
-                index=(0, len(periods) - 1),
-                description=ui_text("start", lang),
-                continuous_update=False,
-                layout=w.Layout(width="420px"),
-            )
+    if "start" in options:
+        months = list(options["start"])
+        controls["start"] = w.SelectionRangeSlider(
+            options=months,
+            index=view.window or (0, len(months) - 1),
+            description=ui_text("start", lang),
+            continuous_update=False,
+            layout=w.Layout(width="420px"),
+        )
     if voucher:
         controls["voucher"] = w.Checkbox(
-            value=False, description=ui_text("voucher", lang), indent=False
+            value=view.voucher, description=ui_text("voucher", lang), indent=False
         )
     controls["reset"] = w.Button(description=ui_text("reset", lang), layout=w.Layout(width="auto"))
     controls["format"] = w.ToggleButtons(
-        options=list(FORMATS), value="CSV", style={"button_width": "70px"}
+        options=list(FORMATS), value=view.format, style={"button_width": "70px"}
     )
     return controls
 
@@ -205,29 +102,3 @@ def control_layout(
             w.HBox([c["format"], outputs["download"]], layout=w.Layout(align_items="center")),
         ]
     )
-
-
-def locale_key(text: str) -> str:
-    """A sort key that puts umlauts beside their vowels (Baden-Württemberg before Bavaria)."""
-    return unicodedata.normalize("NFKD", text).casefold()
-
-
-def filter_notes(controls: Mapping[str, Any], lang: str) -> list[str]:
-    """The filters in effect, in words (one entry per filter)."""
-    notes = []
-    for name in FILTERS:
-        if name in controls and controls[name].value:
-            notes.append(
-                ", ".join(
-                    texts.missing(lang) if v == MISSING_LABEL else texts.label(v, lang)
-                    for v in controls[name].value
-                )
-            )
-    if "start" in controls:
-        slider = controls["start"]
-        if tuple(slider.index) != (0, len(slider.options) - 1):
-            low, high = (texts.label(p, lang) for p in slider.value)
-            notes.append(ui_text("range", lang, low=low, high=high))
-    if controls.get("voucher") is not None and controls["voucher"].value:
-        notes.append(ui_text("voucher_only", lang))
-    return notes

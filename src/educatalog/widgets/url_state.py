@@ -3,6 +3,9 @@
 >>> query = to_query(explorer.state)   # 'by=state&measure=courses&states=Bayern&start=2025-01'
 >>> explorer.set_state(from_query(query))   # [] when every part was understood
 
+The functions read the explorer's model (:class:`~educatalog.widgets.ExplorerModel`), no
+widget: :func:`view_of` turns a state into the model's :class:`~educatalog.widgets.View`.
+
 The dashboard (``educatalog dashboard``) keeps the query string in the page's address, so a
 view can be sent as a link and opening the link restores it. A view holds what the controls
 hold: ``by`` and ``by2`` (dimensions by column name), ``measure``, the filters ``states``,
@@ -22,14 +25,14 @@ from urllib.parse import parse_qsl, urlencode
 import pandas as pd
 
 from educatalog import texts
-from educatalog.widgets.controls import NONE
+from educatalog.widgets._choices import NONE, Option, View
 from educatalog.widgets.display import ui_text
 from educatalog.widgets.export import FORMATS
 
 if TYPE_CHECKING:
-    from educatalog.widgets.dashboard import Explorer
+    from educatalog.widgets._model import ExplorerModel
 
-__all__ = ["KEYS", "State", "apply_state", "from_query", "state_of", "to_query"]
+__all__ = ["KEYS", "State", "apply_state", "from_query", "state_of", "to_query", "view_of"]
 
 State = dict[str, str | list[str]]
 """A view: each key's value, a list for the filters."""
@@ -41,38 +44,50 @@ KEYS = ("by", "by2", "measure", *LISTS, "start", "end", "voucher", "format")
 """Every key of a view, in the order a link writes them."""
 
 
-def state_of(explorer: Explorer) -> State:
-    """What the explorer's controls show, without the defaults."""
-    controls = explorer.controls
+def _model(explorer: Any) -> ExplorerModel:
+    """The model of an :class:`~educatalog.widgets.Explorer`, or the model itself."""
+    model: ExplorerModel = getattr(explorer, "model", explorer)
+    return model
+
+
+def state_of(explorer: Any) -> State:
+    """What the explorer (or its model) shows, without the defaults."""
+    model = _model(explorer)
+    view = model.view
     state: State = {}
-    if controls["by"].value != "state":
-        state["by"] = controls["by"].value
-    if controls["by2"].value != NONE:
-        state["by2"] = controls["by2"].value
-    if controls["measure"].value != "events":
-        state["measure"] = controls["measure"].value
+    if view.by != "state":
+        state["by"] = view.by
+    if view.by2 != NONE:
+        state["by2"] = view.by2
+    if view.measure != "events":
+        state["measure"] = view.measure
     for name in LISTS:
-        if name in controls and controls[name].value:
-            state[name] = list(controls[name].value)
-    if "start" in controls:
-        slider = controls["start"]
-        low, high = slider.index
+        if view.chosen(name):
+            state[name] = list(view.chosen(name))
+    if model.months and view.window is not None:
+        low, high = view.window
         if low != 0:
-            state["start"] = str(slider.options[low][1])
-        if high != len(slider.options) - 1:
-            state["end"] = str(slider.options[high][1])
-    if "voucher" in controls and controls["voucher"].value:
+            state["start"] = str(model.months[low])
+        if high != len(model.months) - 1:
+            state["end"] = str(model.months[high])
+    if view.voucher:
         state["voucher"] = "1"
-    if controls["format"].value != "CSV":
-        state["format"] = FORMATS[controls["format"].value]
+    if view.format != "CSV":
+        state["format"] = FORMATS[view.format]
     return state
 
 
-def apply_state(explorer: Explorer, state: Mapping[str, Any]) -> list[str]:
-    """Set the explorer's controls to ``state`` (keys it leaves out: their defaults) and
-    update once; returns what could not be used, in words of the explorer's language."""
-    lang = explorer.lang
-    controls = explorer.controls
+def apply_state(explorer: Any, state: Mapping[str, Any]) -> list[str]:
+    """Set the explorer (or its model) to ``state`` (keys it leaves out: their defaults)
+    and update once; returns what could not be used, in words of the explorer's language."""
+    return _model(explorer).set_state(state)
+
+
+def view_of(model: ExplorerModel, state: Mapping[str, Any]) -> tuple[View, list[str]]:
+    """The view ``state`` names among the model's options (keys it leaves out: their
+    defaults), and what could not be used, in words of the model's language."""
+    lang = model.lang
+    options = model.options
     problems: list[str] = []
 
     def choose(name: str, value: Any, allowed: Sequence[Any]) -> Any:
@@ -81,7 +96,7 @@ def apply_state(explorer: Explorer, state: Mapping[str, Any]) -> list[str]:
         ``measure=Kurse``), case aside; else None, and said with the labels to choose from."""
         if value in allowed:
             return value
-        labels = _labels(controls, name, allowed)
+        labels = _labels(options.get(name, []), allowed)
         wanted = str(value).casefold()
         for option, shown in labels.items():
             if wanted in (str(option).casefold(), shown.casefold()):
@@ -93,41 +108,39 @@ def apply_state(explorer: Explorer, state: Mapping[str, Any]) -> list[str]:
     for key in state:
         if key not in KEYS:
             problems.append(ui_text("link.key", lang, part=key, keys=", ".join(KEYS)))
-    with explorer.holding():
-        for name, default in (("by", "state"), ("by2", NONE), ("measure", "events")):
-            options = [value for _label, value in controls[name].options]
-            fallback = default if default in options else options[0]
-            wanted = _one(state.get(name, fallback))
-            controls[name].value = choose(name, wanted, options) or fallback
-        for name in LISTS:
-            chosen = _many(state.get(name, []))
-            if name not in controls:
-                if chosen:
-                    problems.append(ui_text("link.key", lang, part=name, keys=", ".join(KEYS)))
-                continue
-            options = [value for _label, value in controls[name].options]
-            found = (choose(name, value, options) for value in chosen)
-            controls[name].value = tuple(dict.fromkeys(o for o in found if o is not None))
-        if "start" in controls:
-            slider = controls["start"]
-            months = [str(value) for _label, value in slider.options]
-            low = _month(state.get("start"), months, 0, "start", problems, lang)
-            high = _month(state.get("end"), months, len(months) - 1, "end", problems, lang)
-            slider.index = (min(low, high), max(low, high))
-        elif "start" in state or "end" in state:
-            problems.append(ui_text("link.key", lang, part="start", keys=", ".join(KEYS)))
-        if "voucher" in controls:
-            controls["voucher"].value = _one(state.get("voucher", "")) in ("1", "true", "yes")
-        suffix = _one(state.get("format", "csv")).lower()
-        labels = {s: label for label, s in FORMATS.items()}
-        controls["format"].value = labels.get(choose("format", suffix, list(labels)) or "csv")
-    return problems
+    fields: dict[str, Any] = {}
+    for name, default in (("by", "state"), ("by2", NONE), ("measure", "events")):
+        values = [value for _label, value in options[name]]
+        fallback = default if default in values else values[0]
+        wanted = _one(state.get(name, fallback))
+        fields[name] = choose(name, wanted, values) or fallback
+    for name in LISTS:
+        chosen = _many(state.get(name, []))
+        if name not in options:
+            if chosen:
+                problems.append(ui_text("link.key", lang, part=name, keys=", ".join(KEYS)))
+            continue
+        values = [value for _label, value in options[name]]
+        found = (choose(name, value, values) for value in chosen)
+        fields[name] = tuple(dict.fromkeys(o for o in found if o is not None))
+    if model.months:
+        months = [str(month) for month in model.months]
+        low = _month(state.get("start"), months, 0, "start", problems, lang)
+        high = _month(state.get("end"), months, len(months) - 1, "end", problems, lang)
+        fields["window"] = (min(low, high), max(low, high))
+    elif "start" in state or "end" in state:
+        problems.append(ui_text("link.key", lang, part="start", keys=", ".join(KEYS)))
+    if model.has_voucher:
+        fields["voucher"] = _one(state.get("voucher", "")) in ("1", "true", "yes")
+    suffix = _one(state.get("format", "csv")).lower()
+    labels = {s: label for label, s in FORMATS.items()}
+    fields["format"] = labels[choose("format", suffix, list(labels)) or "csv"]
+    return View(**fields), problems
 
 
-def _labels(controls: Mapping[str, Any], name: str, allowed: Sequence[Any]) -> dict[Any, str]:
-    """Each allowed value of control ``name`` with the label the page shows for it."""
-    options = getattr(controls.get(name), "options", ())
-    shown = {o[1]: str(o[0]) for o in options if isinstance(o, tuple) and len(o) == 2}
+def _labels(options: Sequence[Option], allowed: Sequence[Any]) -> dict[Any, str]:
+    """Each allowed value with the label the page shows for it."""
+    shown = {value: str(label) for label, value in options}
     return {value: shown.get(value, str(value)) for value in allowed}
 
 

@@ -1,0 +1,246 @@
+"""What the explorer offers to choose from and what is chosen (:class:`View`), without
+widgets: the dimensions a frame is
+counted by, the filters as boolean masks over a categorical column's codes, the months of
+the start, and each choice's options as (label, value) pairs in the reader's language."""
+
+from __future__ import annotations
+
+import dataclasses
+import unicodedata
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from educatalog import stats, texts
+from educatalog.errors import MissingColumns, UsageError
+from educatalog.widgets.display import MISSING_LABEL, ui_text
+from educatalog.widgets.export import FORMATS
+
+__all__ = ["FILTERS", "NONE", "TIME_DIMENSIONS", "CategoryFilter", "Mask", "Option", "View"]
+
+Mask = npt.NDArray[np.bool_]
+"""Which rows of the frame pass (a boolean array)."""
+
+Option = tuple[str, Any]
+"""A choice as a control offers it: (label in the reader's language, value)."""
+
+NONE = "—"
+"""The value of the second dimension that means: no second dimension."""
+
+TIME_DIMENSIONS: tuple[str, ...] = ("month", "quarter", "year")
+"""Dimensions derived from ``event_start_date``
+(:data:`educatalog.stats.DERIVED_DIMENSIONS`)."""
+
+_EXCLUDED = frozenset({"state_code"})  # the state again, as its ISO code
+FILTERS: dict[str, tuple[str, str]] = {
+    # filter name: (column, description)
+    "states": ("state", "States"),
+    "categories": ("instruction_form_category", "Forms"),
+    "durations": ("duration_class", "Durations"),
+}
+"""The filters on a categorical column, by name."""
+
+_NO_MONTH = np.iinfo(np.int64).min
+
+
+@dataclasses.dataclass(frozen=True)
+class View:
+    """What the explorer shows, as chosen: dimensions, measure, filters, format."""
+
+    by: str
+    """The dimension counted by (a column name, or ``month``, ``quarter``, ``year``)."""
+    by2: str = NONE
+    """The second dimension, or :data:`NONE`."""
+    measure: str = "events"
+    """One of :data:`educatalog.stats.MEASURES`."""
+    states: tuple[str, ...] = ()
+    categories: tuple[str, ...] = ()
+    durations: tuple[str, ...] = ()
+    window: tuple[int, int] | None = None
+    """The first and last month of the start (positions in :attr:`ExplorerModel.months`);
+    None: the whole time, events without a start date included."""
+    voucher: bool = False
+    """Only offers eligible for an education voucher."""
+    format: str = "CSV"
+    """The export format's label (:data:`educatalog.widgets.FORMATS`)."""
+
+    @property
+    def dims(self) -> list[str]:
+        """The dimensions counted by: one, or two that differ."""
+        return [self.by] if self.by2 in (NONE, None, "", self.by) else [self.by, self.by2]
+
+    @property
+    def ignored(self) -> bool:
+        """Whether the second dimension is ignored, being the first one."""
+        return self.by2 not in (NONE, None, "") and len(self.dims) == 1
+
+    def chosen(self, name: str) -> tuple[str, ...]:
+        """The values chosen in the filter ``name`` (:data:`FILTERS`)."""
+        values: tuple[str, ...] = getattr(self, name)
+        return values
+
+
+class CategoryFilter:
+    """A filter on a categorical column: the labels to offer and the rows' codes."""
+
+    def __init__(
+        self, labels: list[str], codes: npt.NDArray[np.integer[Any]], has_missing: bool
+    ) -> None:
+        self.labels = labels + ([MISSING_LABEL] if has_missing else [])
+        self.codes = codes  # -1 for a missing value
+        self._position = {label: i for i, label in enumerate(labels)}
+        self._categories = len(labels)
+
+    @classmethod
+    def of(cls, column: pd.Series) -> CategoryFilter:
+        """The filter on a categorical ``column``."""
+        codes: npt.NDArray[np.integer[Any]] = np.asarray(column.cat.codes.to_numpy())
+        labels = [str(c) for c in column.cat.categories]
+        return cls(labels, codes, bool((codes < 0).any()))
+
+    def mask(self, selected: Sequence[str]) -> Mask | None:
+        """Rows whose value is one of ``selected``; None (no filter) when none is."""
+        if not selected:
+            return None
+        keep = np.zeros(self._categories + 1, dtype=np.bool_)  # the last slot: -1, missing
+        for label in selected:
+            if label == MISSING_LABEL:
+                keep[-1] = True
+            elif label in self._position:
+                keep[self._position[label]] = True
+        return np.take(keep, self.codes)  # code -1 takes the last slot
+
+
+def find_dimensions(offers: pd.DataFrame, lang: str) -> dict[str, str]:
+    """The dimensions one can count by, each with its name in ``lang``."""
+    dims: dict[str, str] = {}
+    for column in offers.columns:
+        dtype = offers[column].dtype
+        if column in _EXCLUDED or not isinstance(column, str):
+            continue
+        if isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(dtype):
+            dims[column] = texts.capitalized(texts.dimension(column, lang))
+    if "event_start_date" in offers:
+        for name in TIME_DIMENSIONS:
+            if name not in dims:
+                dims[name] = texts.capitalized(texts.dimension(name, lang))
+    if not dims:
+        raise MissingColumns(
+            "The frame has no labelled column to count by; build the frame of offers "
+            "with educatalog.load_catalogue().offers()."
+        )
+    return dims
+
+
+def find_filters(offers: pd.DataFrame) -> dict[str, CategoryFilter]:
+    """The filters the frame allows (its categorical columns among :data:`FILTERS`)."""
+    return {
+        name: CategoryFilter.of(offers[column])
+        for name, (column, _) in FILTERS.items()
+        if column in offers and isinstance(offers[column].dtype, pd.CategoricalDtype)
+    }
+
+
+def start_months(offers: pd.DataFrame) -> npt.NDArray[np.int64] | None:
+    """The month of each row's start as a month ordinal (:data:`_NO_MONTH` for none)."""
+    if "event_start_date" not in offers:
+        return None
+    start = offers["event_start_date"]
+    values = start.to_numpy(dtype="datetime64[ns]", na_value=np.datetime64("NaT"))
+    return values.astype("datetime64[M]").astype(np.int64)  # NaT -> int64 minimum
+
+
+def month_range(months: npt.NDArray[np.int64] | None) -> list[pd.Period]:
+    """Every month from the first start to the last (none without a known start)."""
+    if months is None:
+        return []
+    known = months[months != _NO_MONTH]
+    if not known.size:
+        return []
+    periods = pd.period_range(
+        pd.Period(ordinal=int(known.min()), freq="M"),
+        pd.Period(ordinal=int(known.max()), freq="M"),
+        freq="M",
+    )
+    return list(periods)
+
+
+def options(
+    dimensions: dict[str, str],
+    filters: dict[str, CategoryFilter],
+    periods: Sequence[pd.Period],
+    lang: str,
+) -> dict[str, list[Option]]:
+    """Each choice's options in the order shown: ``by``, ``by2``, ``measure``, a list per
+    filter (states alphabetical in ``lang``, "not stated" last) and ``start`` (months)."""
+    by: list[Option] = [(label, name) for name, label in dimensions.items()]
+    measures = ui_text("measures", lang).split("|")
+    choices: dict[str, list[Option]] = {
+        "by": by,
+        "by2": [(NONE, NONE), *by],
+        "measure": list(zip(measures, stats.MEASURES, strict=True)),
+    }
+    for name in FILTERS:
+        if name in filters:
+            shown: list[Option] = [
+                (texts.label(v, lang) if v != MISSING_LABEL else texts.missing(lang), v)
+                for v in filters[name].labels
+            ]
+            if name == "states":  # alphabetical in the reader's language, "not stated" last
+                shown.sort(key=lambda o: (o[1] == MISSING_LABEL, locale_key(o[0])))
+            choices[name] = shown
+    if periods:
+        choices["start"] = [(texts.label(p, lang), p) for p in periods]
+    return choices
+
+
+def locale_key(text: str) -> str:
+    """A sort key that puts umlauts beside their vowels (Baden-Württemberg before Bavaria)."""
+    return unicodedata.normalize("NFKD", text).casefold()
+
+
+def checked(
+    view: View, choices: dict[str, list[Option]], months: Sequence[pd.Period], voucher: bool
+) -> View:
+    """``view`` with the whole time as None; a choice not among ``choices`` (the options),
+    a window outside ``months`` or a voucher filter without the column is a UsageError."""
+    for name in ("by", "by2", "measure"):
+        allowed = [value for _label, value in choices[name]]
+        if getattr(view, name) not in allowed:
+            raise UsageError(f"{name} is one of {allowed}, not {getattr(view, name)!r}.")
+    for name in FILTERS:
+        allowed = [value for _label, value in choices.get(name, [])]
+        unknown = [v for v in view.chosen(name) if v not in allowed]
+        if unknown:
+            raise UsageError(f"{name} offers {allowed}, not {unknown}.")
+    if view.format not in FORMATS:
+        raise UsageError(f"format is one of {list(FORMATS)}, not {view.format!r}.")
+    if view.voucher and not voucher:
+        raise UsageError("The frame has no column education_voucher to filter by.")
+    if view.window is not None:
+        low, high = view.window
+        if not 0 <= low <= high < len(months):
+            raise UsageError(f"window {view.window} is not within the months of the data.")
+        if (low, high) == (0, len(months) - 1):
+            view = dataclasses.replace(view, window=None)
+    return view
+
+
+def filter_notes(view: View, months: Sequence[pd.Period], lang: str) -> list[str]:
+    """The filters of ``view`` in effect, in words (one entry per filter)."""
+    notes = [
+        ", ".join(
+            texts.missing(lang) if v == MISSING_LABEL else texts.label(v, lang) for v in chosen
+        )
+        for chosen in (view.chosen(name) for name in FILTERS)
+        if chosen
+    ]
+    if view.window is not None:
+        low, high = (texts.label(months[i], lang) for i in view.window)
+        notes.append(ui_text("range", lang, low=low, high=high))
+    if view.voucher:
+        notes.append(ui_text("voucher_only", lang))
+    return notes

@@ -1,0 +1,424 @@
+"""The explorer's model, without widgets: :class:`View` (what is chosen) and
+:class:`ExplorerModel`, which filters the offers, counts them with :mod:`educatalog.stats`,
+draws them with :mod:`educatalog.plots` and writes the table as a file, once per
+(debounced) change of the view. A view (:class:`educatalog.widgets.Explorer`) observes it
+with :meth:`ExplorerModel.subscribe` and renders what it holds."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import time
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from educatalog import plots, stats, tables, texts
+from educatalog.errors import EducatalogError, UsageError
+from educatalog.files.workspace import output_folder
+from educatalog.frames.columns import require_columns
+from educatalog.frames.provenance import source_of
+from educatalog.stats.selection import narrow
+from educatalog.widgets._choices import (
+    FILTERS,
+    TIME_DIMENSIONS,
+    Mask,
+    View,
+    checked,
+    filter_notes,
+    find_dimensions,
+    find_filters,
+    month_range,
+    options,
+    start_months,
+)
+from educatalog.widgets._debounce import Debouncer, Scheduler, thread_timer
+from educatalog.widgets.display import MISSING_LABEL, empty_figure, png_bytes, title_of
+from educatalog.widgets.export import (
+    csv_bytes,
+    file_suffix,
+    new_path,
+    presented,
+    xlsx_bytes,
+)
+from educatalog.widgets.url_state import State, from_query, state_of, view_of
+
+__all__ = ["ExplorerModel", "View"]
+
+_MEASURE_COLUMNS: dict[str, str] = {
+    "events": "event_id",
+    "courses": "course_id",
+    "institutions": "institution",
+    "capacity": "max_participants",
+}
+
+
+Listener = Callable[[str], None]
+"""Told ``"view"`` when the view changed, ``"result"`` when the numbers were computed."""
+
+
+class ExplorerModel:
+    """The explorer without widgets: the offers, the :attr:`view` chosen and the numbers
+    of the view last computed (:attr:`shown`), recomputed ``debounce`` seconds after the last
+    change of the view (0: at once), when ``scheduler`` calls (default: a timer thread).
+    Built, it has computed the default view."""
+
+    table: pd.DataFrame
+    """The table: :func:`educatalog.stats.supply` by one dimension (``events``, the
+    measure, ``share``), or :func:`educatalog.stats.crosstab` of the measure by two."""
+    figure: Figure
+    """The chart."""
+    mask: Mask
+    """Which rows of the frame pass the filters (a boolean array)."""
+
+    def __init__(
+        self,
+        offers: pd.DataFrame,
+        *,
+        debounce: float = 0.3,
+        export_dir: str | Path | None = None,
+        dpi: int = 100,
+        lang: str = texts.DEFAULT_LANG,
+        scheduler: Scheduler = thread_timer,
+    ) -> None:
+        self.lang = texts.check_lang(lang)
+        require_columns(offers, ["event_id"], "explorer()")
+        if debounce < 0:
+            raise UsageError(f"debounce must be 0 or more seconds, got {debounce!r}.")
+        self._offers = offers
+        self._n = len(offers)
+        self.export_dir = Path(export_dir) if export_dir is not None else Path.cwd()
+        self.dpi = dpi
+        self.source = source_of(offers)
+        self.dimensions = find_dimensions(offers, self.lang)
+        self.filters = find_filters(offers)
+        self._months = start_months(offers)
+        self.months: list[pd.Period] = month_range(self._months)
+        """Every month from the first start to the last: the choices of the window."""
+        self._voucher: Mask | None = (
+            offers["education_voucher"].astype("boolean").fillna(False).to_numpy(dtype=np.bool_)
+            if "education_voucher" in offers
+            else None
+        )
+        self.options = options(self.dimensions, self.filters, self.months, self.lang)
+        """Each choice's options as (label, value), in the order shown."""
+        first = "state" if "state" in self.dimensions else next(iter(self.dimensions))
+        self.view = self.shown = View(by=first)
+        """The view chosen; :attr:`shown`: the view of the numbers (as its update began)."""
+        self._listeners: list[Listener] = []
+        self._debouncer = Debouncer(
+            self._refresh, float(debounce), scheduler=scheduler, on_error=self._failed
+        )
+        self.recomputes = 0
+        """How often the table and chart were computed."""
+        self.seconds = 0.0
+        """How long the last update took (filter, table, chart and its PNG)."""
+        self.error: str | None = None
+        """Why the last update failed, or None."""
+        self.timings: dict[str, float] = {}
+        """Seconds of the last update's steps: ``filter``, ``table``, ``chart``, ``png``."""
+        self.exported: Path | None = None
+        self._mask_cache: dict[str, tuple[Any, Mask | None]] = {}
+        self._columns: dict[str, Any] = {}  # column arrays for the statistics, by name
+        self._unique = bool(offers["event_id"].is_unique)
+        self.total_events = self._n if self._unique else _distinct_events(offers["event_id"])
+        self.matched = self.total_events
+        self.notes: list[str] = []
+        """The filters of the numbers, in words (one entry per filter)."""
+        self.totals: dict[str, Any] | None = None
+        """The total row of a table by one dimension, by column; None by two."""
+        self._full = pd.DataFrame()  # the table with its totals (margins)
+        self.mask = np.ones(self._n, dtype=np.bool_)
+        self.table = pd.DataFrame()
+        self.figure = empty_figure(self.lang)
+        self.figure_title: str | None = None
+        self.png = b""
+        self.alt_text = ""
+        """What the chart shows, in words (:func:`educatalog.plots.alt_text`)."""
+        self.refresh()
+
+    # -- the view --------------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener("view")`` on every change of the view, ``listener("result")``
+        after every update of the numbers (also a failed one: :attr:`error`)."""
+        self._listeners.append(listener)
+
+    def update(self, **changes: Any) -> None:
+        """Change fields of the :attr:`view` (``model.update(states=("Bayern",))``); the
+        numbers follow after the pause (a change of the format alone needs none)."""
+        self._set(dataclasses.replace(self.view, **changes))
+
+    def reset(self) -> None:
+        """Clear every filter (all states, forms, durations, the whole time, every offer)."""
+        cleared: dict[str, Any] = dict.fromkeys(FILTERS, ())
+        self._set(
+            dataclasses.replace(self.view, **cleared, window=None, voucher=False), always=True
+        )
+
+    @property
+    def state(self) -> State:
+        """The view without its defaults, as a link holds it
+        (:mod:`educatalog.widgets.url_state`)."""
+        return state_of(self)
+
+    def set_state(self, state: Mapping[str, Any] | str) -> list[str]:
+        """Choose the view ``state`` (a mapping like :attr:`state`, or a URL query string;
+        what it leaves out: the default) and update once; returns what it could not use,
+        in words."""
+        view, problems = view_of(self, from_query(state) if isinstance(state, str) else state)
+        self._set(view, always=True)
+        return problems
+
+    def _set(self, view: View, *, always: bool = False) -> None:
+        view = checked(view, self.options, self.months, self.has_voucher)
+        before, self.view = self.view, view
+        if view != before:
+            self._emit("view")
+        if always or dataclasses.replace(before, format=view.format) != view:
+            self._debouncer.poke()
+
+    def _emit(self, event: str) -> None:
+        for listener in self._listeners:
+            listener(event)
+
+    # -- updates ---------------------------------------------------------------------
+
+    @property
+    def debounce(self) -> float:
+        """The pause in seconds after the last change before the numbers follow."""
+        return self._debouncer.delay
+
+    @debounce.setter
+    def debounce(self, seconds: float) -> None:
+        self._debouncer.delay = float(seconds)
+
+    @property
+    def has_voucher(self) -> bool:
+        """Whether the frame has the voucher column to filter by."""
+        return self._voucher is not None
+
+    @property
+    def pending(self) -> bool:
+        """Whether a debounced update is still waiting to run or running."""
+        return self._debouncer.pending
+
+    def refresh(self) -> None:
+        """Filter, compute the table and draw the chart now, for the :attr:`view`."""
+        self._debouncer.run()
+
+    def flush(self) -> None:
+        """Run a pending debounced update now (nothing when none is waiting)."""
+        self._debouncer.flush()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait until no debounced update is pending; False if ``timeout`` seconds passed."""
+        return self._debouncer.wait(timeout)
+
+    def holding(self) -> AbstractContextManager[None]:
+        """Changes of the view in the block update the numbers once, at its end."""
+        return self._debouncer.holding()
+
+    def close(self) -> None:
+        """Stop a pending update."""
+        self._debouncer.close()
+
+    def _refresh(self) -> None:
+        started = time.perf_counter()
+        self.recomputes += 1
+        try:
+            self._update(self.view)
+        except EducatalogError as error:
+            self.error = str(error)
+        else:
+            self.error = None
+            self.seconds = time.perf_counter() - started
+        self._emit("result")
+
+    def _failed(self, error: Exception) -> None:
+        """What a debounced update raised: said, as nobody waits on its thread."""
+        self.error = f"{type(error).__name__}: {error}"
+        self._emit("result")
+
+    # -- the numbers -----------------------------------------------------------------
+
+    @property
+    def filtered(self) -> pd.DataFrame:
+        """The offers that pass the filters (all columns of the frame)."""
+        if self.mask.all():
+            return self._offers
+        return self._offers.loc[self.mask]
+
+    def _update(self, view: View) -> None:
+        clock = time.perf_counter
+        t0 = clock()
+        dims, measure = view.dims, view.measure
+        self.shown, self.notes = view, filter_notes(view, self.months, self.lang)
+        self.mask = self._mask(view)
+        frame = self._frame(self.mask, view)
+        self.matched = int(self.mask.sum()) if self._unique else _distinct_events(frame["event_id"])
+        t1 = clock()
+        # With its totals (stats' margins): shown below the table, and in the export.
+        if len(dims) == 1:
+            full = stats.supply(frame, dims[0], normalize="all", margins=True)
+            covered = ["events_with_capacity"] if measure == "capacity" else []  # places' cover
+            full = full[["events", *([measure] if measure != "events" else []), *covered, "share"]]
+            self.table = full.iloc[:-1]
+            self.totals = {str(k): v for k, v in full.iloc[-1].items()}
+        else:
+            full = stats.crosstab(frame, dims[0], dims[1], measure=measure, margins=True)
+            self.table, self.totals = full.iloc[:-1, :-1], None
+        self._full = full
+        t2 = clock()
+        self.figure = self._draw(frame, dims, measure)
+        self.figure_title = title_of(self.figure)
+        t3 = clock()
+        self.png = png_bytes(self.figure, self.dpi)
+        self.alt_text = plots.alt_text(self.figure) or self.figure_title or ""
+        t4 = clock()
+        self.timings = {"filter": t1 - t0, "table": t2 - t1, "chart": t3 - t2, "png": t4 - t3}
+
+    def _mask(self, view: View) -> Mask:
+        parts: list[Mask | None] = []
+        for name, flt in self.filters.items():
+            selected = view.chosen(name)
+            parts.append(self._cached(name, selected, functools.partial(flt.mask, selected)))
+        if self.months:
+            window = view.window
+            parts.append(self._cached("start", window, lambda: self._start_mask(window)))
+        if self._voucher is not None and view.voucher:
+            parts.append(self._voucher)
+        mask = np.ones(self._n, dtype=np.bool_)
+        for part in parts:
+            if part is not None:
+                mask &= part
+        return mask
+
+    def _cached(self, name: str, key: Any, compute: Callable[[], Mask | None]) -> Mask | None:
+        cached = self._mask_cache.get(name)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        mask = compute()
+        self._mask_cache[name] = (key, mask)
+        return mask
+
+    def _start_mask(self, window: tuple[int, int] | None) -> Mask | None:
+        if window is None:
+            return None  # the whole time, also events without a start date
+        low, high = (self.months[i].ordinal for i in window)
+        assert self._months is not None
+        return (self._months >= low) & (self._months <= high)
+
+    def _column(self, name: str) -> Any:
+        """A column of the frame as an array, in a form that groups fast (cached)."""
+        if name not in self._columns:
+            if name in TIME_DIMENSIONS and name not in self._offers:
+                start = self._offers["event_start_date"]
+                values = stats.DERIVED_DIMENSIONS[name](start)
+            else:
+                values = self._offers[name]
+                if name == "institution" and not isinstance(values.dtype, pd.CategoricalDtype):
+                    values = values.astype("category")  # distinct counts on codes
+            self._columns[name] = values.array
+        return self._columns[name]
+
+    def _frame(self, mask: Mask, view: View) -> pd.DataFrame:
+        """The filtered columns that the table and chart need, no others."""
+        dims = view.dims
+        names = ["event_id", _MEASURE_COLUMNS[view.measure], *dims]
+        if any(d in TIME_DIMENSIONS for d in dims):
+            names.append("event_start_date")
+        names = [n for n in dict.fromkeys(names) if n in self._offers or n in TIME_DIMENSIONS]
+        rows = None if bool(mask.all()) else np.flatnonzero(mask)
+        data = {}
+        for name in names:
+            values = self._column(name)
+            data[name] = values if rows is None else values.take(rows)
+        frame = pd.DataFrame(data, copy=False)
+        for name, (column, _description) in FILTERS.items():
+            chosen = view.chosen(name)
+            if chosen and column in frame:  # a filter narrows the levels: no zero rows
+                values = [None if v == MISSING_LABEL else v for v in chosen]
+                frame[column] = narrow(frame[column], values)
+        frame.attrs = {
+            k: (dict(v) if isinstance(v, dict) else v) for k, v in self._offers.attrs.items()
+        }
+        return frame
+
+    def _draw(self, frame: pd.DataFrame, dims: Sequence[str], measure: str) -> Figure:
+        """Bars by one dimension; lines of starts over time; by two dimensions a heatmap
+        of the measure (the table's numbers), readable also with many groups."""
+        by = dims[0]
+        by2 = dims[1] if len(dims) > 1 else None
+        lang = self.lang
+        if not self.matched:
+            return empty_figure(lang)
+        # by one dimension the table has a column per measure, by two the measure's cells
+        shown = self.table[[measure]] if by2 is None else self.table
+        if measure == "capacity" and shown.isna().all(axis=None):
+            return empty_figure(lang, texts.text("empty.capacity", lang))
+        if by2 is None and not (by in TIME_DIMENSIONS and measure == "events"):
+            return plots.supply_bars(frame, by, measure=measure, lang=lang, source=self.source)
+        if (
+            by in TIME_DIMENSIONS
+            and measure == "events"
+            and (by2 is None or len(self.table.columns) <= 8)
+        ):
+            return plots.starts_over_time(frame, freq=by, by=by2, lang=lang, source=self.source)
+        assert by2 is not None
+        return plots.heatmap(
+            frame, by, by2, normalize=False, measure=measure, lang=lang, source=self.source
+        )
+
+    # -- the table as a file ---------------------------------------------------------
+
+    @property
+    def file_stem(self) -> str:
+        """The name of the table's file, without a suffix."""
+        return f"educatalog-{self.shown.measure}-by-{'-by-'.join(self.shown.dims)}"
+
+    def suffix(self, format: str | None = None) -> str:
+        """The file suffix of ``format`` (``csv``, ``xlsx`` or a label), else of the view's."""
+        return file_suffix(format, self.view.format)
+
+    def payload(self, format: str | None = None) -> bytes:
+        """The table as a file's bytes: ``"csv"`` (UTF-8 with BOM; in German with ``;``
+        between fields and a decimal comma, as German Excel reads it; shares in percent)
+        or ``"xlsx"`` (:func:`educatalog.tables.write_excel`: a sheet on the source,
+        measure, filters and demo mark, then the table with number formats). Headers and
+        labels are in words, in the model's language."""
+        suffix = self.suffix(format)
+        table = self._presented()
+        if suffix == "csv":
+            return csv_bytes(table)
+        return xlsx_bytes(table, self.source, self.notes)
+
+    def export(self, format: str | None = None, directory: str | Path | None = None) -> Path:
+        """Write the table to a new file in ``directory`` (default: ``export_dir``) as
+        ``"csv"`` or ``"xlsx"`` (default: the view's format); returns its path. The bytes
+        of :meth:`payload`, after a pending update."""
+        self.flush()
+        suffix = self.suffix(format)
+        folder = Path(directory) if directory is not None else self.export_dir
+        folder = output_folder(folder, what="exported tables")
+        folder.mkdir(parents=True, exist_ok=True)
+        path = new_path(folder, self.file_stem, suffix)
+        path.write_bytes(self.payload(suffix))
+        self.exported = path
+        return path
+
+    def _presented(self) -> tables.Table:
+        """The table with its totals for readers, the measure named under it."""
+        title = self.figure_title or self.file_stem
+        name = texts.text(f"measure.{self.shown.measure}", self.lang)
+        measure = f"{texts.text('excel.measure', self.lang)}: {name}"
+        return presented(self._full, self.lang, title, self.source, measure)
+
+
+def _distinct_events(event_ids: pd.Series) -> int:
+    return int(event_ids.nunique())

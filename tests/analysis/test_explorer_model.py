@@ -1,0 +1,300 @@
+"""The explorer's model without any widget (``widgets/_model.py``): a change of the view
+gives the numbers computed independently with plain pandas; a view goes into a link and
+comes back; reset clears the filters; the exported file holds the table; and the debounce
+runs on a clock turned by hand, without threads."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pandas as pd
+import pytest
+
+from educatalog.errors import UsageError
+from educatalog.widgets import NONE, ExplorerModel, View
+from educatalog.widgets.url_state import to_query
+
+
+class Clock:
+    """A scheduler whose time passes when a test says so (:meth:`advance`)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.calls: list[Call] = []
+
+    def __call__(self, delay: float, callback: Callable[[], None]) -> Call:
+        call = Call(self.now + delay, callback)
+        self.calls.append(call)
+        return call
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+        for call in list(self.calls):
+            if not call.cancelled and not call.ran and call.due <= self.now:
+                call.ran = True
+                call.callback()
+
+
+class Call:
+    def __init__(self, due: float, callback: Callable[[], None]) -> None:
+        self.due, self.callback = due, callback
+        self.cancelled = self.ran = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+@pytest.fixture
+def model(offers: pd.DataFrame, tmp_path: Path) -> ExplorerModel:
+    return ExplorerModel(offers, debounce=0, export_dir=tmp_path, lang="en")
+
+
+def test_the_model_needs_no_widgets() -> None:
+    probe = (
+        "import sys\n"
+        "sys.modules['ipywidgets'] = None  # importing it fails\n"
+        "import pandas as pd\n"
+        "from educatalog.widgets import ExplorerModel\n"
+        "frame = pd.DataFrame({'event_id': [1, 2, 3],\n"
+        "    'state': pd.Categorical(['Bayern', 'Berlin', 'Bayern'])})\n"
+        "model = ExplorerModel(frame, debounce=0)\n"
+        "model.update(states=('Bayern',))\n"
+        "print(int(model.table['events'].sum()), model.error)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["2", "None"]
+
+
+def test_the_default_view_counts_every_event_by_state(
+    model: ExplorerModel, offers: pd.DataFrame
+) -> None:
+    assert model.view == View(by="state")
+    assert model.state == {}
+    assert model.recomputes == 1
+    assert model.table["events"].sum() == len(offers)
+    assert model.table.loc["Berlin", "events"] == (offers["state"] == "Berlin").sum()
+    assert model.mask.all()
+    assert model.alt_text.startswith("Bar chart: Events by state.")
+    assert model.png.startswith(b"\x89PNG")
+
+
+def test_filter_changes_give_the_numbers(model: ExplorerModel, offers: pd.DataFrame) -> None:
+    model.update(states=("Bayern", "Berlin"))
+    chosen = offers[offers["state"].isin(["Bayern", "Berlin"])]
+    assert model.table["events"].sum() == len(chosen)
+    assert list(model.table.index) == ["Bayern", "Berlin"]  # no rows of states left out
+    pd.testing.assert_frame_equal(model.filtered, chosen)
+    assert model.notes == ["Bavaria, Berlin"]
+
+    model.update(voucher=True, by="instruction_form_category", measure="courses")
+    rows = chosen[chosen["education_voucher"].fillna(False)]
+    assert 0 < len(rows) < len(chosen)
+    for category, part in rows.groupby("instruction_form_category", observed=True):
+        assert model.table.loc[category, "courses"] == part["course_id"].nunique()
+    assert model.notes == ["Bavaria, Berlin", "voucher only"]
+
+    model.update(by2="duration_class", measure="events")
+    expected = pd.crosstab(rows["instruction_form_category"], rows["duration_class"])
+    for category in expected.index:
+        for duration in expected.columns:
+            assert model.table.loc[category, duration] == expected.loc[category, duration]
+    assert model.figure_title == "Events by instruction form category and duration class"
+
+
+def test_the_window_of_months(model: ExplorerModel, offers: pd.DataFrame) -> None:
+    months = [str(m) for m in model.months]
+    model.update(window=(months.index("2025-03"), months.index("2025-05")))
+    start = offers["event_start_date"]
+    inside = (start >= "2025-03-01") & (start < "2025-06-01")
+    assert 0 < inside.sum() < len(offers)
+    assert model.mask.tolist() == inside.tolist()
+    assert model.notes == ["start Mar 2025 to May 2025"]
+    assert model.state == {"start": "2025-03", "end": "2025-05"}
+    model.update(window=(0, len(months) - 1))  # the whole time, events without a start too
+    assert model.view.window is None
+    assert model.mask.all()
+
+
+def test_a_choice_not_offered_is_refused(model: ExplorerModel) -> None:
+    with pytest.raises(UsageError, match="by is one of"):
+        model.update(by="nonsense")
+    with pytest.raises(UsageError, match="states offers"):
+        model.update(states=("Atlantis",))
+    with pytest.raises(UsageError, match="window"):
+        model.update(window=(3, 1))
+    assert model.view == View(by="state")
+    assert model.recomputes == 1
+
+
+def test_a_view_goes_into_a_link_and_comes_back(model: ExplorerModel, offers: pd.DataFrame) -> None:
+    months = [str(m) for m in model.months]
+    model.update(
+        by="duration_class",
+        by2="state",
+        measure="capacity",
+        categories=("Digital",),
+        window=(months.index("2025-02"), len(months) - 1),
+        voucher=True,
+        format="Excel",
+    )
+    query = to_query(model.state)
+    assert query == (
+        "by=duration_class&by2=state&measure=capacity&categories=Digital"
+        "&start=2025-02&voucher=1&format=xlsx"
+    )
+    other = ExplorerModel(offers, debounce=0, lang="de")
+    assert other.set_state(query) == []
+    assert other.view == model.view
+    pd.testing.assert_frame_equal(other.table, model.table)
+    assert other.set_state("states=Bayren&by2=nichts") == [
+        "Link: by2=nichts gibt es nicht (es gibt: "
+        + ", ".join(label for label, _value in other.options["by"])
+        + "); ignoriert.",
+        "Link: states=Bayren gibt es nicht (es gibt: "
+        + ", ".join(label for label, _value in other.options["states"])
+        + "); ignoriert.",
+    ]
+    assert other.view == View(by="state")
+
+
+def test_reset_clears_the_filters_and_keeps_the_rest(
+    model: ExplorerModel, offers: pd.DataFrame
+) -> None:
+    model.update(by="duration_class", measure="courses", states=("Bayern",), voucher=True)
+    model.update(window=(1, 2), format="Excel")
+    recomputes = model.recomputes
+    model.reset()
+    assert model.recomputes == recomputes + 1
+    assert model.view == View(by="duration_class", measure="courses", format="Excel")
+    assert model.mask.all()
+    assert model.notes == []
+    assert model.table["events"].sum() == len(offers)
+
+
+def test_the_export_holds_the_table_shown(
+    model: ExplorerModel, offers: pd.DataFrame, tmp_path: Path
+) -> None:
+    model.update(states=("Bayern",), measure="courses")
+    bavaria = offers[offers["state"] == "Bayern"]
+    text = model.payload("csv").decode("utf-8-sig").splitlines()
+    assert text[0] == "Key,State,Events,Courses,Share of events (%)"
+    courses = bavaria["course_id"].nunique()
+    assert text[1] == f"09,Bavaria,{len(bavaria)},{courses},100.0"
+    assert text[2] == f",Total,{len(bavaria)},{courses},100.0"
+
+    model.update(format="Excel")  # the format alone: the numbers stay
+    assert model.recomputes == 2
+    path = model.export()
+    assert path.parent == tmp_path
+    assert path.name.startswith("educatalog-courses-by-state-")
+    assert path.suffix == ".xlsx"
+    assert model.exported == path
+    book = openpyxl.load_workbook(io.BytesIO(path.read_bytes()))
+    about = dict(book.worksheets[0].iter_rows(min_row=3, values_only=True))
+    assert about["Filters"] == "Bavaria"
+    rows = list(book.worksheets[1].iter_rows(min_row=3, max_row=3, values_only=True))
+    assert rows[0][:4] == ("09", "Bavaria", len(bavaria), courses)
+
+
+def test_the_debounce_waits_for_the_pause(offers: pd.DataFrame) -> None:
+    clock = Clock()
+    model = ExplorerModel(offers, debounce=0.3, lang="en", scheduler=clock)
+    events: list[str] = []
+    model.subscribe(events.append)
+    assert model.recomputes == 1  # built at once
+    model.update(states=("Bayern",))
+    clock.advance(0.2)
+    model.update(measure="courses")
+    clock.advance(0.2)
+    model.update(by="instruction_time")
+    assert model.recomputes == 1  # nothing yet: waiting for the pause
+    assert model.pending
+    assert events == ["view", "view", "view"]
+    assert [call.cancelled for call in clock.calls] == [True, True, False]
+    clock.advance(0.29)
+    assert model.recomputes == 1
+    clock.advance(0.01)
+    assert model.recomputes == 2  # once, for all three changes
+    assert not model.pending
+    assert events[-1] == "result"
+    bayern = offers[offers["state"] == "Bayern"]
+    assert model.table.loc["Vollzeit", "courses"] == (
+        bayern.loc[bayern["instruction_time"] == "Vollzeit", "course_id"].nunique()
+    )
+    clock.calls[0].callback()  # a call that was called off but runs anyway: nothing
+    assert model.recomputes == 2
+
+    model.update(states=())
+    assert model.pending
+    model.flush()  # what export does: the pending change now
+    assert not model.pending
+    assert model.recomputes == 3
+    assert model.table["events"].sum() == len(offers)
+    clock.advance(1)
+    assert model.recomputes == 3  # the timer that flush called off never runs
+    with model.holding():
+        model.update(measure="events")
+        model.update(voucher=True)
+    clock.advance(0.3)
+    assert model.recomputes == 4
+
+
+def test_a_failed_debounced_update_is_said(
+    offers: pd.DataFrame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = Clock()
+    model = ExplorerModel(offers, debounce=0.3, lang="en", scheduler=clock)
+    events: list[str] = []
+    model.subscribe(events.append)
+
+    def draw(*_args: Any) -> Any:
+        raise RuntimeError("a mistake")
+
+    monkeypatch.setattr(model, "_draw", draw)
+    model.update(by2="instruction_form_category")
+    clock.advance(1)
+    assert model.error == "RuntimeError: a mistake"
+    assert not model.pending
+    assert events == ["view", "result"]
+    monkeypatch.undo()
+    model.update(by2=NONE)
+    clock.advance(1)
+    assert model.error is None
+
+
+def test_a_change_during_an_update_is_the_next_ones(
+    offers: pd.DataFrame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The numbers, their filters in words and the file describe the view as the update
+    began; a change meanwhile keeps an update pending, which then follows."""
+    clock = Clock()
+    model = ExplorerModel(offers, debounce=0.3, lang="en", scheduler=clock)
+    mask = model._mask
+
+    def clicked_meanwhile(view: View) -> Any:
+        chosen = mask(view)
+        if not model.view.voucher:
+            model.update(voucher=True)
+        return chosen
+
+    monkeypatch.setattr(model, "_mask", clicked_meanwhile)
+    model.update(states=("Bayern",))
+    clock.advance(0.3)
+    assert model.recomputes == 2
+    assert model.notes == ["Bavaria"]
+    assert model.shown == View(by="state", states=("Bayern",))
+    assert model.table["events"].sum() == (offers["state"] == "Bayern").sum()
+    assert model.pending  # the voucher's update is still to come
+    clock.advance(0.3)
+    assert model.recomputes == 3
+    assert not model.pending
+    assert model.notes == ["Bavaria", "voucher only"]
