@@ -422,7 +422,7 @@ def test_the_package_re_exports_its_modules_names() -> None:
 
     import educatalog.query as package
 
-    parts = ["limits", "operators", "tree", "strings", "values", "binding"]
+    parts = ["limits", "operators", "tree", "query", "values", "binding"]
     exported = set(package.__all__)
     for name in parts:
         module = importlib.import_module(f"educatalog.query.{name}")

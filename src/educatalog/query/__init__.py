@@ -18,7 +18,7 @@ written by hand or with :class:`F`:
 
 The package's modules, lowest first: ``limits`` (the service's bounds), ``operators``,
 ``tree`` (filters, :class:`F`, their JSON), ``aggregates`` (``aggregate`` and ``groupBy``),
-``strings`` (:class:`Query` and its query string), ``values`` (coercion, ``$NOW``) and
+``query`` (:class:`Query` and its query string), ``values`` (coercion, ``$NOW``) and
 ``binding`` (:func:`bind`). Import the names from ``educatalog.query``.
 """
 
@@ -66,7 +66,7 @@ from educatalog.query.operators import (
     TEXT_OPERATORS,
     allowed_operators,
 )
-from educatalog.query.strings import DEEP_KEYS, META_VALUES, UNSUPPORTED_PARAMETERS, Query
+from educatalog.query.query import DEEP_KEYS, META_VALUES, UNSUPPORTED_PARAMETERS, Query
 from educatalog.query.tree import (
     And,
     Condition,

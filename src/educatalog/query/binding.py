@@ -22,7 +22,7 @@ from educatalog.query.limits import (
     MAX_SORT_KEYS,
 )
 from educatalog.query.operators import allowed_operators
-from educatalog.query.strings import Query
+from educatalog.query.query import Query
 from educatalog.query.tree import And, Condition, Filter, Or, Related
 from educatalog.query.values import coerce
 
