@@ -22,8 +22,6 @@ from __future__ import annotations
 
 from educatalog.client._async_client import AsyncClient
 from educatalog.client._base import (
-    DEMO_HEADER,
-    REFERENCE_SERVER,
     ClientBase,
     filter_count,
     item_of,
@@ -32,6 +30,7 @@ from educatalog.client._base import (
 from educatalog.client._paging import Page
 from educatalog.client._sync_client import Client
 from educatalog.errors import PassingFailure
+from educatalog.model.protocol import DEMO_HEADER, REFERENCE_SERVER
 
 __all__ = [
     "DEMO_HEADER",

@@ -48,6 +48,7 @@ from educatalog.client._paging import (
     window_query,
 )
 from educatalog.errors import InvalidQuery, PassingFailure
+from educatalog.model.protocol import INFO_PATH
 from educatalog.model.schema import CATALOGUE
 from educatalog.query import Query
 
@@ -410,7 +411,7 @@ class AsyncClient(ClientBase):
             return self._server_info
         for attempt in range(self.retries + 1):
             try:
-                response: httpx.Response | None = await self._get("/server/info")
+                response: httpx.Response | None = await self._get(INFO_PATH)
             except httpx.HTTPError:
                 response = None
             info = self._remember_server_info(response)

@@ -34,13 +34,12 @@ from educatalog.errors import (
     UsageError,
     error_from_body,
 )
+from educatalog.model.protocol import DEMO_DATA, DEMO_HEADER, REFERENCE_SERVER
 from educatalog.model.schema import CATALOGUE
 from educatalog.query import Filter, Query, walk_conditions
 
 __all__ = [
-    "DEMO_HEADER",
     "PROGRESS_ROWS",
-    "REFERENCE_SERVER",
     "ClientBase",
     "ProgressBar",
     "ServerInfo",
@@ -55,12 +54,6 @@ _STATED_MAXIMUM = re.compile(r"\blimit\b\D{0,40}?(\d+)")
 PROGRESS_ROWS = 20_000
 """A download of more rows than this shows a progress bar where someone watches (a terminal,
 a notebook's kernel), unless the client or the call says otherwise (``progress=``)."""
-
-REFERENCE_SERVER = "educatalog reference server"
-"""The ``project_name`` in ``/server/info`` of educatalog's own reference server."""
-
-DEMO_HEADER = "X-Educatalog-Data"
-"""The header every answer of a reference server on the demo catalogue carries."""
 
 ServerInfo = dict[str, Any]
 """What ``GET /server/info`` answered (its ``data``), as JSON."""
@@ -178,7 +171,7 @@ class ClientBase:
         return body
 
     def _note_demo(self, response: httpx.Response) -> None:
-        if response.headers.get(DEMO_HEADER) == "synthetic-demo":
+        if response.headers.get(DEMO_HEADER) == DEMO_DATA:
             self._demo_seen = True
 
     def _bounded(self, response: httpx.Response, chunks: Sequence[bytes]) -> httpx.Response:

@@ -37,6 +37,13 @@ from educatalog.errors import (
     UsageError,
     error_body,
 )
+from educatalog.model.protocol import (
+    DEMO_DATA,
+    DEMO_HEADER,
+    INFO_PATH,
+    PING_PATH,
+    REFERENCE_SERVER,
+)
 from educatalog.query import BoundQuery, Query, bind
 from educatalog.server.context import Limits
 from educatalog.server.guard import Cancelled
@@ -48,7 +55,6 @@ from educatalog.server.store import Database, check_database
 from educatalog.server.tuning import TUNING
 
 __all__ = [
-    "DEMO_HEADER",
     "QUERY_TIME",
     "FairShare",
     "Service",
@@ -65,8 +71,6 @@ log = logging.getLogger("educatalog.server")
 QUERY_TIME = TUNING.query_time
 """The CPU seconds a query may take by default (``educatalog serve --query-time``)."""
 
-DEMO_HEADER = "X-Educatalog-Data"
-"""Response header that says ``synthetic-demo`` when the server serves the demo catalogue."""
 
 # An item id as JavaScript's Number() reads it (Directus does): " 01", "+1", "1e0", "1.0"
 # and "0x1" all mean item 1.
@@ -203,7 +207,7 @@ async def info(request: Request) -> Response:
     service = _service(request)
     about = {**service.db.info, "limit_max": service.limits.limit_max}
     return service.respond(
-        {"data": {"project": {"project_name": "educatalog reference server"}, "educatalog": about}}
+        {"data": {"project": {"project_name": REFERENCE_SERVER}, "educatalog": about}}
     )
 
 
@@ -260,8 +264,8 @@ ROUTES = [
     Route("/items/{collection}/", list_items, methods=["GET"]),
     Route("/items/{collection}/{id}", get_item, methods=["GET"]),
     Route("/items/{collection}/{id}/", get_item, methods=["GET"]),
-    Route("/server/ping", ping, methods=["GET"]),
-    Route("/server/info", info, methods=["GET"]),
+    Route(PING_PATH, ping, methods=["GET"]),
+    Route(INFO_PATH, info, methods=["GET"]),
     Route("/server/specs/oas", specs, methods=["GET"]),
 ]
 
@@ -313,7 +317,7 @@ def create_app(
         limits=Limits(limit_max, query_time, stream_rows, max_objects, whole_bytes),
         clock=clock,
         share=share or FairShare(),
-        headers={DEMO_HEADER: "synthetic-demo"} if db.info.get("demo") else {},
+        headers={DEMO_HEADER: DEMO_DATA} if db.info.get("demo") else {},
         spec=openapi_document(db.catalogue),
     )
     app = Starlette(routes=ROUTES, exception_handlers=ERROR_HANDLERS)
