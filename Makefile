@@ -50,7 +50,7 @@ $(FLOORS_VENV)/.installed: pyproject.toml ci/floors.txt $(STAMP)
 	rm -rf $(FLOORS_VENV)
 	$(BIN)/uv venv --quiet --python $(BIN)/python $(FLOORS_VENV)
 	$(BIN)/uv pip install --quiet --python $(FLOORS_VENV)/bin/python \
-	  -c ci/floors.txt -e '.[dev,server]'
+	  -c ci/floors.txt -e '.[dev,server,report,archive,widgets]'
 	$(BIN)/uv pip check --python $(FLOORS_VENV)/bin/python
 	@touch $@
 

@@ -17,10 +17,11 @@
     │   ├── SnapshotError           a snapshot folder exists, or a file of it is damaged
     │   │   └── ArchiveError        an archive of snapshots is missing, malformed or busy
     │   └── ReportError             a notebook failed to run, or the report could not be written
-    └── UsageError                  a call that cannot be carried out as asked (a ValueError)
-        ├── MissingColumns          a frame lacks the columns a statistic or chart needs
-        ├── WrongType               an argument of the wrong type (a TypeError too)
-        └── InvalidTestData         rows for a test server that do not fit the catalogue
+    ├── UsageError                  a call that cannot be carried out as asked (a ValueError)
+    │   ├── MissingColumns          a frame lacks the columns a statistic or chart needs
+    │   ├── WrongType               an argument of the wrong type (a TypeError too)
+    │   └── InvalidTestData         rows for a test server that do not fit the catalogue
+    └── MissingDependency           a feature's extra is not installed (an ImportError too)
 
     CacheRebuilt (a UserWarning)    a cached database was damaged and is built again
 
@@ -34,6 +35,7 @@ A message that names something unknown ends with :func:`did_you_mean`.
 from __future__ import annotations
 
 import difflib
+import importlib
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
@@ -48,6 +50,7 @@ __all__ = [
     "InvalidQuery",
     "InvalidTestData",
     "MissingColumns",
+    "MissingDependency",
     "NotFoundOrForbidden",
     "QueryTooLong",
     "ReportError",
@@ -61,6 +64,7 @@ __all__ = [
     "did_you_mean",
     "error_body",
     "error_from_body",
+    "require",
 ]
 
 
@@ -126,6 +130,52 @@ class InvalidTestData(UsageError):
     """Rows given to :func:`educatalog.testing.serve` (or the ``educatalog_data`` fixture)
     that do not fit the catalogue: an unknown collection or field, a missing or repeated id,
     a value of the wrong type."""
+
+
+class MissingDependency(EducatalogError, ImportError):
+    """A feature needs a package that one of educatalog's extras installs, and it is not
+    installed: the message names the package and the ``pip install`` that brings it.
+
+    Also an :class:`ImportError`, so code that tries a feature and falls back keeps working.
+    """
+
+    status = 500
+    code = "MISSING_DEPENDENCY"
+
+
+EXTRAS: dict[str, str] = {
+    "excel": "workbooks (.xlsx)",
+    "archive": "the archive of snapshots (DuckDB)",
+    "report": "the report and the notebooks run in a kernel",
+    "widgets": "the explorer in a notebook",
+    "dashboard": "the dashboard (Voilà)",
+    "lab": "JupyterLab with the notebooks",
+}
+"""educatalog's extras (``pip install 'educatalog[NAME]'``) and what each one is for."""
+
+
+def require(extra: str, *modules: str, what: str) -> None:
+    """Import ``modules`` (top-level names) or raise :class:`MissingDependency`, which names
+    the missing ones and the extra that installs them.
+
+    >>> require("archive", "duckdb", what="educatalog.history")  # doctest: +SKIP
+    Traceback (most recent call last):
+    MissingDependency: educatalog.history needs duckdb, which the extra 'archive' installs:
+    pip install 'educatalog[archive]'
+    """
+    if extra not in EXTRAS:
+        raise ValueError(f"unknown extra {extra!r}{did_you_mean(extra, EXTRAS)}")
+    missing = []
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            missing.append(module)
+    if missing:
+        raise MissingDependency(
+            f"{what} needs {', '.join(missing)}, which the extra {extra!r} installs: "
+            f"pip install 'educatalog[{extra}]'"
+        )
 
 
 class InvalidQuery(ServiceError, ValueError):

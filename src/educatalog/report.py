@@ -24,6 +24,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from educatalog.errors import require
+
+require("report", "nbformat", "nbclient", "nbconvert", "bs4", "ipykernel", what="educatalog.report")
+
 import nbformat
 
 from educatalog import texts

@@ -31,6 +31,7 @@ PUBLIC = [
     "InvalidQuery",
     "InvalidTestData",
     "MissingColumns",
+    "MissingDependency",
     "NotFoundOrForbidden",
     "Page",
     "Query",

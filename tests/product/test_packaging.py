@@ -130,8 +130,14 @@ def test_wheel_holds_exactly_the_package_and_its_notebooks(dist: tuple[Path, Pat
 
 
 def _floors(requirements: list[str]) -> dict[str, Version]:
+    """The floor of each requirement; an extra of educatalog itself brings its own floors."""
     floors = {}
     for line in requirements:
+        extras = re.fullmatch(r"educatalog\[([a-z,]+)\]", line)
+        if extras:
+            for extra in extras[1].split(","):
+                floors.update(_floors(PYPROJECT["project"]["optional-dependencies"][extra]))
+            continue
         match = re.fullmatch(r"\s*([A-Za-z0-9_.-]+)(\[[^]]*\])?\s*>=\s*([0-9.]+)\s*(#.*)?", line)
         assert match, f"not a floor: {line!r}"
         floors[match[1].lower()] = Version(match[3])
@@ -156,7 +162,9 @@ def test_floors_constraints_and_conda_environments_agree_with_pyproject() -> Non
         name: Version(pin)
         for name, pin in (line.split("==") for line in lines if line and line[0] != "#")
     }
-    assert pins == {**runtime, "pytest": _floors(extras["dev"])["pytest"]}
+    tested = {**runtime, **_floors(extras["report"]), **_floors(extras["archive"])}
+    tested.update(_floors(extras["widgets"]))
+    assert pins == {**tested, "pytest": _floors(extras["dev"])["pytest"]}
 
     def conda(name: str) -> dict[str, Version]:
         text = (REPO / name).read_text(encoding="utf-8")
@@ -172,11 +180,12 @@ def test_floors_constraints_and_conda_environments_agree_with_pyproject() -> Non
     assert conda("environment-dev.yml") == developers
 
 
-@pytest.fixture(scope="module")
-def venv(dist: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A brand-new virtual environment with the wheel and its dependencies installed (by uv,
-    from its cache; by pip, a minute slower, where uv is not installed)."""
-    env = tmp_path_factory.mktemp("venv") / "env"
+def _new_venv(wheel: Path, extras: str, folder: Path) -> Path:
+    """A brand-new virtual environment with the wheel (with ``extras``, if any) and its
+    dependencies installed (by uv, from its cache; by pip, a minute slower, where uv is not
+    installed)."""
+    env = folder / "env"
+    requirement = f"educatalog{f'[{extras}]' if extras else ''} @ {wheel.resolve().as_uri()}"
     started = time.monotonic()
     try:
         from uv import find_uv_bin
@@ -184,22 +193,22 @@ def venv(dist: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> P
         uv = find_uv_bin()
         _run([uv, "venv", "--quiet", "--python", sys.executable, str(env)], timeout=120)
         python = env / "bin" / "python"
-        _run([uv, "pip", "install", "--quiet", "--python", str(python), str(dist[1])], timeout=600)
+        _run([uv, "pip", "install", "--quiet", "--python", str(python), requirement], timeout=600)
     except ImportError:
         _run([sys.executable, "-m", "venv", str(env)], timeout=120)
-        _run([str(env / "bin/python"), "-m", "pip", "install", "-q", str(dist[1])], timeout=600)
-    print(f"new virtual environment with the wheel: {time.monotonic() - started:.1f} s")
+        _run([str(env / "bin/python"), "-m", "pip", "install", "-q", requirement], timeout=600)
+    print(f"new virtual environment with {requirement}: {time.monotonic() - started:.1f} s")
     return env
 
 
-@pytest.mark.install
-def test_installed_wheel_works_from_a_fresh_directory(
-    venv: Path, tmp_path_factory: pytest.TempPathFactory
-) -> None:
-    """What the README promises a new user: version, help, notebooks, report, a notebook."""
-    work = tmp_path_factory.mktemp("work")  # outside the repository
-    home = tmp_path_factory.mktemp("home")  # a new user: no caches, no Jupyter settings
-    bin_dir = venv / "bin"
+@pytest.fixture(scope="module")
+def venv(dist: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """What a notebook user installs: ``pip install "educatalog[lab]"``."""
+    return _new_venv(dist[1], "lab", tmp_path_factory.mktemp("venv"))
+
+
+def _user_env(venv: Path, home: Path) -> dict[str, str]:
+    """The environment of a new user of ``venv``: no caches, settings or repository."""
     env = {
         k: v
         for k, v in os.environ.items()
@@ -209,7 +218,79 @@ def test_installed_wheel_works_from_a_fresh_directory(
     path = [
         p for p in env.get("PATH", "").split(os.pathsep) if Path(sys.executable).parent != Path(p)
     ]
-    env.update(HOME=str(home), PATH=os.pathsep.join([str(bin_dir), *path]))
+    env.update(HOME=str(home), PATH=os.pathsep.join([str(venv / "bin"), *path]))
+    return env
+
+
+LIGHT = ("ipykernel", "nbclient", "nbconvert", "nbformat", "duckdb", "openpyxl", "beautifulsoup4")
+"""What ``pip install educatalog`` no longer brings: the extras' packages."""
+
+CORE_SCRIPT = """
+import importlib.metadata as md, json, sys
+import educatalog
+offers = educatalog.load_catalogue().offers()
+by_state = offers.edu.supply(by="state")
+figure = offers.edu.plot.supply(by="state")
+figure.savefig("supply.png")
+problems = {}
+for name in ("educatalog.history", "educatalog.report"):
+    try:
+        __import__(name)
+    except educatalog.MissingDependency as exc:
+        problems[name] = str(exc)
+try:
+    educatalog.tables.write_excel("supply.xlsx", [by_state])
+except educatalog.MissingDependency as exc:
+    problems["tables.write_excel"] = str(exc)
+installed = sorted(d.metadata["Name"].lower() for d in md.distributions())
+print(json.dumps({"events": int(by_state["events"].sum()), "problems": problems,
+                  "installed": installed, "rows": len(offers)}))
+"""
+
+
+@pytest.mark.install
+def test_the_core_install_loads_counts_and_draws_and_names_the_extras(
+    dist: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """``pip install educatalog`` (no extra) gives ``load()``, the statistics, the charts and
+    the embedded demo server, without Jupyter, DuckDB or openpyxl; a feature of an extra
+    says which ``pip install`` brings it, in Python and on the command line."""
+    folder = tmp_path_factory.mktemp("core")
+    env = _new_venv(dist[1], "", folder)
+    work, home = folder / "work", folder / "home"
+    work.mkdir()
+    home.mkdir()
+    user = _user_env(env, home)
+    done = _run(["python", "-c", CORE_SCRIPT], cwd=work, env=user, timeout=300)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert not set(LIGHT) & set(result["installed"]), result["installed"]
+    assert result["events"] == result["rows"] > 0
+    assert (work / "supply.png").stat().st_size > 10_000
+    assert result["problems"] == {
+        "educatalog.history": "educatalog.history needs duckdb, which the extra 'archive' "
+        "installs: pip install 'educatalog[archive]'",
+        "educatalog.report": "educatalog.report needs nbformat, nbclient, nbconvert, bs4, "
+        "ipykernel, which the extra 'report' installs: pip install 'educatalog[report]'",
+        "tables.write_excel": "tables.write_excel needs openpyxl, which the extra 'excel' "
+        "installs: pip install 'educatalog[excel]'",
+    }
+    report = subprocess.run(
+        ["educatalog", "report", "--demo", "--out", "r"],
+        cwd=work, env=user, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert report.returncode != 0
+    assert "pip install 'educatalog[report]'" in report.stderr
+    assert not (work / "r").exists()
+
+
+@pytest.mark.install
+def test_installed_wheel_works_from_a_fresh_directory(
+    venv: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """What the README promises a new user: version, help, notebooks, report, a notebook."""
+    work = tmp_path_factory.mktemp("work")  # outside the repository
+    home = tmp_path_factory.mktemp("home")  # a new user: no caches, no Jupyter settings
+    env = _user_env(venv, home)
 
     def run(*command: str, timeout: int = 120) -> str:
         return _run(list(command), cwd=work, env=env, timeout=timeout).stdout

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from educatalog._version import __version__
-from educatalog.errors import EducatalogError
+from educatalog.errors import EducatalogError, MissingDependency
 from educatalog.loading.connection import resolve_origin
 
 if TYPE_CHECKING:
@@ -583,4 +583,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = build_parser().parse_args(argv)
     run: Callable[[argparse.Namespace], int] = args.run
-    return run(args)
+    try:
+        return run(args)
+    except MissingDependency as exc:  # a command of an extra that is not installed
+        return _fail(args.command, str(exc))

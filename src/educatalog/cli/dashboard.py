@@ -33,7 +33,7 @@ from babel.numbers import format_decimal
 
 from educatalog import snapshot, texts
 from educatalog.cli.fetch import fetch_snapshot
-from educatalog.errors import UsageError
+from educatalog.errors import UsageError, require
 from educatalog.files.workspace import PACKAGE
 from educatalog.jupyter import tethered
 from educatalog.jupyter.kernels import server_args
@@ -129,6 +129,7 @@ def show(prepared: Prepared, *, query: str | None = None) -> Any:
     """The page for the visitor who came: the heading, the demo banner, the explorer
     showing the view ``query`` (a URL query string; default: the page's, which a preheated
     kernel waits for) and the widget that keeps the page's address in step with the view."""
+    require("dashboard", "ipywidgets", "anywidget", what="The dashboard")
     import ipywidgets as w
 
     from educatalog.widgets.url_sync import follow

@@ -26,7 +26,7 @@ from typing import Any
 
 from educatalog import texts
 from educatalog._version import __version__
-from educatalog.errors import DataError, UsageError
+from educatalog.errors import DataError, UsageError, require
 
 __all__ = [
     "NOTEBOOKS",
@@ -152,6 +152,7 @@ def notebook(name: str, lang: str = texts.DEFAULT_LANG) -> Any:
     if not path.is_file():
         available = ", ".join(sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb")))
         raise UsageError(f'No notebook "{name}"; the shipped notebooks are: {available}.')
+    require("report", "nbformat", what="A notebook")
     import nbformat  # here, not at the top: it imports jsonschema, seconds of start-up
 
     return localize(nbformat.read(path, as_version=4), lang)  # type: ignore[no-untyped-call]

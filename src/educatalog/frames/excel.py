@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from educatalog.errors import UsageError
+from educatalog.errors import UsageError, require
 
 __all__ = ["MAX_ROWS", "SHEET_NAME_LENGTH", "cell_value", "check_rows", "sheet_names", "text_cell"]
 
@@ -69,6 +69,7 @@ def text_cell(sheet: Any, value: str) -> Any:
     """``value`` as a cell of ``sheet`` that stays text in Excel, also when it starts with
     ``=``, with the characters XML cannot hold replaced by U+FFFD (works for normal and
     write-only sheets)."""
+    require("excel", "openpyxl", what="A workbook")
     from openpyxl.cell import WriteOnlyCell
     from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 

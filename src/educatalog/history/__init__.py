@@ -64,7 +64,10 @@ lifetimes) and :mod:`~educatalog.history.demo` (:func:`build_demo`, :func:`demo_
 
 from __future__ import annotations
 
-from educatalog.errors import ArchiveError
+from educatalog.errors import ArchiveError, require
+
+require("archive", "duckdb", what="educatalog.history")
+
 from educatalog.history.archive import Archive, open
 from educatalog.history.demo import build_demo, demo_archive
 from educatalog.history.format import ARCHIVE_MANIFEST, FORMAT_VERSION

@@ -12,7 +12,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from educatalog.errors import UsageError
+from educatalog.errors import UsageError, require
 from educatalog.files.atomic import atomic_write
 from educatalog.frames import excel
 from educatalog.frames.typed import python_values
@@ -81,6 +81,7 @@ def sheet_names(tables: Sequence[str]) -> dict[str, str]:
 
 
 def _write_workbook(file: Path, tables: Mapping[str, pd.DataFrame]) -> None:
+    require("excel", "openpyxl", what="A snapshot's workbook")
     from openpyxl import Workbook
 
     for name, frame in tables.items():

@@ -25,6 +25,7 @@ import pandas as pd
 
 from educatalog import texts
 from educatalog._version import __version__
+from educatalog.errors import require
 from educatalog.frames.excel import check_rows, sheet_names, text_cell
 from educatalog.frames.provenance import Source, source_of
 
@@ -140,6 +141,7 @@ def write_excel(
     fit, totals in bold, and under it its notes, source, "Stand", filters and population
     figures. Text starting with ``=`` stays text.
     """
+    require("excel", "openpyxl", what="tables.write_excel")
     from openpyxl import Workbook
 
     lang = texts.check_lang(lang)

@@ -10,6 +10,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from educatalog.errors import require
+
+require("widgets", "ipywidgets", "IPython", what="The explorer (educatalog.widgets.explorer)")
+
 import ipywidgets as w
 import pandas as pd
 from matplotlib.figure import Figure
