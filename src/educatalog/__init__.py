@@ -44,8 +44,12 @@ from educatalog.errors import (
 from educatalog.frames.catalogue import Catalogue, Source
 from educatalog.loading.connection import connect, demo
 from educatalog.loading.loaders import load, load_catalogue, load_links
-from educatalog.model.schema import CATALOGUE
+from educatalog.model.schema import SCHEMA
 from educatalog.query import F, Query
+
+CATALOGUE = SCHEMA
+"""The former name of :data:`SCHEMA`, the catalogue's schema (the same object). The loaded
+catalogue is a :class:`Catalogue`."""
 
 if TYPE_CHECKING:  # the lazily imported modules, for type checkers and editors
     from educatalog import history as history
@@ -61,6 +65,7 @@ if TYPE_CHECKING:  # the lazily imported modules, for type checkers and editors
 
 __all__ = [
     "CATALOGUE",
+    "SCHEMA",
     "ArchiveError",
     "AsyncClient",
     "AuthenticationError",

@@ -22,7 +22,7 @@ from educatalog.errors import (
     ServiceUnavailable,
     UsageError,
 )
-from educatalog.model.schema import CATALOGUE
+from educatalog.model.schema import SCHEMA
 from educatalog.server.store import read_rows
 from faults import random_faults
 
@@ -49,11 +49,11 @@ def _client(url: str, transport: httpx.BaseTransport | None = None, **kw: object
     return Client(url, token=TOKEN, transport=transport, **options)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("collection", list(CATALOGUE))
+@pytest.mark.parametrize("collection", list(SCHEMA))
 def test_fetch_all_returns_exactly_the_rows_of_the_database(
     url: str, database: Path, collection: str
 ) -> None:
-    stored = [f.name for f in CATALOGUE[collection].stored_fields]
+    stored = [f.name for f in SCHEMA[collection].stored_fields]
     with _client(url) as client:
         rows = client.fetch_all(collection, Query(fields=tuple(stored)))
     assert rows == read_rows(database, collection)

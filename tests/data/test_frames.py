@@ -17,10 +17,10 @@ from educatalog.client._decoding import ArrowRows, decode_rows
 from educatalog.demodata import collect
 from educatalog.frames import typed as frames
 from educatalog.frames.typed import to_frame, typed_table
-from educatalog.model.schema import CATALOGUE
+from educatalog.model.schema import SCHEMA
 from educatalog.testing import serve
 
-EVENTS = CATALOGUE["events"]
+EVENTS = SCHEMA["events"]
 FIELDS = tuple(f.name for f in EVENTS.stored_fields)
 TOKEN = "frames-token"
 
@@ -126,7 +126,7 @@ def test_datetimes_read_as_on_the_general_path(
     with Client(url, token=TOKEN, transport=MalformedDates(value), page_size=200) as client:
         frame = educatalog.load("events", client=client, fields="id,event_start_date")
     first = frame.iloc[0]["event_start_date"]
-    expected = frames.typed_column([value], CATALOGUE["events"].field("event_start_date"))
+    expected = frames.typed_column([value], SCHEMA["events"].field("event_start_date"))
     if parsed is None:
         assert pd.isna(first)
         assert pd.isna(expected[0])

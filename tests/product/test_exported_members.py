@@ -17,6 +17,7 @@ from educatalog import errors
 
 PUBLIC = [
     "CATALOGUE",
+    "SCHEMA",
     "ArchiveError",
     "AsyncClient",
     "AuthenticationError",
@@ -169,7 +170,7 @@ def test_the_modules_say_what_they_hold() -> None:
     from educatalog.model import schema
 
     assert catalogue.Catalogue is educatalog.Catalogue
-    assert schema.CATALOGUE is educatalog.CATALOGUE
+    assert schema.SCHEMA is educatalog.SCHEMA is educatalog.CATALOGUE
     with pytest.raises(AttributeError):
         catalogue.Schema  # noqa: B018
     with pytest.raises(ModuleNotFoundError):

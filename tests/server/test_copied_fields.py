@@ -257,7 +257,7 @@ def test_the_database_knows_which_copies_it_may_read(
 
 def _count_statement(db: Database, filter_: dict[str, Any]) -> str:
     bound = bind(Query.from_params([("filter", json.dumps(filter_))]), "events")
-    text, _ = sql.count_sql(bound, db.catalogue, db.layout)
+    text, _ = sql.count_sql(bound, db.schema, db.layout)
     return text
 
 
@@ -287,7 +287,7 @@ def test_a_count_by_state_and_start_reads_one_index(databases: Databases) -> Non
 
 
 def test_a_catalogue_without_the_relation_copies_nothing(tmp_path: Path) -> None:
-    """A catalogue of one's own (``build_database(catalogue=...)``) whose events have no
+    """A catalogue of one's own (``build_database(schema=...)``) whose events have no
     address is built and served without copies."""
     from educatalog.server.store import build_database
 
@@ -296,9 +296,9 @@ def test_a_catalogue_without_the_relation_copies_nothing(tmp_path: Path) -> None
         "entity",
         (Field("id", FieldType.INTEGER), Field("event_start_date", FieldType.DATETIME)),
     )
-    catalogue = Schema([events])
-    path = build_database(tmp_path / "own.sqlite", [("events", [{"id": 1}])], catalogue=catalogue)
-    db = Database(path, catalogue=catalogue)
+    schema = Schema([events])
+    path = build_database(tmp_path / "own.sqlite", [("events", [{"id": 1}])], schema=schema)
+    db = Database(path, schema=schema)
     assert db.layout.copied == frozenset()
     columns = [row[1] for row in db.connection().execute('PRAGMA table_info("events")')]
     assert columns == ["id", "event_start_date"]

@@ -159,7 +159,7 @@ def test_objects_are_counted_in_sql_as_they_are_written(small_database: Path) ->
             coll = "courses" if "events.*" in fields else "events"
             bound = bind(Query(fields=fields, deep=deep, limit=-1), coll)
             rows, _ = items.read_items(ctx, bound)
-            counter = sql.ObjectCount(db.catalogue)
+            counter = sql.ObjectCount(db.schema)
             expression = counter.size(bound.collection, "t0", bound.fields, bound.deep)
             text = f"SELECT total({expression}) FROM {coll} AS t0"
             sizes: dict[int, int] = {}

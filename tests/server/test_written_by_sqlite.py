@@ -44,7 +44,7 @@ def demo(demo_database: Path) -> Database:
 
 
 def _bound(db: Database, collection: str, *params: tuple[str, str]) -> object:
-    return bind(Query.from_params(list(params)), collection, catalogue=db.catalogue)
+    return bind(Query.from_params(list(params)), collection, schema=db.schema)
 
 
 def _python(ctx: Context, bound: object) -> bytes:
@@ -58,7 +58,7 @@ def test_a_page_written_by_sqlite_is_the_page_python_writes(
     demo: Database, collection: str, fields: str, limit: str
 ) -> None:
     bound = _bound(demo, collection, ("fields", fields), ("limit", limit), ("sort", "-id"))
-    assert is_flat(bound, demo.catalogue)  # type: ignore[arg-type]
+    assert is_flat(bound, demo.schema)  # type: ignore[arg-type]
     with Context.lease(demo) as ctx:
         expected = _python(ctx, bound)
         page = read_items_json(ctx, bound)  # type: ignore[arg-type]
@@ -92,7 +92,7 @@ def test_deeper_objects_and_expanded_lists_are_built_in_python(demo: Database) -
         ("events", "course.events.id"),
     ]:
         bound = _bound(demo, collection, ("fields", fields))
-        assert not is_flat(bound, demo.catalogue)  # type: ignore[arg-type]
+        assert not is_flat(bound, demo.schema)  # type: ignore[arg-type]
         with Context.lease(demo) as ctx:
             assert read_items_json(ctx, bound) is None  # type: ignore[arg-type]
 
@@ -126,7 +126,7 @@ def test_a_missing_or_unset_target_is_null(databases: Databases) -> None:
 def _every_stored_field(db: Database, collection: str) -> str:
     """Every stored field of ``collection``, listed backwards: the order asked for is not
     the order written."""
-    return ",".join(reversed([f.name for f in db.catalogue[collection].stored_fields]))
+    return ",".join(reversed([f.name for f in db.schema[collection].stored_fields]))
 
 
 def _statements(ctx: Context) -> list[str]:
@@ -147,8 +147,8 @@ def _statements(ctx: Context) -> list[str]:
 def test_a_page_of_every_stored_field_is_read_as_written_when_the_database_was_built(
     demo: Database, params: list[tuple[str, str]]
 ) -> None:
-    assert demo.written_rows == frozenset(demo.catalogue)
-    for collection in demo.catalogue:
+    assert demo.written_rows == frozenset(demo.schema)
+    for collection in demo.schema:
         fields = ("fields", _every_stored_field(demo, collection))
         bound = _bound(demo, collection, fields, *params)
         with Context.lease(demo) as ctx:
@@ -200,7 +200,7 @@ def test_rows_written_otherwise_or_not_at_all_are_written_per_request(
             conn.execute("DROP TABLE _educatalog_written_rows")
         conn.commit()
     db = Database(copy)
-    expected = frozenset() if change == "not written" else frozenset(db.catalogue) - {"events"}
+    expected = frozenset() if change == "not written" else frozenset(db.schema) - {"events"}
     assert db.written_rows == expected
     bound = _bound(db, "events", ("fields", _every_stored_field(db, "events")), ("limit", "30"))
     with Context.lease(db) as ctx:

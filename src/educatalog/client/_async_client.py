@@ -49,7 +49,7 @@ from educatalog.client._paging import (
 )
 from educatalog.errors import InvalidQuery, PassingFailure
 from educatalog.model.protocol import INFO_PATH
-from educatalog.model.schema import CATALOGUE
+from educatalog.model.schema import SCHEMA
 from educatalog.query import Query
 
 __all__ = ["AsyncClient"]
@@ -160,14 +160,14 @@ class AsyncClient(ClientBase):
 
     async def get(self, collection: str, item_id: int, *, fields: str | None = None) -> Row:
         """One item by id."""
-        CATALOGUE[collection]  # unknown names fail here, with a suggestion
+        SCHEMA[collection]  # unknown names fail here, with a suggestion
         params = {"fields": fields} if fields else None
         body = await self.request(f"/items/{collection}/{item_id}", params)
         return item_of(body, f"GET /items/{collection}/{item_id}")
 
     async def list(self, collection: str, query: Query | None = None) -> Page:
         """One page of ``collection`` as the service answers ``query``."""
-        CATALOGUE[collection]
+        SCHEMA[collection]
         query = query or Query()
         await self._warn_wildcards(query)
         decode = self._page_decoder(collection, query)

@@ -35,7 +35,7 @@ from educatalog.errors import (
     error_from_body,
 )
 from educatalog.model.protocol import DEMO_DATA, DEMO_HEADER, REFERENCE_SERVER
-from educatalog.model.schema import CATALOGUE
+from educatalog.model.schema import SCHEMA
 from educatalog.query import Filter, Query, walk_conditions
 
 __all__ = [
@@ -199,7 +199,7 @@ class ClientBase:
         (in C++, without the GIL, so decoding overlaps the other downloads), orjson for
         anything else or whatever pyarrow declines. An error body is returned as it is, for
         :meth:`_answer` to raise its error."""
-        coll = CATALOGUE[collection]
+        coll = SCHEMA[collection]
         grouped = query.aggregate or query.group_by  # rows of groups: not the fields
         names = query.fields if query.fields and "*" not in query.fields and not grouped else None
 

@@ -26,7 +26,7 @@ import pyarrow.compute as pc
 
 from educatalog.client._decoding import ArrowRows
 from educatalog.errors import IncompleteDownload, InvalidQuery, UnexpectedAnswer, UsageError
-from educatalog.model.schema import CATALOGUE
+from educatalog.model.schema import SCHEMA
 from educatalog.query import F, Query, bind_fields, list_relations
 
 __all__ = [
@@ -170,7 +170,7 @@ def download_query(collection: str, query: Query | None) -> Query:
     id order); ``id`` is added to explicit fields; every list relation among the selected
     fields gets ``_limit: -1`` in ``deep``, under the user's own deep options.
     """
-    coll = CATALOGUE[collection]  # unknown names fail here, with a suggestion
+    coll = SCHEMA[collection]  # unknown names fail here, with a suggestion
     query = query or Query()
     if query.aggregate or query.group_by:
         raise UsageError(
@@ -185,7 +185,7 @@ def download_query(collection: str, query: Query | None) -> Query:
     fields = query.fields
     if fields is not None and "id" not in fields and "*" not in fields:
         fields = (*fields, "id")
-    deep = list_relations(bind_fields(fields or ("*",), coll, CATALOGUE), coll)
+    deep = list_relations(bind_fields(fields or ("*",), coll, SCHEMA), coll)
     return Query(
         fields=fields,
         filter=query.filter,

@@ -21,7 +21,7 @@ from typing import Any
 import orjson
 
 from educatalog.errors import NotFoundOrForbidden
-from educatalog.model.schema import CATALOGUE, Collection, Field, Schema
+from educatalog.model.schema import SCHEMA, Collection, Field, Schema
 from educatalog.query import NESTED_LIMIT, And, BoundQuery, Condition, FieldTree, Filter
 from educatalog.server import sql, tuning
 from educatalog.server.context import Context
@@ -71,7 +71,7 @@ def read_items_json(
     serializing it in Python cost the server more than reading the rows. So did nested
     objects: 492 events with their address's city, 1.2 ms in Python, 0.7 ms so.
     """
-    if not (is_flat(bound, ctx.db.catalogue) if flat is None else flat):
+    if not (is_flat(bound, ctx.db.schema) if flat is None else flat):
         return None
     with ctx.working():
         if bound.limit == 0:
@@ -94,41 +94,41 @@ def read_groups(ctx: Context, bound: BoundQuery) -> tuple[bytes, dict[str, int]]
     with ctx.working():
         meta = _meta(ctx, bound)
         text, params = sql.aggregate_sql(
-            bound, ctx.db.catalogue, ctx.db.layout, prefilter=ctx.prefilter
+            bound, ctx.db.schema, ctx.db.layout, prefilter=ctx.prefilter
         )
         (array,) = ctx.conn.execute(text, params).fetchone()
         ctx.guard.check()
         return array.encode(), meta
 
 
-def is_flat(bound: BoundQuery, catalogue: Schema = CATALOGUE) -> bool:
+def is_flat(bound: BoundQuery, schema: Schema = SCHEMA) -> bool:
     """Whether SQLite can write the rows alone: plain columns, list relations as their
     ids, and many-to-one relations expanded into rows it can write alone (nested objects,
     one lookup by id each). An expanded list (one-to-many, many-to-many) is built in
     Python (:func:`read_items`)."""
-    return _flat(bound.collection, bound.fields, catalogue, tuning.TUNING.flat_depth)
+    return _flat(bound.collection, bound.fields, schema, tuning.TUNING.flat_depth)
 
 
-def lists_ids(coll: Collection, tree: FieldTree, catalogue: Schema) -> bool:
+def lists_ids(coll: Collection, tree: FieldTree, schema: Schema) -> bool:
     """Whether a row of ``coll`` written with ``tree`` lists a relation's ids (at any level
     of its many-to-one objects): a subquery a row, which costs SQLite more than an object."""
     for name, sub in tree.items():
         fld = coll.field(name)
         if not fld.is_stored:
             return True
-        if sub is not None and lists_ids(catalogue.expansion_target(fld), sub, catalogue):
+        if sub is not None and lists_ids(schema.expansion_target(fld), sub, schema):
             return True
     return False
 
 
-def _flat(coll: Collection, tree: FieldTree, catalogue: Schema, levels: int) -> bool:
+def _flat(coll: Collection, tree: FieldTree, schema: Schema, levels: int) -> bool:
     for name, sub in tree.items():
         if sub is None:
             continue
         fld = coll.field(name)
         if fld.relation is None or fld.relation.kind != "m2o" or levels == 0:
             return False
-        if not _flat(catalogue.expansion_target(fld), sub, catalogue, levels - 1):
+        if not _flat(schema.expansion_target(fld), sub, schema, levels - 1):
             return False
     return True
 
@@ -152,11 +152,11 @@ def _every_stored_field(coll: Collection, tree: FieldTree) -> bool:
 def _flat_item(db: Database, bound: BoundQuery) -> str:
     """The ``json_object`` of a flat selection (:func:`is_flat`), keys in the order the
     general path writes them."""
-    return sql.flat_item_sql(_row_object(db.catalogue, bound.collection, bound.fields, bound.deep))
+    return sql.flat_item_sql(_row_object(db.schema, bound.collection, bound.fields, bound.deep))
 
 
 def _row_object(
-    catalogue: Schema, coll: Collection, tree: FieldTree, deep: Mapping[str, Any]
+    schema: Schema, coll: Collection, tree: FieldTree, deep: Mapping[str, Any]
 ) -> sql.RowObject:
     """What a row of ``coll`` is written as: stored fields (a many-to-one expanded as its
     row's object), then list relations (their ids, capped per parent as ``deep`` says, in
@@ -165,7 +165,7 @@ def _row_object(
     lists = [
         (
             coll.field(name),
-            catalogue.expansion_target(coll.field(name)).name,
+            schema.expansion_target(coll.field(name)).name,
             int(deep.get(name, {}).get("_limit", NESTED_LIMIT)),
         )
         for name in tree
@@ -173,7 +173,7 @@ def _row_object(
     ]
     related = {
         name: _row_object(
-            catalogue, catalogue.expansion_target(coll.field(name)), sub, deep.get(name, {})
+            schema, schema.expansion_target(coll.field(name)), sub, deep.get(name, {})
         )
         for name, sub in tree.items()
         if sub is not None
@@ -213,7 +213,7 @@ def stream_items(
         return
     yield b'{"data":['
     if flat is None:
-        flat = is_flat(bound, ctx.db.catalogue)
+        flat = is_flat(bound, ctx.db.schema)
     numbers = tuning.TUNING
     chunk_rows = chunk_rows or numbers.chunk_rows
     wrap: Callable[[str], str] | None = None
@@ -283,7 +283,7 @@ def _meta(ctx: Context, bound: BoundQuery, rows: int | None = None) -> dict[str,
         known = None if rows is None else known_count(bound, rows)
         if known is None:
             text, params = sql.count_sql(
-                bound, ctx.db.catalogue, ctx.db.layout, prefilter=ctx.prefilter
+                bound, ctx.db.schema, ctx.db.layout, prefilter=ctx.prefilter
             )
             known = ctx.conn.execute(text, params).fetchone()[0]
         meta["filter_count"] = known
@@ -346,7 +346,7 @@ def _page(
         # A search with an index walks a shorter way: a word that a page's worth of rows
         # hold is found within it; a rarer one is found faster from the index's rows.
         indexed = bound.search is not None and bound.collection.name in db.search_indexes
-        text, params = sql.page_sql(bound, columns, db.catalogue, db.layout, scan_in_id_order=True)
+        text, params = sql.page_sql(bound, columns, db.schema, db.layout, scan_in_id_order=True)
         numbers = tuning.TUNING
         with ctx.walk_budget(numbers.search_scan_budget if indexed else numbers.id_scan_budget):
             try:
@@ -358,7 +358,7 @@ def _page(
     text, params = sql.page_sql(
         bound,
         columns,
-        db.catalogue,
+        db.schema,
         db.layout,
         prefilter=ctx.prefilter,
         reads_all=True if few else None,
@@ -455,7 +455,7 @@ def _attach(
             fld = coll.field(name)
             if fld.relation is None:
                 continue
-            step = _Expansion(fld, ctx.db.catalogue.expansion_target(fld), sub, deep.get(name, {}))
+            step = _Expansion(fld, ctx.db.schema.expansion_target(fld), sub, deep.get(name, {}))
             if fld.relation.kind != "m2o":
                 _attach_list(ctx, rows, step)
             elif sub is not None:

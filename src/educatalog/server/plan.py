@@ -74,7 +74,7 @@ def plan_list(db: Database, limits: Limits, bound: BoundQuery) -> ReadPlan:
         heavy = stream_rows is not None and (bound.limit is None or bound.limit > stream_rows)
         quick = total is not None and total <= numbers.quick_rows
         return ReadPlan(bound, Shape.GROUPS, False, quick, heavy)
-    flat = is_flat(bound, db.catalogue)
+    flat = is_flat(bound, db.schema)
     per_row = _per_row(db, bound) if flat or _small(total) else None
     streamed = heavy = False
     if stream_rows is not None:
@@ -97,7 +97,7 @@ def plan_item(db: Database, bound: BoundQuery, item_id: int) -> ReadPlan:
     """The plan of one item's read: tried quickly as a page of one row would be."""
     one = replace(bound, limit=1)
     total = db.known_total(bound.collection.name)
-    flat = is_flat(one, db.catalogue)
+    flat = is_flat(one, db.schema)
     per_row = _per_row(db, one) if _small(total) else None
     return ReadPlan(bound, Shape.ITEM, False, _quick(db, one, total, flat, per_row), False, item_id)
 
@@ -124,5 +124,5 @@ def _quick(
     rows = max(0, total - bound.offset)
     most = (rows if bound.limit is None else min(bound.limit, rows)) * per_row
     numbers = tuning.TUNING
-    cheap = flat and not lists_ids(bound.collection, bound.fields, db.catalogue)
+    cheap = flat and not lists_ids(bound.collection, bound.fields, db.schema)
     return most <= (numbers.quick_flat_objects if cheap else numbers.quick_objects)

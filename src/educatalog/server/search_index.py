@@ -20,11 +20,11 @@ __all__ = ["Prefilter", "create_search_indexes", "usable_search_indexes"]
 log = logging.getLogger("educatalog.server")
 
 
-def create_search_indexes(conn: sqlite3.Connection, catalogue: Schema) -> None:
+def create_search_indexes(conn: sqlite3.Connection, schema: Schema) -> None:
     """The search index of every collection with text fields, filled from its rows. An
     SQLite without FTS5's trigram tokenizer (before 3.34) gets none: searches then read
     every row, as before (:func:`usable_search_indexes` finds which were built)."""
-    for coll in catalogue.values():
+    for coll in schema.values():
         if not sql.searched_text_fields(coll):
             continue
         try:
@@ -35,10 +35,10 @@ def create_search_indexes(conn: sqlite3.Connection, catalogue: Schema) -> None:
         conn.execute(sql.fill_search_table_sql(coll))
 
 
-def usable_search_indexes(conn: sqlite3.Connection, catalogue: Schema) -> frozenset[str]:
+def usable_search_indexes(conn: sqlite3.Connection, schema: Schema) -> frozenset[str]:
     """The collections of the database on ``conn`` whose search index this SQLite can read."""
     found = set()
-    for coll in catalogue.values():
+    for coll in schema.values():
         if not sql.searched_text_fields(coll):
             continue
         try:
