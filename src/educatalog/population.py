@@ -392,7 +392,11 @@ BASIS: str = STATE_POPULATION.attrs["basis"]
 """The census the default figures are updated from: "Zensus 2022"."""
 
 PUBLISHER: str = STATE_POPULATION.attrs["publisher"]
+"""Who publishes the default figures, as the file names them: "Statistisches Bundesamt (Destatis)
+und Statistische Ämter der Länder"."""
 STATISTIC: str = STATE_POPULATION.attrs["statistic"]
+"""The statistic the default figures come from, as the file names it: "Fortschreibung des
+Bevölkerungsstandes" (the population update)."""
 TABLE: str = STATE_POPULATION.attrs["table"]
 """The Destatis (GENESIS-Online) table the figures come from."""
 

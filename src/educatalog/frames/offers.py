@@ -146,6 +146,8 @@ OFFER_COLUMNS: tuple[str, ...] = (
     "institution_type_id",
     "duration_class_id",
 )
+"""The columns of the offers frame, in order (see the module's docstring): the event, course and
+labelled dimensions, then ``address_id`` and the raw reference ids beside their labels."""
 
 
 class Tables(Protocol):

@@ -91,6 +91,8 @@ def schema_of(frame: pd.DataFrame) -> str:
 
 
 def arrow(frame: pd.DataFrame) -> pa.Table:
+    """The frame as an Arrow table of row versions: its rows alone, the index dropped, without
+    pandas ``attrs`` or schema metadata."""
     frame = frame.reset_index(drop=True)
     frame.attrs = {}
     table = pa.Table.from_pandas(frame, preserve_index=False)
@@ -98,6 +100,8 @@ def arrow(frame: pd.DataFrame) -> pa.Table:
 
 
 def plain_table(frame: pd.DataFrame) -> pa.Table:
+    """The frame as an Arrow table stored whole (a table without a key): its index kept as
+    pandas keeps one by default, its ``attrs`` left out."""
     frame = frame.copy(deep=False)
     frame.attrs = {}
     return pa.Table.from_pandas(frame, preserve_index=None)

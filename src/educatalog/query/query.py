@@ -149,6 +149,9 @@ def _integer(text: str | None, name: str, minimum: int) -> int | None:
 
 
 META_VALUES = ("total_count", "filter_count")
+"""The values the ``meta`` parameter takes, in the order the answer's ``meta`` lists them:
+``total_count`` (the collection's items) and ``filter_count`` (those the filter and search
+match); ``*`` asks for both."""
 
 
 def _parse_meta(values: tuple[str, ...] | None) -> tuple[str, ...] | None:
@@ -166,6 +169,8 @@ def _parse_meta(values: tuple[str, ...] | None) -> tuple[str, ...] | None:
 
 
 DEEP_KEYS = frozenset({"_limit"})
+"""The parameters ``deep`` accepts for a relation: ``_limit`` only (the most related items nested
+per item); any other is refused."""
 
 UNSUPPORTED_PARAMETERS = {
     "export": "download the rows with the client (educatalog.load) and write them with "

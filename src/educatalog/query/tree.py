@@ -31,7 +31,10 @@ __all__ = [
 ]
 
 Scalar: TypeAlias = str | int | float | bool | None
+"""One value of a condition, as JSON has it: text, number, boolean or null."""
 Value: TypeAlias = Scalar | tuple[Scalar, ...]
+"""A condition's value: one :data:`Scalar`, or a tuple of them for the list and range operators
+(``_in``, ``_nin``, ``_between``, ``_nbetween``)."""
 # ---------------------------------------------------------------------------------------
 # The filter tree
 
@@ -85,6 +88,8 @@ class Or(_Combinable):
 
 
 Filter: TypeAlias = Condition | Related | And | Or
+"""A filter: a :class:`Condition`, a :class:`Related` filter, or an :class:`And` or :class:`Or`
+of filters."""
 
 
 class F:

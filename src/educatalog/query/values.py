@@ -172,6 +172,8 @@ def _datetime(value: Scalar, op: str, where: str) -> str:
 # $NOW: Directus's dynamic date value
 
 NOW = "$NOW"
+"""Directus's dynamic date value: a date or datetime filter value that starts with ``$NOW``, such
+as ``$NOW(-1 year)``, stands for a moment relative to the request (:func:`resolve_now`)."""
 _NOW_OFFSET = re.compile(r"\(([^()]+)\)")
 _ADJUSTMENT = re.compile(
     r"(-?(?:\d+)?\.?\d+) *(milliseconds?|msecs?|ms|seconds?|secs?|s|minutes?|mins?|m|hours?|"

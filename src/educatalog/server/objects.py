@@ -21,6 +21,8 @@ __all__ = ["check_objects", "check_size", "most_objects", "objects_per_row", "to
 
 
 def too_many(total: int, most: int) -> InvalidQuery:
+    """The error refusing an answer of ``total`` objects, over the server's limit ``most``: it
+    names both and suggests fewer relations or a smaller limit."""
     return InvalidQuery(
         f"The answer would hold {total:,} objects, more than {most:,}: "
         "select fewer relations, or ask for fewer items with limit."

@@ -44,7 +44,12 @@ __all__ = [
 ]
 
 Normalize = bool | Literal["all", "index", "columns"]
+"""What a share is a share of (``normalize=``): ``"all"`` or True the total, ``"index"`` each
+row, ``"columns"`` each column; False no share (:func:`supply` leaves ``share`` out,
+:func:`crosstab` keeps the counts)."""
 Unknown = Literal["exclude", "as_false", "separate"]
+"""What :func:`share` does with events whose value is missing (``unknown=``): one of
+:data:`UNKNOWN_CHOICES`."""
 
 UNKNOWN_CHOICES: tuple[str, ...] = ("exclude", "as_false", "separate")
 """What :func:`share` does with events whose value is unknown (see its docstring)."""

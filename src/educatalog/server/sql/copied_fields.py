@@ -42,8 +42,12 @@ CREATE_COPIED_FIELDS_TABLE = (
     "(collection TEXT, relation TEXT, field TEXT, fill_sql TEXT, "
     "PRIMARY KEY (collection, relation, field))"
 )
+"""Create :data:`COPIED_FIELDS_TABLE`: one row per copied field (collection, relation, field)
+with the SQL that filled its column."""
 INSERT_COPIED_FIELD = f"INSERT INTO {COPIED_FIELDS_TABLE} VALUES (?, ?, ?, ?)"
+"""Record one copied field: collection, relation, field and its fill SQL (the parameters)."""
 SELECT_COPIED_FIELDS = f"SELECT collection, relation, field, fill_sql FROM {COPIED_FIELDS_TABLE}"
+"""Every copied field the database records, with the SQL that filled its column."""
 
 
 def add_copied_column_sql(coll: Collection, relation: str, target: Collection, name: str) -> str:

@@ -65,21 +65,40 @@ def create_table_sql(coll: Collection) -> str:
 
 
 CREATE_INFO_TABLE = f"CREATE TABLE {INFO_TABLE} (key TEXT PRIMARY KEY, value TEXT)"
+"""Create :data:`INFO_TABLE`: the database's ``info`` as keys with JSON values."""
 INSERT_INFO = f"INSERT INTO {INFO_TABLE} VALUES (?, ?)"
+"""Record one key of the database's ``info`` and its value as JSON (the parameters)."""
 SELECT_INFO = f"SELECT key, value FROM {INFO_TABLE}"
+"""The database's ``info``: every key with its value as JSON."""
 CREATE_SPECIAL_TEXT_TABLE = f"CREATE TABLE {SPECIAL_TEXT_TABLE} (collection TEXT, field TEXT)"
+"""Create :data:`SPECIAL_TEXT_TABLE`: one row per text column (collection, field) that holds a
+character of ``SPECIAL_LOWERING``."""
 INSERT_SPECIAL_TEXT = f"INSERT INTO {SPECIAL_TEXT_TABLE} VALUES (?, ?)"
+"""Record one text column that holds a character of ``SPECIAL_LOWERING``: collection and field
+(the parameters)."""
 SELECT_SPECIAL_TEXT = f"SELECT collection, field FROM {SPECIAL_TEXT_TABLE}"
+"""Every text column recorded as holding a character of ``SPECIAL_LOWERING``, as (collection,
+field)."""
 SELECT_INDEX_STATISTICS = "SELECT tbl, idx, stat FROM sqlite_stat1 WHERE idx IS NOT NULL"
+"""``ANALYZE``'s statistics of each index (table, index, ``stat``), from which the server reads
+the rows per value of its leading column."""
 SELECT_TABLE_NAMES = "SELECT name FROM sqlite_master"
+"""The names of the database's tables (and its other schema objects), to tell a database of the
+catalogue from another file."""
 BUILD_PRAGMAS = ("PRAGMA journal_mode = OFF", "PRAGMA synchronous = OFF")
 """How a database is written: at once, by one writer, into a file renamed when done."""
 ANALYZE = "ANALYZE"
+"""Gather the statistics of the tables and indexes (``sqlite_stat1``) for SQLite's query planner
+and :data:`SELECT_INDEX_STATISTICS`, once the database is built."""
 QUERY_ONLY = "PRAGMA query_only = ON"
+"""Make a connection read-only: every connection of the server reads, none writes."""
 NO_MEMORY_MAP = "PRAGMA mmap_size = 0"
+"""Turn memory-mapped reads off on a connection, so that the pages a large answer touched do not
+count as the server's memory once per connection."""
 
 
 def create_index_sql(table: str, columns: tuple[str, ...]) -> str:
+    """Create the index ``ix_<table>_<columns>`` on ``columns`` of ``table``, in that order."""
     name = quote(f"ix_{table}_{'_'.join(columns)}")
     return f"CREATE INDEX {name} ON {quote(table)} ({', '.join(map(quote, columns))})"
 
@@ -101,6 +120,7 @@ def holds_special_text_sql(coll: Collection, f: Field) -> str:
 
 
 def index_info_sql(index: str) -> str:
+    """The columns of index ``index``, in order (the third value of a row is the column's name)."""
     return f"PRAGMA index_info({quote(index)})"
 
 
@@ -116,6 +136,7 @@ def all_rows_sql(coll: Collection) -> str:
 
 
 def total_count_sql(table: str) -> str:
+    """The number of rows of ``table``."""
     return f"SELECT count(*) FROM {quote(table)}"
 
 

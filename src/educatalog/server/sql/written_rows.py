@@ -43,8 +43,13 @@ WRITTEN_ROWS_TABLE = "_educatalog_written_rows"
 CREATE_WRITTEN_ROWS_TABLE = (
     f"CREATE TABLE {WRITTEN_ROWS_TABLE} (collection TEXT PRIMARY KEY, object_sql TEXT)"
 )
+"""Create :data:`WRITTEN_ROWS_TABLE`: one row per collection whose rows are written, with the
+expression that wrote them."""
 INSERT_WRITTEN_ROWS = f"INSERT INTO {WRITTEN_ROWS_TABLE} VALUES (?, ?)"
+"""Record a collection's written rows: its name and the expression that wrote them (the
+parameters)."""
 SELECT_WRITTEN_ROWS = f"SELECT collection, object_sql FROM {WRITTEN_ROWS_TABLE}"
+"""Every collection whose rows the database holds written, with the expression that wrote them."""
 
 
 def rows_table(coll: Collection) -> str:
@@ -60,6 +65,8 @@ def row_object_sql(coll: Collection, alias: str = "t0") -> str:
 
 
 def create_rows_table_sql(coll: Collection) -> str:
+    """Create the table of ``coll``'s written rows (:func:`rows_table`): its objects as JSON
+    blobs by id."""
     return f"CREATE TABLE {quote(rows_table(coll))} (id INTEGER PRIMARY KEY, object BLOB)"
 
 
