@@ -174,7 +174,7 @@ def decode(url: str) -> dict[str, Any]:
     decoder = Client._page_decoder(COLLECTION, Query(fields=fields))  # as load() decodes
 
     def one(body: bytes) -> Any:
-        return _page(decoder(body).data, coll)
+        return _page(decoder(body), coll)
 
     timer = Timer()
     frame = _combine([one(body) for body in bodies])

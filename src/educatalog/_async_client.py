@@ -43,6 +43,7 @@ from educatalog.paging import (
     identity,
     incomplete_download,
     last_id,
+    on_rows,
     sorted_pages,
     sorted_query,
     top_query,
@@ -58,7 +59,7 @@ T = TypeVar("T")
 Part = tuple[Ids, T]
 """The ids of a page's rows (for the final check) and the page as converted."""
 
-Download = tuple[int, builtins.list[Part[Any]]]
+Download = tuple[int, builtins.list[Part[T]]]
 """The rows a download expects, and the parts it received."""
 
 
@@ -224,6 +225,16 @@ class AsyncClient(ClientBase):
         DataFrame) bounds the memory a large download needs. ``progress`` overrides the
         client's setting for this download.
         """
+        return await self._fetch_pages(collection, query, on_rows(convert), progress)
+
+    async def _fetch_pages(
+        self,
+        collection: str,
+        query: Query | None,
+        convert: Callable[[Page], T],
+        progress: bool | None = None,
+    ) -> builtins.list[T]:
+        """:meth:`fetch_pages`, each :class:`Page` passed through ``convert`` as it is."""
         base = download_query(collection, query)
         download = functools.partial(self._download, collection, base, convert, progress)
         return await self._complete(collection, download)
@@ -270,6 +281,18 @@ class AsyncClient(ClientBase):
         as :meth:`fetch_pages` checks its own: exactly ``min(limit, filter_count)`` rows,
         no duplicate, else fetched again, then :class:`IncompleteDownload`.
         """
+        return await self._fetch_sorted(collection, query, sort, limit, on_rows(convert), progress)
+
+    async def _fetch_sorted(
+        self,
+        collection: str,
+        query: Query | None,
+        sort: Sequence[str],
+        limit: int,
+        convert: Callable[[Page], T],
+        progress: bool | None = None,
+    ) -> builtins.list[T]:
+        """:meth:`fetch_sorted`, each :class:`Page` passed through ``convert`` as it is."""
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
             raise InvalidQuery(f"limit must be a whole number of rows, 0 or more: {limit!r}")
         base = sorted_query(collection, query, sort)
@@ -278,7 +301,9 @@ class AsyncClient(ClientBase):
         )
         return await self._complete(collection, download)
 
-    async def _complete(self, collection: str, download: AsyncCall[Download]) -> builtins.list[Any]:
+    async def _complete(
+        self, collection: str, download: AsyncCall[Download[T]]
+    ) -> builtins.list[T]:
         """The converted pages of ``download``, run again while its rows do not add up."""
         problem = None
         for _ in range(DOWNLOAD_ATTEMPTS):
@@ -293,9 +318,9 @@ class AsyncClient(ClientBase):
         collection: str,
         base: Query,
         limit: int,
-        convert: Callable[[builtins.list[Row]], T],
+        convert: Callable[[Page], T],
         progress: bool | None,
-    ) -> tuple[int, builtins.list[Part[T]]]:
+    ) -> Download[T]:
         size = min(limit, self._effective_page_size)
         while True:
             try:
@@ -307,18 +332,18 @@ class AsyncClient(ClientBase):
                 size = max(1, size // 2)
                 self._effective_page_size = min(self._effective_page_size, size)
         expected = min(limit, int(first.meta["filter_count"]))
-        pages = [converted(first.data, convert)]
-        rest = sorted_pages(expected, size) if size and len(first.data) == size else []
+        pages = [converted(first, convert)]
+        rest = sorted_pages(expected, size) if size and first.num_rows == size else []
         if not rest:
             return expected, pages
 
         async def fetch(offset: int, rows: int) -> Part[T]:
             page = await self.list(collection, base.replace(limit=rows, offset=offset))
-            bar.update(len(page.data))
-            return converted(page.data, convert)
+            bar.update(page.num_rows)
+            return converted(page, convert)
 
         with self._progress(collection, expected, progress) as bar:
-            bar.update(len(first.data))
+            bar.update(first.num_rows)
             calls = [functools.partial(fetch, offset, rows) for offset, rows in rest]
             pages += await AsyncBackend.run_all(calls, self.max_concurrency)
         return expected, pages
@@ -327,21 +352,21 @@ class AsyncClient(ClientBase):
         self,
         collection: str,
         base: Query,
-        convert: Callable[[builtins.list[Row]], T],
+        convert: Callable[[Page], T],
         progress: bool | None,
-    ) -> tuple[int, builtins.list[Part[T]]]:
+    ) -> Download[T]:
         size = self._effective_page_size
         first = await self._page(collection, first_query(base))
         expected = filter_count(first, collection)
         self._check_window(collection, first, None, None)
         self._notice_cap(first, size, expected)
-        pages = [converted(first.data, convert)]
+        pages = [converted(first, convert)]
         if first_is_all(first, expected):
             return expected, pages
         top = await self._page(collection, top_query(base))
         slices = self._walk_slices(first, top, expected)
         with self._progress(collection, expected, progress) as bar:
-            bar.update(len(first.data))
+            bar.update(first.num_rows)
             calls = [
                 functools.partial(self._walk, collection, base, low, high, bar, convert)
                 for low, high in slices
@@ -357,7 +382,7 @@ class AsyncClient(ClientBase):
         low: int,
         high: int,
         bar: ProgressBar,
-        convert: Callable[[builtins.list[Row]], T],
+        convert: Callable[[Page], T],
     ) -> builtins.list[Part[T]]:
         """Converted pages of the ids in (low, high], by keyset: id > last seen."""
         out = []
@@ -365,10 +390,10 @@ class AsyncClient(ClientBase):
         while True:
             page = await self._page(collection, window_query(base, last, high))
             self._check_window(collection, page, last, high)
-            if page.data:
-                last = last_id(page.data)
-                bar.update(len(page.data))
-                out.append(converted(page.data, convert))
+            if page.num_rows:
+                last = last_id(page)
+                bar.update(page.num_rows)
+                out.append(converted(page, convert))
             if self._slice_done(page) or last == high:
                 return out
 

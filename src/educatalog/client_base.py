@@ -215,7 +215,7 @@ class ClientBase:
             simple = names is not None and content.startswith(b'{"data":[')
             fast = decode_rows(content, coll, names) if simple and names else None
             if fast is not None:
-                return Page(*fast)
+                return Page.from_arrow(*fast)
             body = orjson.loads(content)
             if isinstance(body, dict) and "errors" in body:
                 return body
@@ -273,7 +273,7 @@ class ClientBase:
     def _check_window(collection: str, page: Page, low: int | None, high: int | None) -> None:
         """The rows of a page asked for ids in (low, high] must hold just such ids (so that
         every page moves the walk on)."""
-        problem = window_problem(page_ids(page.data), low, high)
+        problem = window_problem(page_ids(page), low, high)
         if problem is None:  # (repeated rows are left to the count at the end)
             return
         if "integer" in problem:
@@ -286,17 +286,14 @@ class ClientBase:
     def _notice_cap(self, first: Page, size: int, expected: int) -> None:
         """A first page shorter than asked, though more rows match, means a gateway caps
         pages silently: ask for that many from now on."""
-        if (
-            0 < len(first.data) < min(size, expected)
-            and len(first.data) < self._effective_page_size
-        ):
-            self._effective_page_size = len(first.data)
+        if 0 < first.num_rows < min(size, expected) and first.num_rows < self._effective_page_size:
+            self._effective_page_size = first.num_rows
 
     def _walk_slices(self, first: Page, top: Page, expected: int) -> list[tuple[int, int]]:
         return walk_slices(first, top, expected, self._effective_page_size, self.max_concurrency)
 
     def _slice_done(self, page: Page) -> bool:
-        return len(page.data) < self._effective_page_size
+        return page.num_rows < self._effective_page_size
 
     def _progress(self, collection: str, total: int, show: bool | None) -> ProgressBar:
         show = self.progress if show is None else show

@@ -10,7 +10,6 @@ import pyarrow as pa
 import pytest
 
 from educatalog.client_base import ClientBase
-from educatalog.decoding import ArrowRows
 from educatalog.errors import (
     IncompleteDownload,
     InvalidQuery,
@@ -170,13 +169,26 @@ def test_page_of_accepts_only_list_answers() -> None:
 
 
 def test_ids_of_plain_and_arrow_pages() -> None:
-    arrow = ArrowRows(pa.table({"id": [4, 5, 6]}))
+    arrow = Page.from_arrow(pa.table({"id": [4, 5, 6]}))
     assert row_ids(arrow) == [4, 5, 6]
     assert last_id(arrow) == 6
-    assert row_ids(rows(1, 2)) == [1, 2]
-    assert last_id(rows(1, 2)) == 2
-    ids, size = converted(rows(7, 8), len)
+    assert row_ids(Page(rows(1, 2))) == [1, 2]
+    assert last_id(Page(rows(1, 2))) == 2
+    ids, size = converted(Page(rows(7, 8)), lambda page: page.num_rows)
     assert (ids, size) == ([7, 8], 2)
+
+
+def test_a_page_holds_dicts_or_arrow_and_gives_dicts_either_way() -> None:
+    plain = Page(rows(4, 5), {"filter_count": 2})
+    assert plain.arrow is None
+    assert (plain.num_rows, plain.data) == (2, rows(4, 5))
+    arrow = Page.from_arrow(pa.table({"id": [4, 5]}), {"filter_count": 2})
+    assert arrow.num_rows == 2
+    assert arrow.data == rows(4, 5)  # made on first access, then kept
+    assert arrow.data is arrow.data
+    assert arrow == plain
+    assert arrow != Page(rows(4, 5))  # other meta
+    assert "2 rows as Arrow" in repr(arrow)
 
 
 def test_merge_deep_lets_the_user_win() -> None:
@@ -299,9 +311,10 @@ def test_pages_must_hold_integer_ids_inside_the_window() -> None:
 
 def test_arrow_pages_must_hold_integer_ids_inside_the_window() -> None:
     def page(ids: pa.Array) -> Page:
-        return Page(ArrowRows(pa.table({"id": ids})))
+        return Page.from_arrow(pa.table({"id": ids}))
 
-    assert page_ids(ArrowRows(pa.table({"id": [4, 5]}))).to_pylist() == [4, 5]
+    assert page_ids(page(pa.array([4, 5]))).to_pylist() == [4, 5]
+    assert page_ids(Page(rows(4, 5))) == [4, 5]
     ClientBase._check_window("events", page(pa.array([11, 20])), 10, 20)
     ClientBase._check_window("events", page(pa.array([], pa.int64())), 10, 20)
     with pytest.raises(UnexpectedAnswer, match="holds id 21"):
