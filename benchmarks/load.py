@@ -171,7 +171,7 @@ def decode(url: str) -> dict[str, Any]:
         bodies = [raw.get(f"/items/{COLLECTION}", params=p).content for p in recorded]
     coll = CATALOGUE[COLLECTION]
     fields = tuple(f.name for f in coll.stored_fields)
-    decoder = Client._page_decoder(COLLECTION, Query(fields=fields))  # as load() decodes
+    decoder = Client._page_decoder(coll, Query(fields=fields))  # as load() decodes
 
     def one(body: bytes) -> Any:
         return _page(decoder(body), coll)

@@ -33,7 +33,7 @@ from educatalog.errors import (
 )
 from educatalog.paging import Page, Row, page_ids, page_of, walk_slices, window_problem
 from educatalog.query import Filter, Query, walk_conditions
-from educatalog.schema import CATALOGUE
+from educatalog.schema import Collection
 from educatalog.urls import public_url, split_credentials
 
 __all__ = [
@@ -200,12 +200,11 @@ class ClientBase:
         )
 
     @staticmethod
-    def _page_decoder(collection: str, query: Query) -> Callable[[bytes], Page | ServerInfo]:
+    def _page_decoder(coll: Collection, query: Query) -> Callable[[bytes], Page | ServerInfo]:
         """How to decode a list answer to ``query``: pyarrow's JSON reader for plain fields
         (in C++, without the GIL, so decoding overlaps the other downloads), orjson for
         anything else or whatever pyarrow declines. An error body is returned as it is, for
         :meth:`_answer` to raise its error."""
-        coll = CATALOGUE[collection]
         grouped = query.aggregate or query.group_by  # rows of groups: not the fields
         names = query.fields if query.fields and "*" not in query.fields and not grouped else None
 
@@ -219,7 +218,7 @@ class ClientBase:
             body = orjson.loads(content)
             if isinstance(body, dict) and "errors" in body:
                 return body
-            return page_of(body, f"GET /items/{collection}")
+            return page_of(body, f"GET /items/{coll.name}")
 
         return decode
 
@@ -270,16 +269,16 @@ class ClientBase:
         return True
 
     @staticmethod
-    def _check_window(collection: str, page: Page, low: int | None, high: int | None) -> None:
+    def _check_window(coll: Collection, page: Page, low: int | None, high: int | None) -> None:
         """The rows of a page asked for ids in (low, high] must hold just such ids (so that
         every page moves the walk on)."""
         problem = window_problem(page_ids(page), low, high)
         if problem is None:  # (repeated rows are left to the count at the end)
             return
         if "integer" in problem:
-            raise UnexpectedAnswer(f"GET /items/{collection}: {problem}.")
+            raise UnexpectedAnswer(f"GET /items/{coll.name}: {problem}.")
         raise UnexpectedAnswer(
-            f"GET /items/{collection}: asked for ids in ({low}, {high}], {problem}; a proxy "
+            f"GET /items/{coll.name}: asked for ids in ({low}, {high}], {problem}; a proxy "
             "or cache in between may answer for another request."
         )
 
@@ -295,7 +294,7 @@ class ClientBase:
     def _slice_done(self, page: Page) -> bool:
         return page.num_rows < self._effective_page_size
 
-    def _progress(self, collection: str, total: int, show: bool | None) -> ProgressBar:
+    def _progress(self, coll: Collection, total: int, show: bool | None) -> ProgressBar:
         show = self.progress if show is None else show
         if show is None:
             show = total > PROGRESS_ROWS and _interactive()
@@ -303,7 +302,7 @@ class ClientBase:
             return _NoBar()
         from tqdm.auto import tqdm
 
-        bar: ProgressBar = tqdm(total=total, desc=collection, unit=" rows", leave=False)
+        bar: ProgressBar = tqdm(total=total, desc=coll.name, unit=" rows", leave=False)
         return bar
 
     # -- the service ----------------------------------------------------------------------
@@ -362,12 +361,12 @@ def item_of(body: Any, context: str) -> Row:
     return data
 
 
-def filter_count(page: Page, collection: str) -> int:
-    """The ``filter_count`` a page was asked to carry."""
+def filter_count(page: Page, coll: Collection) -> int:
+    """The ``filter_count`` a page of ``coll`` was asked to carry."""
     count = page.meta.get("filter_count")
     if not isinstance(count, int) or count < 0:
         raise UnexpectedAnswer(
-            f"GET /items/{collection}: the answer has no filter_count, though asked for one."
+            f"GET /items/{coll.name}: the answer has no filter_count, though asked for one."
         )
     return count
 

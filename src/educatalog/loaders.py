@@ -76,9 +76,9 @@ def load(
         return _page(page, coll)
 
     if limit is not None and _service_sorts_alike(client, coll, keys):
-        pages = client._fetch_sorted(collection, query, keys, limit, convert, progress)
+        pages = client._fetch_sorted(coll, query, keys, limit, convert, progress)
     else:
-        pages = client._fetch_pages(collection, query, convert, progress)
+        pages = client._fetch_pages(coll, query, convert, progress)
     frame = _combine(pages)
     if field_list and not any("*" in path for path in field_list):
         frame = frame[_requested_order(frame.columns, field_list)]
@@ -245,7 +245,7 @@ def load_links(collection: str, relation: str, *, client: Client | None = None) 
 
     # Pages of two plain fields: decoded by pyarrow and typed as load() types them, not
     # made into a dict a row (a million links of events to contacts).
-    pages = client._fetch_pages(related.name, Query(fields=(back, forward)), convert)
+    pages = client._fetch_pages(related, Query(fields=(back, forward)), convert)
     both = _combine(pages) if pages else pd.DataFrame()
     frame = pd.DataFrame(
         {

@@ -25,7 +25,7 @@ import pyarrow.compute as pc
 
 from educatalog.errors import IncompleteDownload, InvalidQuery, UnexpectedAnswer, UsageError
 from educatalog.query import F, Query, bind_fields, list_relations
-from educatalog.schema import CATALOGUE
+from educatalog.schema import CATALOGUE, Collection
 
 __all__ = [
     "DOWNLOAD_ATTEMPTS",
@@ -203,14 +203,13 @@ def window_problem(ids: Ids, low: int | None, high: int | None) -> str | None:
 # -- planning -------------------------------------------------------------------------------
 
 
-def download_query(collection: str, query: Query | None) -> Query:
+def download_query(coll: Collection, query: Query | None) -> Query:
     """The query every page of a complete download of ``query`` is built from.
 
     Its limit, offset and page are dropped; a sort other than by id is refused (rows come in
     id order); ``id`` is added to explicit fields; every list relation among the selected
     fields gets ``_limit: -1`` in ``deep``, under the user's own deep options.
     """
-    coll = CATALOGUE[collection]  # unknown names fail here, with a suggestion
     query = query or Query()
     if query.aggregate or query.group_by:
         raise UsageError(
@@ -251,7 +250,7 @@ def window_query(base: Query, last: Any, high: Any) -> Query:
     return base.replace(filter=f, sort=("id",))
 
 
-def sorted_query(collection: str, query: Query | None, sort: Sequence[str]) -> Query:
+def sorted_query(coll: Collection, query: Query | None, sort: Sequence[str]) -> Query:
     """The query of every page of the first rows of ``query`` in the order ``sort``.
 
     As :func:`download_query` (``id`` among the fields, nested lists whole), sorted by
@@ -261,7 +260,7 @@ def sorted_query(collection: str, query: Query | None, sort: Sequence[str]) -> Q
     keys = tuple(sort)
     if not any(key.lstrip("-") == "id" for key in keys):
         keys = (*keys, "id")
-    base = download_query(collection, (query or Query()).replace(sort=None))
+    base = download_query(coll, (query or Query()).replace(sort=None))
     return base.replace(sort=keys)
 
 
@@ -335,8 +334,8 @@ def _count_ids(pages: list[Ids]) -> tuple[int, int]:
     return received, int(np.count_nonzero(np.diff(ordered))) + min(1, len(ordered))
 
 
-def incomplete_download(collection: str, problem: str | None) -> IncompleteDownload:
+def incomplete_download(coll: Collection, problem: str | None) -> IncompleteDownload:
     return IncompleteDownload(
-        f"GET /items/{collection}: {problem}, three times; the collection is changing "
+        f"GET /items/{coll.name}: {problem}, three times; the collection is changing "
         "faster than it can be downloaded, or the service's counts are wrong."
     )
