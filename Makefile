@@ -65,7 +65,7 @@ demo: setup
 # JupyterLab on copies of the notebooks in LAB_DIR, in LAB_LANG (de or en; edited copies are
 # kept, the sources in notebooks/ stay clean), with the demo server on LAB_PORT, stopped with
 # Lab. As root (as in many containers) Jupyter needs --allow-root; kernels talk over
-# encrypted sockets (educatalog.kernels). LAB_ARGS go to Jupyter (e.g. --no-browser).
+# encrypted sockets (educatalog.jupyter.kernels). LAB_ARGS go to Jupyter (e.g. --no-browser).
 LAB_PORT ?= 8056
 LAB_DIR ?= lab
 LAB_LANG ?= de
@@ -76,7 +76,7 @@ lab: setup
 	trap 'kill $$server 2>/dev/null' EXIT INT TERM; \
 	EDUCATALOG_URL=http://127.0.0.1:$(LAB_PORT) EDUCATALOG_TOKEN=educatalog-demo-token \
 	$(BIN)/jupyter lab $$([ "$$(id -u)" = 0 ] && echo --allow-root) \
-	  $$($(BIN)/python -c 'from educatalog.kernels import server_args; print(*server_args())') \
+	  $$($(BIN)/python -c 'from educatalog.jupyter.kernels import server_args; print(*server_args())') \
 	  --ServerApp.root_dir=$(LAB_DIR) $(LAB_ARGS)
 
 # The explorer as a web page for people without Jupyter (Voilà), on the demo catalogue.

@@ -4,7 +4,7 @@ Builds the demo catalogue's database at ``--scale`` (200: about one million even
 own cache folder (``--dir``), then measures what checking it costs each time it is used,
 against what SQLite's own checks cost and what they find:
 
-(a) the SHA-256 of the file, as ``educatalog.cache`` checks it before every use (the file
+(a) the SHA-256 of the file, as ``educatalog.files.cache`` checks it before every use (the file
     in the page cache, and read from disk: its pages dropped first with
     ``posix_fadvise(DONTNEED)``, which drops this file's pages only);
 (b) ``demo_database()`` of a cached file: the whole check as the demo server does it;
@@ -81,8 +81,9 @@ def detection(folder: Path, flips: int) -> dict[str, int]:
     """Flip one bit at each of ``flips`` random places of a small demo database, one at a
     time, and count which check notices the damage (and how often the rows
     served changed without SQLite noticing)."""
-    from educatalog import cache, files
     from educatalog.demodata.embedded import demo_database
+    from educatalog.files import atomic as files
+    from educatalog.files import cache
 
     path = demo_database(0, 1.0, directory=folder / "small")
     copy = folder / "flipped.sqlite"
@@ -124,8 +125,9 @@ def main() -> None:
     parser.add_argument("--flips", type=int, default=200)
     args = parser.parse_args()
 
-    from educatalog import cache, files
     from educatalog.demodata.embedded import demo_database
+    from educatalog.files import atomic as files
+    from educatalog.files import cache
     from educatalog.server.store import read_rows
 
     folder = Path(args.dir)

@@ -126,7 +126,7 @@ def _recorded(url: str) -> tuple[Any, list[dict[str, str]]]:
     client's own walk, recorded by an httpx request hook (the client streams its answers);
     the request for the highest id, which (b) does not convert, left out."""
     from educatalog import Query
-    from educatalog.schema import CATALOGUE
+    from educatalog.model.schema import SCHEMA
 
     client = _client(url)
     recorded: list[dict[str, str]] = []
@@ -137,7 +137,7 @@ def _recorded(url: str) -> tuple[Any, list[dict[str, str]]]:
             recorded.append(params)
 
     client._http.event_hooks["request"].append(record)
-    fields = tuple(f.name for f in CATALOGUE[COLLECTION].stored_fields)
+    fields = tuple(f.name for f in SCHEMA[COLLECTION].stored_fields)
     client.fetch_pages(COLLECTION, Query(fields=fields), lambda rows: None)
     return client, recorded
 
@@ -163,16 +163,16 @@ def decode(url: str) -> dict[str, Any]:
     import httpx
 
     from educatalog import Client, Query
-    from educatalog.loaders import _combine, _page
-    from educatalog.schema import CATALOGUE
+    from educatalog.loading.loaders import _combine, _page
+    from educatalog.model.schema import SCHEMA
 
     client, recorded = _recorded(url)
     with httpx.Client(base_url=url, headers=HEADERS, timeout=600) as raw:
         bodies = [raw.get(f"/items/{COLLECTION}", params=p).content for p in recorded]
-    coll = CATALOGUE[COLLECTION]
+    coll = SCHEMA[COLLECTION]
     fields = tuple(f.name for f in coll.stored_fields)
     try:
-        from educatalog.frames import page_table  # noqa: F401 (a Page goes to _page)
+        from educatalog.frames.typed import page_table  # noqa: F401 (a Page goes to _page)
 
         decoder = Client._page_decoder(coll, Query(fields=fields))  # as load() decodes
         rows = False
@@ -208,13 +208,13 @@ def careful(url: str) -> dict[str, Any]:
     import orjson
     import pyarrow as pa
 
-    from educatalog.schema import CATALOGUE
+    from educatalog.model.schema import SCHEMA
 
     with _client(url) as client:  # as many pages at once, and as large, as (b) asks
         workers, size = client.max_concurrency, client.page_size
     # the fields (b) loads, listed as a user lists them (the default, *, adds the ids of
     # list relations, more to send and to decode)
-    fields = ",".join(f.name for f in CATALOGUE[COLLECTION].stored_fields)
+    fields = ",".join(f.name for f in SCHEMA[COLLECTION].stored_fields)
     spent = {"json": 0.0, "arrow": 0.0}  # CPU seconds of the threads in each
     lock = threading.Lock()
 

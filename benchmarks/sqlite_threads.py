@@ -28,13 +28,13 @@ def run(db: str, threads: int, pages: int, statistics_off: bool) -> dict[str, fl
     """``pages`` pages read by ``threads`` threads at once (in this process)."""
     import sqlite3
 
-    from educatalog.schema import CATALOGUE
+    from educatalog.model.schema import SCHEMA
     from educatalog.server import sql
     from educatalog.server.sqlite_library import memory_in_use, serve_reads_in_parallel
 
     if statistics_off and not serve_reads_in_parallel():
         raise SystemExit("SQLite's memory statistics could not be turned off here")
-    coll = CATALOGUE["events"]
+    coll = SCHEMA["events"]
     item = sql.flat_item_sql(coll, [f.name for f in coll.stored_fields], [])
     page = "SELECT * FROM events AS t0 WHERE t0.id > ? ORDER BY t0.id LIMIT 1000"
     text = sql.json_rows_sql(page, item, joined=True)

@@ -8,7 +8,7 @@ stored fields only) and a query as *raw parameters* (the filter as a decoded JSO
 
 It follows ``docs/query-semantics.md`` line by line and shares no code with the server or the
 query grammar (``educatalog.query``): only the catalogue's schema is read from
-``educatalog.catalogue``. Relational filters are evaluated as outer joins: a filter is a
+``educatalog.frames.catalogue``. Relational filters are evaluated as outer joins: a filter is a
 predicate on a row, and where a relation leads nowhere (a null or dangling reference, an item
 without related rows) it is evaluated on a *row of nulls* (``{}``), as the document says.
 Where the document leaves room, it takes the reference server's announced decisions:
@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from educatalog.schema import CATALOGUE, Collection, Field, FieldType, Schema
+from educatalog.model.schema import SCHEMA, Collection, Field, FieldType, Schema
 
 __all__ = [
     "DEFAULT_LIMIT",
@@ -575,7 +575,7 @@ class Oracle:
     def __init__(
         self,
         records: Mapping[str, Iterable[Mapping[str, Any]]],
-        catalogue: Schema = CATALOGUE,
+        catalogue: Schema = SCHEMA,
         *,
         now: dt.datetime | None = None,
     ) -> None:

@@ -1,6 +1,6 @@
 """educatalog: the educational catalogue service as analysis-ready pandas DataFrames.
 
-The package has two halves sharing one model of the catalogue (:mod:`educatalog.schema`)
+The package has two halves sharing one model of the catalogue (:mod:`educatalog.model.schema`)
 and its query language (:mod:`educatalog.query`): the toolkit, and the reference server
 (:mod:`educatalog.server`) that implements the service itself over an embedded database.
 docs/architecture.md draws its layers.
@@ -18,10 +18,7 @@ from typing import TYPE_CHECKING
 
 from educatalog._version import __version__
 from educatalog.accessor import EduAccessor  # importing it registers df.edu
-from educatalog.async_client import AsyncClient
-from educatalog.catalogue import Catalogue, Source
-from educatalog.client import Client, Page
-from educatalog.connection import connect, demo
+from educatalog.client import AsyncClient, Client, Page
 from educatalog.errors import (
     ArchiveError,
     AuthenticationError,
@@ -43,12 +40,13 @@ from educatalog.errors import (
     UsageError,
     WrongType,
 )
-from educatalog.loaders import load, load_catalogue, load_links
+from educatalog.frames.catalogue import Catalogue, Source
+from educatalog.loading.connection import connect, demo
+from educatalog.loading.loaders import load, load_catalogue, load_links
+from educatalog.model.schema import SCHEMA
 from educatalog.query import F, Query
-from educatalog.schema import CATALOGUE
 
 if TYPE_CHECKING:  # the lazily imported modules, for type checkers and editors
-    from educatalog import fetch as fetch
     from educatalog import history as history
     from educatalog import plots as plots
     from educatalog import population as population
@@ -59,9 +57,10 @@ if TYPE_CHECKING:  # the lazily imported modules, for type checkers and editors
     from educatalog import testing as testing
     from educatalog import texts as texts
     from educatalog import widgets as widgets
+    from educatalog.cli import fetch
 
 __all__ = [
-    "CATALOGUE",
+    "SCHEMA",
     "ArchiveError",
     "AsyncClient",
     "AuthenticationError",

@@ -25,23 +25,23 @@ import pandas as pd
 
 from educatalog import stats
 from educatalog.errors import MissingColumns, UsageError, did_you_mean
-from educatalog.provenance import SOURCE_ATTR, Source
-from educatalog.schema import CATALOGUE
+from educatalog.frames.provenance import SOURCE_ATTR, Source
+from educatalog.model.schema import SCHEMA
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from educatalog.catalogue import Catalogue
+    from educatalog.frames.catalogue import Catalogue
 
 __all__ = ["REFERENCE_COLUMNS", "EduAccessor", "PlotAccessor"]
 
 REFERENCE_COLUMNS: dict[str, str] = {
     f.name: f.relation.related
-    for c in CATALOGUE.of_kind("entity", "reference")
+    for c in SCHEMA.of_kind("entity", "reference")
     for f in c.fields
     if f.relation is not None
     and f.relation.kind == "m2o"
-    and CATALOGUE[f.relation.related].kind == "reference"
+    and SCHEMA[f.relation.related].kind == "reference"
 }
 """Field name -> the reference list its ids point into (``state`` -> ``states`` ...)."""
 
@@ -138,7 +138,7 @@ class EduAccessor:
 
         >>> events.edu.labels(cat)["instruction_form"].head()  # doctest: +SKIP
         """
-        from educatalog.offers import labelled
+        from educatalog.frames.offers import labelled
 
         frame = self._frame
         targets = {}

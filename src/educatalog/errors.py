@@ -101,7 +101,7 @@ class DataError(EducatalogError):
 
 class CacheRebuilt(UserWarning):
     """A database cached in ``$EDUCATALOG_CACHE`` did not match the checksum kept beside it
-    (or had none) and is built again (:mod:`educatalog.cache`); the message names it."""
+    (or had none) and is built again (:mod:`educatalog.files.cache`); the message names it."""
 
 
 class UsageError(EducatalogError, ValueError):

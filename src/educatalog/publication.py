@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from educatalog import stats, tables, texts
-from educatalog.provenance import SOURCE_ATTR, Source, demo_as_of
+from educatalog.files.workspace import output_folder
+from educatalog.frames.provenance import SOURCE_ATTR, Source, demo_as_of
 from educatalog.stats.dimensions import with_margins
-from educatalog.workspace import output_folder
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

@@ -26,16 +26,17 @@ from typing import Any
 
 import nbformat
 
-from educatalog import manifests, texts
+from educatalog import texts
 from educatalog._version import __version__
 from educatalog.client import Client
-from educatalog.connection import Origin, configured_client, started
+from educatalog.client.urls import public_url
 from educatalog.errors import EducatalogError, ReportError, UsageError, did_you_mean
-from educatalog.files import atomic_text
-from educatalog.kernels import private_kernel
-from educatalog.provenance import served_source
-from educatalog.urls import public_url
-from educatalog.workspace import NOTEBOOKS, cell_lang, inside_package, localize, output_folder
+from educatalog.files import manifests
+from educatalog.files.atomic import atomic_text
+from educatalog.files.workspace import NOTEBOOKS, cell_lang, inside_package, localize, output_folder
+from educatalog.frames.provenance import served_source
+from educatalog.jupyter.kernels import private_kernel
+from educatalog.loading.connection import Origin, configured_client, started
 
 __all__ = [
     "NOTEBOOKS",
@@ -75,7 +76,7 @@ def execute_notebook(
     """Run a notebook top to bottom in a fresh ``python3`` kernel and return it executed.
 
     A shipped notebook runs in the language of the ``lang`` parameter (German by default:
-    :func:`educatalog.workspace.localize`).
+    :func:`educatalog.files.workspace.localize`).
     ``parameters`` become a cell after the one tagged ``parameters``; ``env`` is added to
     the kernel's environment. The kernel runs in ``cwd``: by default the notebook's folder,
     or the current directory for a notebook inside the package (never written into). A

@@ -115,19 +115,19 @@ def check_rows(rows: Rows) -> dict[str, list[dict[str, Any]]]:
     Dates may also be given as ``datetime.date``/``datetime.datetime``, decimals as numbers
     or ``Decimal``. Raises :class:`InvalidTestData` naming the collection, row and field.
     """
-    from educatalog.schema import CATALOGUE
+    from educatalog.model.schema import SCHEMA
 
     if not isinstance(rows, Mapping):
         raise InvalidTestData(
             f"expected a mapping of collection name -> list of row dicts, got {type(rows).__name__}"
         )
-    names = frozenset(CATALOGUE)  # not `in CATALOGUE`: its lookup raises for unknown names
+    names = frozenset(SCHEMA)  # not `in SCHEMA`: its lookup raises for unknown names
     out: dict[str, list[dict[str, Any]]] = {}
     for name, collection_rows in rows.items():
         if name not in names:
             raise InvalidTestData(
-                f"unknown collection {name!r}.{did_you_mean(name, CATALOGUE)} The catalogue "
-                f"has: {', '.join(sorted(CATALOGUE))}"
+                f"unknown collection {name!r}.{did_you_mean(name, SCHEMA)} The catalogue "
+                f"has: {', '.join(sorted(SCHEMA))}"
             )
         if isinstance(collection_rows, str | bytes | Mapping) or not isinstance(
             collection_rows, Sequence
@@ -135,7 +135,7 @@ def check_rows(rows: Rows) -> dict[str, list[dict[str, Any]]]:
             raise InvalidTestData(
                 f"{name}: expected a list of row dicts, got {type(collection_rows).__name__}"
             )
-        coll = CATALOGUE[name]
+        coll = SCHEMA[name]
         seen: set[int] = set()
         checked = []
         for position, row in enumerate(collection_rows):
@@ -173,7 +173,7 @@ def check_rows(rows: Rows) -> dict[str, list[dict[str, Any]]]:
 
 def _value(where: str, f: Any, value: Any) -> Any:
     """A value checked against its field's type, in the representation the store takes."""
-    from educatalog.schema import FieldType
+    from educatalog.model.schema import FieldType
 
     if value is None:
         return None

@@ -14,8 +14,8 @@ from matplotlib.colors import to_rgb
 from matplotlib.patches import Rectangle
 
 from educatalog import plots, stats, tables, texts
-from educatalog.catalogue import Catalogue
 from educatalog.errors import UsageError
+from educatalog.frames.catalogue import Catalogue
 
 TWO = ["Bayern", "Sachsen"]
 

@@ -17,8 +17,8 @@ import pandas as pd
 import pytest
 
 from educatalog import plots, publication, stats, tables, texts
+from educatalog.frames.provenance import Source, served_source
 from educatalog.population import STATE_POPULATION, STATES
-from educatalog.provenance import Source, served_source
 
 TWO = ["Bayern", "Sachsen"]
 

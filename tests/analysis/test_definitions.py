@@ -12,10 +12,11 @@ import pandas as pd
 import pytest
 from test_stats import gappy_catalogue
 
-from educatalog import accessor, offers, stats
-from educatalog.catalogue import LINK_TABLES, Catalogue
+from educatalog import accessor, stats
 from educatalog.demodata.reference_data import DURATIONS
-from educatalog.frames import DATETIME_DTYPE
+from educatalog.frames import offers
+from educatalog.frames.catalogue import LINK_TABLES, Catalogue
+from educatalog.frames.typed import DATETIME_DTYPE
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / stats.DEFINITIONS

@@ -22,7 +22,7 @@ import educatalog
 from accessibility import accessibility_findings
 from educatalog import plots, stats, tables, texts
 from educatalog.errors import UsageError
-from educatalog.provenance import SOURCE_ATTR, Source, source_of
+from educatalog.frames.provenance import SOURCE_ATTR, Source, source_of
 from languages import foreign
 
 

@@ -36,8 +36,8 @@ import educatalog
 from educatalog import plots as _plots
 from educatalog import stats, texts
 from educatalog.errors import EducatalogError, MissingColumns, UsageError, WrongType
+from educatalog.frames.provenance import SOURCE_ATTR, Source
 from educatalog.population import STATE_POPULATION
-from educatalog.provenance import SOURCE_ATTR, Source
 
 
 class _English:

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 
 from educatalog import population, stats
-from educatalog.catalogue import Catalogue
 from educatalog.errors import EducatalogError
+from educatalog.frames.catalogue import Catalogue
 
 # Destatis / statistical offices of the Länder, Fortschreibung des Bevölkerungsstandes
 # (GENESIS 12411-0010; regionalstatistik 12411-01-01-4), as compiled and cross-checked in

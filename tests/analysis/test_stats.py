@@ -18,8 +18,8 @@ import pandas as pd
 import pytest
 
 from educatalog import population, stats
-from educatalog.catalogue import Catalogue
 from educatalog.errors import EducatalogError, MissingColumns, UsageError, WrongType
+from educatalog.frames.catalogue import Catalogue
 from educatalog.population import STATE_POPULATION
 
 
@@ -564,7 +564,7 @@ def gappy_records() -> dict[str, list[dict[str, Any]]]:
 
 
 def gappy_catalogue() -> Catalogue:
-    from educatalog.frames import to_frame
+    from educatalog.frames.typed import to_frame
 
     records = gappy_records()
     tables = {}
@@ -1025,7 +1025,8 @@ def test_unknown_dimension_lists_the_dimensions_of_the_frame() -> None:
 def test_tables_check_kinds_and_the_sheet_size(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from educatalog import excel, tables
+    from educatalog import tables
+    from educatalog.frames import excel
 
     table = stats.supply(hand_made().offers(), "state")
     with pytest.raises(UsageError, match="Unknown kind 'percent'"):

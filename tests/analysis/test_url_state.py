@@ -86,7 +86,7 @@ def test_a_view_the_explorer_fails_on_opens_the_plain_view_and_says_why(
     german: Explorer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     pytest.importorskip("anywidget", reason="the dashboard's page needs the 'dashboard' extra")
-    from educatalog.dashboard import Prepared, show
+    from educatalog.cli.dashboard import Prepared, show
 
     drawn = german._draw
 

@@ -34,9 +34,9 @@ import httpx
 import pytest
 
 from browsing import Lab, Recorder
-from educatalog.kernels import server_args
+from educatalog.files.workspace import copy_notebooks
+from educatalog.jupyter.kernels import server_args
 from educatalog.testing import serve
-from educatalog.workspace import copy_notebooks
 from processes import free_port
 
 REPO = Path(__file__).resolve().parents[2]

@@ -27,7 +27,7 @@ import pytest
 
 from browsing import Recorder, number, screen_table
 from educatalog import stats, texts
-from educatalog.dashboard import STOP_BOUND
+from educatalog.cli.dashboard import STOP_BOUND
 from processes import free_port
 
 IDLE_TIMEOUT = 4
@@ -370,7 +370,7 @@ def test_the_dashboard_speaks_english_when_asked(
 def test_a_dashboard_killed_outright_takes_voila_and_its_kernels_along(tmp_path: Path) -> None:
     """Killed with no chance to clean up (SIGKILL to the dashboard alone), the dashboard
     still leaves no Voilà and no kernel running: Voilà sees the end of the pipe it was
-    tethered by (``educatalog.tethered``) and stops with its kernels."""
+    tethered by (``educatalog.jupyter.tethered``) and stops with its kernels."""
     before = leftovers()
     process, _ = start_dashboard("de", tmp_path / "dashboard.log")
     try:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from browsing import Lab, Recorder, outputs_with_problems
-from educatalog.workspace import NOTEBOOKS
+from educatalog.files.workspace import NOTEBOOKS
 from languages import foreign
 
 NAMES = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))

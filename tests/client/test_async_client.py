@@ -24,7 +24,7 @@ from educatalog.errors import (
     ServiceUnavailable,
     UsageError,
 )
-from educatalog.schema import CATALOGUE
+from educatalog.model.schema import SCHEMA
 from educatalog.server.store import read_rows
 from faults import Fault, random_faults
 
@@ -115,14 +115,14 @@ def downloads(url: str) -> dict[str, tuple[list[Any], list[Any]]]:
     """Every collection, its stored fields and ``*``, downloaded concurrently by one client."""
 
     async def one(client: AsyncClient, name: str) -> tuple[list[Any], list[Any]]:
-        stored = Query(fields=tuple(f.name for f in CATALOGUE[name].stored_fields))
+        stored = Query(fields=tuple(f.name for f in SCHEMA[name].stored_fields))
         return await client.fetch_all(name, stored), await client.fetch_all(name)
 
     async def main() -> list[tuple[list[Any], list[Any]]]:
         async with _client(url, page_size=150) as client:
-            return await asyncio.gather(*(one(client, name) for name in CATALOGUE))
+            return await asyncio.gather(*(one(client, name) for name in SCHEMA))
 
-    return dict(zip(CATALOGUE, run(main), strict=True))
+    return dict(zip(SCHEMA, run(main), strict=True))
 
 
 @pytest.fixture(scope="module")
@@ -131,7 +131,7 @@ def sync(url: str) -> Iterator[Client]:
         yield client
 
 
-@pytest.mark.parametrize("collection", list(CATALOGUE))
+@pytest.mark.parametrize("collection", list(SCHEMA))
 def test_fetch_all_returns_exactly_the_rows_of_the_database(
     database: Path,
     downloads: dict[str, tuple[list[Any], list[Any]]],
@@ -182,7 +182,7 @@ def test_several_collections_concurrently(url: str, database: Path) -> None:
             )
 
     def stored(name: str) -> Any:
-        return CATALOGUE[name].stored_fields
+        return SCHEMA[name].stored_fields
 
     *downloads, count = run(main)
     for name, rows in zip(names, downloads, strict=True):

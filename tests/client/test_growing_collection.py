@@ -33,13 +33,13 @@ from databases import Databases
 from educatalog import Client, Query
 from educatalog.demodata import collect
 from educatalog.errors import IncompleteDownload
-from educatalog.schema import CATALOGUE
+from educatalog.model.schema import SCHEMA
 from educatalog.server.store import read_rows
 from educatalog.testing import serve
 
 TOKEN = "growing-test-token"
 FIELDS = ("id", "course", "event_start_date", "remarks")
-COLUMNS = tuple(f.name for f in CATALOGUE["events"].stored_fields)
+COLUMNS = tuple(f.name for f in SCHEMA["events"].stored_fields)
 
 
 # ---------------------------------------------------------------------------------------

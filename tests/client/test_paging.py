@@ -9,13 +9,8 @@ from typing import Any
 import pyarrow as pa
 import pytest
 
-from educatalog.client_base import ClientBase
-from educatalog.errors import (
-    IncompleteDownload,
-    InvalidQuery,
-    UnexpectedAnswer,
-)
-from educatalog.paging import (
+from educatalog.client._base import ClientBase
+from educatalog.client._paging import (
     Page,
     converted,
     count_query,
@@ -36,10 +31,15 @@ from educatalog.paging import (
     walk_slices,
     window_query,
 )
+from educatalog.errors import (
+    IncompleteDownload,
+    InvalidQuery,
+    UnexpectedAnswer,
+)
+from educatalog.model.schema import SCHEMA
 from educatalog.query import F, Query
-from educatalog.schema import CATALOGUE
 
-EVENTS = CATALOGUE["events"]
+EVENTS = SCHEMA["events"]
 STATE_9 = '{"address":{"state":{"_eq":9}}}'
 
 
@@ -62,11 +62,11 @@ def test_download_query_drops_paging_and_adds_the_id() -> None:
 
 def test_download_query_lifts_the_cap_on_every_nested_list() -> None:
     assert download_query(EVENTS, None).to_params() == {"deep": '{"contacts":{"_limit":-1}}'}
-    every = download_query(CATALOGUE["courses"], None).deep or {}
+    every = download_query(SCHEMA["courses"], None).deep or {}
     assert set(every) >= {"events", "costs", "keywords"}
     assert all(options == {"_limit": -1} for options in every.values())
     # plain fields: nothing to lift
-    assert download_query(CATALOGUE["courses"], Query(fields=("title",))).deep is None
+    assert download_query(SCHEMA["courses"], Query(fields=("title",))).deep is None
 
 
 def test_download_query_keeps_the_users_own_deep_options() -> None:

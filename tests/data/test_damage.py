@@ -17,9 +17,9 @@ import pytest
 
 from damage import Tally, damaged_copies
 from educatalog import history, snapshot, stats
-from educatalog.catalogue import Catalogue
 from educatalog.demodata.timeline import DemoTimeline, monthly_dates
 from educatalog.errors import ArchiveError, EducatalogError
+from educatalog.frames.catalogue import Catalogue
 
 SCALE = 0.02
 DATES = monthly_dates("2024-01-01", 24)[::8]  # three snapshots, eight months apart

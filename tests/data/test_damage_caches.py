@@ -21,10 +21,11 @@ import pytest
 
 import educatalog
 from damage import Tally, damaged_copies
-from educatalog import cache, report, snapshot
+from educatalog import report, snapshot
 from educatalog.demodata.embedded import demo_database
 from educatalog.demodata.timeline import DemoTimeline
 from educatalog.errors import ReportError
+from educatalog.files import cache
 from educatalog.server.store import read_rows
 from educatalog.testing import serve
 from processes import serving

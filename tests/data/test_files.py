@@ -14,9 +14,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from educatalog import manifests, snapshot
-from educatalog.catalogue import Catalogue, Source
+from educatalog import snapshot
 from educatalog.errors import SnapshotError, UsageError
+from educatalog.files import manifests
+from educatalog.frames.catalogue import Catalogue, Source
 from educatalog.report import ReportError, _remove_earlier_report, write_report
 
 
@@ -33,7 +34,7 @@ KILLED_SAVE = """
 import os, signal, sys
 import pandas as pd
 from educatalog import snapshot
-from educatalog.catalogue import Catalogue, Source
+from educatalog.frames.catalogue import Catalogue, Source
 from educatalog.cli import _interrupt_on_sigterm
 
 _interrupt_on_sigterm()

@@ -12,15 +12,16 @@ import pandas as pd
 import pytest
 
 import educatalog
-from educatalog import Client, frames
-from educatalog.decoding import decode_rows
+from educatalog import Client
+from educatalog.client._decoding import decode_rows
+from educatalog.client._paging import Page, row_ids
 from educatalog.demodata import collect
-from educatalog.frames import page_table, to_frame
-from educatalog.paging import Page, row_ids
-from educatalog.schema import CATALOGUE
+from educatalog.frames import typed as frames
+from educatalog.frames.typed import page_table, to_frame
+from educatalog.model.schema import SCHEMA
 from educatalog.testing import serve
 
-EVENTS = CATALOGUE["events"]
+EVENTS = SCHEMA["events"]
 FIELDS = tuple(f.name for f in EVENTS.stored_fields)
 TOKEN = "frames-token"
 
@@ -47,7 +48,9 @@ def test_pyarrow_reads_the_rows_exactly(rows: list[dict]) -> None:
     assert row_ids(page) == [r["id"] for r in rows]
     typed = page_table(page, EVENTS)
     assert typed is not None
-    pd.testing.assert_frame_equal(educatalog.loaders._combine([typed]), to_frame(rows, EVENTS))
+    pd.testing.assert_frame_equal(
+        educatalog.loading.loaders._combine([typed]), to_frame(rows, EVENTS)
+    )
     # the same table from the row dicts
     assert page_table(Page(rows), EVENTS) == typed
 
@@ -128,7 +131,7 @@ def test_datetimes_read_as_on_the_general_path(
     with Client(url, token=TOKEN, transport=MalformedDates(value), page_size=200) as client:
         frame = educatalog.load("events", client=client, fields="id,event_start_date")
     first = frame.iloc[0]["event_start_date"]
-    expected = frames.typed_column([value], CATALOGUE["events"].field("event_start_date"))
+    expected = frames.typed_column([value], SCHEMA["events"].field("event_start_date"))
     if parsed is None:
         assert pd.isna(first)
         assert pd.isna(expected[0])
@@ -139,4 +142,4 @@ def test_datetimes_read_as_on_the_general_path(
 
 def test_the_decoder_lives_in_the_transport_layer_and_keeps_its_old_path() -> None:
     assert frames.decode_rows is decode_rows
-    assert decode_rows.__module__ == "educatalog.decoding"
+    assert decode_rows.__module__ == "educatalog.client._decoding"

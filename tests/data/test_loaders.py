@@ -14,8 +14,8 @@ import pytest
 import educatalog
 from educatalog import Client, F
 from educatalog.errors import InvalidQuery
-from educatalog.frames import to_frame
-from educatalog.schema import CATALOGUE, FieldType
+from educatalog.frames.typed import to_frame
+from educatalog.model.schema import SCHEMA, FieldType
 from educatalog.server.app import create_app
 from educatalog.server.run import ServerThread
 from educatalog.server.store import read_rows
@@ -42,13 +42,13 @@ EXPECTED_DTYPES = {
 }
 
 
-@pytest.mark.parametrize("collection", list(CATALOGUE))
+@pytest.mark.parametrize("collection", list(SCHEMA))
 def test_every_collection_loads_typed_with_exactly_the_database_rows(
     client: Client, database: Path, collection: str
 ) -> None:
     frame = educatalog.load(collection, client=client)
     rows = read_rows(database, collection)
-    fields = CATALOGUE[collection].stored_fields
+    fields = SCHEMA[collection].stored_fields
     assert list(frame.columns) == [f.name for f in fields]
     assert len(frame) == len(rows)
     for f in fields:
@@ -174,8 +174,8 @@ def test_connect_shares_one_client_until_it_is_closed(
     assert second is not first
     assert not second.closed
     assert educatalog.connect(page_size=10) is not second  # options: a client of its own
-    assert "states" in educatalog.CATALOGUE
-    assert "no such collection" not in educatalog.CATALOGUE
+    assert "states" in educatalog.SCHEMA
+    assert "no such collection" not in educatalog.SCHEMA
 
 
 def test_connect_without_a_url_ignores_a_token_for_the_demo(
@@ -362,7 +362,7 @@ def test_limit_edge_cases(counting: tuple[Counting, Client]) -> None:
 def test_one_datetime_unit_everywhere(client: Client, tmp_path: Path) -> None:
     """load, load_catalogue, offers, snapshots and the general path all give one dtype."""
     from educatalog import snapshot
-    from educatalog.frames import DATETIME_DTYPE
+    from educatalog.frames.typed import DATETIME_DTYPE
 
     def dates(frame: pd.DataFrame) -> set[str]:
         return {str(t) for t in frame.dtypes if pd.api.types.is_datetime64_any_dtype(t)} or {"none"}
@@ -385,7 +385,7 @@ def test_one_datetime_unit_everywhere(client: Client, tmp_path: Path) -> None:
         for column in frame.columns:
             if pd.api.types.is_datetime64_any_dtype(frame[column].dtype):
                 frame[column] = frame[column].astype("datetime64[ns]")
-    from educatalog.catalogue import Catalogue
+    from educatalog.frames.catalogue import Catalogue
 
     older = snapshot.load(snapshot.save(Catalogue(old), tmp_path / "old"))
     assert dates(older.events) == {DATETIME_DTYPE}

@@ -13,10 +13,10 @@ import pytest
 from dateutil.relativedelta import relativedelta
 
 import educatalog
-from educatalog.catalogue import LINK_TABLES, Catalogue, Source
 from educatalog.demodata.reference_data import DURATION_SPANS
 from educatalog.errors import EducatalogError
-from educatalog.offers import OFFER_COLUMNS, duration_class_ids, duration_days
+from educatalog.frames.catalogue import LINK_TABLES, Catalogue, Source
+from educatalog.frames.offers import OFFER_COLUMNS, duration_class_ids, duration_days
 
 
 def query(database: Path, sql: str) -> list[tuple[Any, ...]]:
@@ -41,7 +41,7 @@ def test_catalogue_holds_every_collection_and_link_table(
 ) -> None:
     cat = demo_catalogue
     assert set(cat.collections) == {
-        c.name for c in educatalog.CATALOGUE.values() if c.kind != "junction"
+        c.name for c in educatalog.SCHEMA.values() if c.kind != "junction"
     }
     assert set(cat.links) == set(LINK_TABLES)
     for name in cat.collections:
@@ -49,7 +49,7 @@ def test_catalogue_holds_every_collection_and_link_table(
         assert len(cat[name]) == rows, name
         assert getattr(cat, name) is cat[name]
     for name in LINK_TABLES:
-        junction = educatalog.CATALOGUE[name]
+        junction = educatalog.SCHEMA[name]
         back, forward = junction.field_names[1], junction.field_names[2]
         expected = query(
             catalogue_database,

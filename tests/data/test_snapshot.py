@@ -19,8 +19,8 @@ import pytest
 
 import educatalog
 from educatalog import population, snapshot
-from educatalog.catalogue import Catalogue, Source
 from educatalog.errors import EducatalogError, SnapshotError
+from educatalog.frames.catalogue import Catalogue, Source
 from educatalog.server.store import read_rows
 from educatalog.testing import build_test_database, serve
 from processes import free_port, serving

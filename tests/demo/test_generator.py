@@ -17,7 +17,7 @@ import pytest
 
 from educatalog import demodata
 from educatalog.demodata.reference_data import DURATION_SPANS
-from educatalog.schema import CATALOGUE, FieldType
+from educatalog.model.schema import SCHEMA, FieldType
 
 Rows = dict[str, list[dict[str, Any]]]
 
@@ -86,7 +86,7 @@ def test_the_package_leaves_educatalog_demo_the_function() -> None:
     import educatalog.demodata.embedded  # importing it must not shadow demo()
 
     assert callable(educatalog.demo)
-    assert educatalog.demo.__module__ == "educatalog.connection"
+    assert educatalog.demo.__module__ == "educatalog.loading.connection"
 
 
 def test_same_seed_and_scale_give_identical_rows(demo_small: Rows) -> None:
@@ -189,13 +189,13 @@ def test_reference_rows_are_fresh_copies() -> None:
 
 
 def test_iter_rows_streams_in_dependency_order() -> None:
-    seen: dict[str, set[int]] = {name: set() for name in CATALOGUE}
+    seen: dict[str, set[int]] = {name: set() for name in SCHEMA}
     last_id: dict[str, int] = {}
     appeared: set[str] = set()
     for name, rows in demodata.iter_rows(seed=3, scale=0.2, chunk_size=300):
         appeared.add(name)
         assert len(rows) <= 300
-        collection = CATALOGUE[name]
+        collection = SCHEMA[name]
         for row in rows:
             assert row["id"] > last_id.get(name, -1), name  # increasing ids
             last_id[name] = row["id"]
@@ -215,7 +215,7 @@ def test_iter_rows_streams_in_dependency_order() -> None:
                         continue
                     assert row[f.name] in seen[target], (name, f.name, row[f.name])
             seen[name].add(row["id"])
-    assert appeared == set(CATALOGUE)
+    assert appeared == set(SCHEMA)
     assert len(seen["events"]) > 300  # really chunked
 
 
@@ -227,7 +227,7 @@ def test_iter_rows_is_lazy() -> None:
 
 
 def test_every_collection_is_collected(demo_small: Rows) -> None:
-    assert list(demo_small) == list(CATALOGUE)
+    assert list(demo_small) == list(SCHEMA)
     for name, rows in demo_small.items():
         assert rows, f"{name} is empty at scale {SMALL_SCALE}"
 
@@ -264,7 +264,7 @@ def _check_value(collection: str, field: str, ftype: FieldType, value: Any) -> N
 @pytest.mark.parametrize("scale_fixture", ["demo_small", "demo_default"])
 def test_rows_match_the_catalogue(scale_fixture: str, request: pytest.FixtureRequest) -> None:
     rows: Rows = request.getfixturevalue(scale_fixture)
-    for name, collection in CATALOGUE.items():
+    for name, collection in SCHEMA.items():
         fields = collection.stored_fields
         names = tuple(f.name for f in fields)
         for row in rows[name]:
@@ -278,7 +278,7 @@ def test_rows_match_the_catalogue(scale_fixture: str, request: pytest.FixtureReq
 
 
 def test_ids_are_unique_and_count_from_one(demo_default: Rows) -> None:
-    for name, collection in CATALOGUE.items():
+    for name, collection in SCHEMA.items():
         ids = [r["id"] for r in demo_default[name]]
         assert len(set(ids)) == len(ids), name
         assert ids == sorted(ids), name
@@ -289,7 +289,7 @@ def test_ids_are_unique_and_count_from_one(demo_default: Rows) -> None:
 def test_references_resolve_except_documented_defects(demo_default: Rows) -> None:
     ids = {name: {r["id"] for r in rows} for name, rows in demo_default.items()}
     dangling: Counter[tuple[str, str, Any]] = Counter()
-    for name, collection in CATALOGUE.items():
+    for name, collection in SCHEMA.items():
         for f in collection.stored_fields:
             if not f.is_many_to_one:
                 continue
@@ -696,7 +696,7 @@ def test_defect_shares(demo_default: Rows) -> None:
 def test_nulls_in_every_nullable_field_type(demo_small: Rows) -> None:
     nulls: set[FieldType] = set()
     nullable: set[FieldType] = set()
-    for name, collection in CATALOGUE.items():
+    for name, collection in SCHEMA.items():
         if collection.kind != "entity":
             continue
         for f in collection.stored_fields:

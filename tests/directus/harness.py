@@ -450,7 +450,7 @@ def stop() -> None:
 
 
 def _directus_type(f: Any) -> str:
-    from educatalog.schema import FieldType
+    from educatalog.model.schema import FieldType
 
     return {
         FieldType.INTEGER: "integer",
@@ -509,11 +509,11 @@ def record_catalogue(scale: float = 0.05, seed: int = 0) -> None:
     Directus answers stay valid when the generator changes.
     """
     from educatalog.demodata.embedded import demo_database
-    from educatalog.schema import CATALOGUE
+    from educatalog.model.schema import SCHEMA
     from educatalog.server.store import read_rows
 
     path = demo_database(seed, scale)
-    rows = {name: read_rows(path, name) for name in CATALOGUE}
+    rows = {name: read_rows(path, name) for name in SCHEMA}
     RECORDED.mkdir(parents=True, exist_ok=True)
     payload = {"source": f"educatalog demo catalogue, seed {seed}, scale {scale}", "rows": rows}
     with gzip.GzipFile(CATALOGUE_FILE, "wb", mtime=0) as fh:
@@ -539,13 +539,13 @@ def load(rows: Mapping[str, list[dict[str, Any]]] | None = None) -> None:
     holds references to ids that do not exist (a documented defect), which Directus's item
     API refuses (``INVALID_FOREIGN_KEY``); the foreign-key constraints are dropped for that.
     """
-    from educatalog.schema import CATALOGUE
+    from educatalog.model.schema import SCHEMA
 
     state = State.read()
     rows = catalogue_rows() if rows is None else rows
     admin = Admin(state.url)
     existing = {c["collection"] for c in admin.call("GET", "/collections?limit=-1")}
-    ours = [c for c in CATALOGUE.values() if c.name in existing]
+    ours = [c for c in SCHEMA.values() if c.name in existing]
     if ours:  # an earlier load: start again from an empty database
         log("replacing the earlier load with a fresh database")
         stop_pid(state.directus_pid)
@@ -556,7 +556,7 @@ def load(rows: Mapping[str, list[dict[str, Any]]] | None = None) -> None:
         state.write()
         admin = Admin(state.url)
     log("creating collections, fields and relations")
-    for c in CATALOGUE.values():
+    for c in SCHEMA.values():
         admin.call(
             "POST",
             "/collections",
@@ -567,17 +567,17 @@ def load(rows: Mapping[str, list[dict[str, Any]]] | None = None) -> None:
                 "fields": [_field_payload(f) for f in c.fields if f.is_stored],
             },
         )
-    for c in CATALOGUE.values():
+    for c in SCHEMA.values():
         for f in c.fields:
             if not f.is_stored:
                 admin.call("POST", f"/fields/{c.name}", _field_payload(f))
-    for c in CATALOGUE.values():
+    for c in SCHEMA.values():
         for f in c.fields:
             if not f.is_many_to_one:
                 continue
             assert f.relation is not None
             meta: dict[str, Any] = {"one_field": None, "junction_field": None}
-            for other in CATALOGUE[f.relation.related].fields:  # the o2m / m2m alias back
+            for other in SCHEMA[f.relation.related].fields:  # the o2m / m2m alias back
                 rel = other.relation
                 if (
                     rel
@@ -610,13 +610,13 @@ def load(rows: Mapping[str, list[dict[str, Any]]] | None = None) -> None:
         database="directus",
     ).split()
     pairs = list(zip(constraints[::2], constraints[1::2], strict=True))
-    catalogue_tables = set(CATALOGUE)
+    catalogue_tables = set(SCHEMA)
     for table, name in pairs:
         if table.strip('"') in catalogue_tables:
             psql(
                 state.pg_port, f'ALTER TABLE {table} DROP CONSTRAINT "{name}"', database="directus"
             )
-    for c in CATALOGUE.values():
+    for c in SCHEMA.values():
         names = [f.name for f in c.stored_fields]
         body = "".join(
             "\t".join(_copy_text(row.get(n)) for n in names) + "\n" for row in rows.get(c.name, [])
@@ -631,14 +631,14 @@ def load(rows: Mapping[str, list[dict[str, Any]]] | None = None) -> None:
     psql(state.pg_port, "ANALYZE", database="directus")
     _create_reader(admin)
     state.reader_token = READER_TOKEN
-    state.loaded = {c: len(rows.get(c, [])) for c in CATALOGUE}
+    state.loaded = {c: len(rows.get(c, [])) for c in SCHEMA}
     state.write()
     log(f"loaded {sum(state.loaded.values())} rows; reader token in {STATE_DIR / 'state.json'}")
 
 
 def _create_reader(admin: Admin) -> None:
     """A policy that may read the catalogue, and a user with it and a static token."""
-    from educatalog.schema import CATALOGUE
+    from educatalog.model.schema import SCHEMA
 
     for user in admin.call("GET", "/users?filter[email][_eq]=reader@example.org") or []:
         admin.call("DELETE", f"/users/{user['id']}")
@@ -660,7 +660,7 @@ def _create_reader(admin: Admin) -> None:
                 "fields": ["*"],
                 "permissions": {},
             }
-            for name in CATALOGUE
+            for name in SCHEMA
         ],
     )
     admin.call(

@@ -19,7 +19,7 @@ from typing import Any
 
 from global_parameters import global_parameter_cases
 
-from educatalog.schema import CATALOGUE, FieldType
+from educatalog.model.schema import SCHEMA, FieldType
 
 Rows = Mapping[str, list[dict[str, Any]]]
 
@@ -228,11 +228,11 @@ def _nest(path: list[str], leaf: Any) -> Any:
 
 
 def _related_value(b: _Builder, coll: str, path: list[str]) -> tuple[str, str]:
-    current = CATALOGUE[coll]
+    current = SCHEMA[coll]
     for part in path[:-1]:
         rel = current.field(part).relation
         assert rel is not None
-        current = CATALOGUE[rel.related]
+        current = SCHEMA[rel.related]
     return current.name, path[-1]
 
 

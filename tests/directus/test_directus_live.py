@@ -20,7 +20,7 @@ from harness import State, catalogue_rows, extra_instance
 from run import Clock, compare_live, reference_server, save_recording
 
 import educatalog
-from educatalog.schema import CATALOGUE
+from educatalog.model.schema import SCHEMA
 
 pytestmark = [
     pytest.mark.directus,
@@ -100,7 +100,7 @@ def test_loaders_download_every_row(service: str, directus: State) -> None:
             1 for row in catalogue_rows()["events_contacts"] if row["events_id"] is None
         )
         cat = educatalog.load_catalogue(client=client, progress=False)
-        for name in CATALOGUE:
+        for name in SCHEMA:
             assert len(cat[name]) == _count(directus.url, token, name), name
         offers = cat.offers()
         assert len(offers) == len(cat.events)

@@ -18,7 +18,7 @@ from harness import ROOT, catalogue_rows
 from queries import ALL_OPERATORS, NOT_OPERATORS, cases, iter_operators
 from run import Clock, catalogue_digest, compare_recorded, load_recording, reference_server
 
-from educatalog.schema import CATALOGUE, FieldType
+from educatalog.model.schema import SCHEMA, FieldType
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +53,7 @@ def test_cases_cover_the_query_language(recording: dict) -> None:
         for key, _ in case.params:
             if key == "filter" and case.name.startswith("op "):
                 coll, field = case.name.split()[1].split(".")
-                filtered_types.add(CATALOGUE[coll].field(field).type)
+                filtered_types.add(SCHEMA[coll].field(field).type)
     assert filtered_types == set(FieldType) - {FieldType.ALIAS}
     names = " ".join(c.name for c in found)
     for part in ("m2o", "o2m", "m2m", "fields", "sort", "search", "meta", "paging", "item", "now"):

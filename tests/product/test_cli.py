@@ -90,8 +90,8 @@ def test_bad_arguments_exit_with_usage(argv: list[str], capsys: pytest.CaptureFi
 
 
 def test_resolve_origin_reads_the_environment_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    from educatalog.connection import Origin, resolve_origin
     from educatalog.errors import UsageError
+    from educatalog.loading.connection import Origin, resolve_origin
 
     monkeypatch.setenv("EDUCATALOG_URL", "https://me:pw@catalogue.example/api?access_token=x")
     monkeypatch.setenv("EDUCATALOG_TOKEN", "env-token")
@@ -122,7 +122,7 @@ def test_resolve_origin_reads_the_environment_once(monkeypatch: pytest.MonkeyPat
 def test_configured_client_stops_its_private_demo_server(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from educatalog.connection import configured_client, resolve_origin
+    from educatalog.loading.connection import configured_client, resolve_origin
 
     monkeypatch.setenv("EDUCATALOG_CACHE", str(tmp_path))
     with configured_client(resolve_origin(demo=True, seed=5, scale=0.02)) as client:
@@ -137,9 +137,10 @@ def test_configured_client_stops_its_private_demo_server(
 def test_fetch_and_update_a_snapshot_from_python(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from educatalog import fetch, snapshot
-    from educatalog.connection import resolve_origin
+    from educatalog import snapshot
+    from educatalog.cli import fetch
     from educatalog.errors import SnapshotError, UsageError
+    from educatalog.loading.connection import resolve_origin
 
     monkeypatch.setenv("EDUCATALOG_CACHE", str(tmp_path / "cache"))
     origin = resolve_origin(demo=True, seed=5, scale=0.02)
@@ -170,8 +171,8 @@ def test_fetch_and_update_a_snapshot_from_python(
 def test_make_report_checks_states_before_the_kernel(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from educatalog.connection import resolve_origin
     from educatalog.errors import UsageError
+    from educatalog.loading.connection import resolve_origin
     from educatalog.report import make_report
 
     monkeypatch.setenv("EDUCATALOG_CACHE", str(tmp_path / "cache"))

@@ -15,8 +15,8 @@ import sys
 
 import pytest
 
-from educatalog.dashboard import KERNEL_MANAGER
-from educatalog.workspace import PACKAGE
+from educatalog.cli.dashboard import KERNEL_MANAGER
+from educatalog.files.workspace import PACKAGE
 
 pytest.importorskip("voila")
 

@@ -16,7 +16,7 @@ import educatalog
 from educatalog import errors
 
 PUBLIC = [
-    "CATALOGUE",
+    "SCHEMA",
     "ArchiveError",
     "AsyncClient",
     "AuthenticationError",
@@ -150,7 +150,7 @@ def test_modules_are_attributes_without_importing_them() -> None:
         "assert 'educatalog.widgets' not in sys.modules\n"
         "assert callable(educatalog.widgets.explorer)\n"
         "assert callable(educatalog.stats.supply)\n"
-        "assert callable(educatalog.fetch.fetch_snapshot)\n"
+        "assert callable(educatalog.cli.fetch.fetch_snapshot)\n"
         "assert 'widgets' in dir(educatalog)\n"
         "try:\n    educatalog.no_such_thing\nexcept AttributeError:\n    pass\n"
         "else:\n    raise SystemExit('no AttributeError')\n"
@@ -164,10 +164,11 @@ def test_the_modules_say_what_they_hold() -> None:
     package does not shadow the function ``educatalog.demo``."""
     import importlib
 
-    from educatalog import catalogue, schema
+    from educatalog.frames import catalogue
+    from educatalog.model import schema
 
     assert catalogue.Catalogue is educatalog.Catalogue
-    assert schema.CATALOGUE is educatalog.CATALOGUE
+    assert schema.SCHEMA is educatalog.SCHEMA
     with pytest.raises(AttributeError):
         catalogue.Schema  # noqa: B018
     with pytest.raises(ModuleNotFoundError):

@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from educatalog.workspace import NOTEBOOKS
+from educatalog.files.workspace import NOTEBOOKS
 from processes import free_port
 
 REPO = Path(__file__).resolve().parents[2]

@@ -15,7 +15,7 @@ import nbformat
 import pytest
 
 from educatalog.cli import main
-from educatalog.workspace import NOTEBOOKS, cell_lang, localize, notebook
+from educatalog.files.workspace import NOTEBOOKS, cell_lang, localize, notebook
 
 NAMES = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
 

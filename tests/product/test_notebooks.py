@@ -25,6 +25,7 @@ from bs4 import BeautifulSoup
 
 from accessibility import accessibility_findings, axe_script, run_axe
 from educatalog.demodata import GENERATOR_VERSION
+from educatalog.files.workspace import PACKAGE
 from educatalog.report import (
     NOTEBOOKS,
     ReportError,
@@ -32,7 +33,6 @@ from educatalog.report import (
     notebook_path,
 )
 from educatalog.testing import serve
-from educatalog.workspace import PACKAGE
 from languages import foreign
 
 TOKEN = "notebook-secret-token-4711"

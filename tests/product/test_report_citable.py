@@ -27,7 +27,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from educatalog import history, snapshot, stats
-from educatalog.catalogue import Catalogue, Source
+from educatalog.frames.catalogue import Catalogue, Source
 from educatalog.population import STATES
 from educatalog.testing import serve
 

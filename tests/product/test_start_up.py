@@ -29,7 +29,7 @@ HEAVY = ("jsonschema", "nbformat")
         ),
         pytest.param(
             # what the dashboard's notebook runs in a visitor's kernel
-            ["educatalog.dashboard", "educatalog.widgets", "educatalog.widgets.url_sync",
+            ["educatalog.cli.dashboard", "educatalog.widgets", "educatalog.widgets.url_sync",
              "educatalog.snapshot"],
             id="dashboard-kernel",
             marks=pytest.mark.skipif(

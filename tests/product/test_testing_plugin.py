@@ -131,11 +131,11 @@ def test_custom_rows_from_an_overridden_educatalog_data(pytester: pytest.Pyteste
         """
         import pandas as pd
         import educatalog
-        from educatalog.schema import CATALOGUE
+        from educatalog.model.schema import SCHEMA
         from catalogue_rows import ADDRESSES, COURSES, EVENTS
 
         def stored(collection):
-            return tuple(f.name for f in CATALOGUE[collection].stored_fields)
+            return tuple(f.name for f in SCHEMA[collection].stored_fields)
 
         def fetched(client, collection):
             query = educatalog.Query(fields=stored(collection))

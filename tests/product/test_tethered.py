@@ -1,4 +1,4 @@
-"""`python -m educatalog.tethered`: a module run as a child that ends when its parent does,
+"""`python -m educatalog.jupyter.tethered`: a module run as a child that ends when its parent does,
 however the parent ends (the dashboard starts Voilà so). Real processes: a parent that
 starts the child and is then killed outright, and the child's own module on disk."""
 
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from educatalog.tethered import command
+from educatalog.jupyter.tethered import command
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 
@@ -36,7 +36,7 @@ CHILD = """
 
 PARENT = """
     import subprocess, sys
-    from educatalog.tethered import command
+    from educatalog.jupyter.tethered import command
 
     grace, module, *args = sys.argv[1:]
     child = subprocess.Popen(command(module, *args, grace=float(grace)), stdin=subprocess.PIPE)
@@ -124,7 +124,7 @@ def test_a_bad_command_line_is_refused_with_the_reason(
     args: list[str], stdin: int, reason: str
 ) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "educatalog.tethered", *args],
+        [sys.executable, "-m", "educatalog.jupyter.tethered", *args],
         stdin=stdin,
         capture_output=True,
         text=True,

@@ -16,7 +16,7 @@ import pytest
 import educatalog
 from educatalog.cli import main
 from educatalog.errors import EducatalogError
-from educatalog.workspace import (
+from educatalog.files.workspace import (
     NOTEBOOKS,
     PACKAGE,
     RECORD,

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from conformance import Api
-from educatalog.schema import CATALOGUE
+from educatalog.model.schema import SCHEMA
 
 
-@pytest.mark.parametrize("collection", list(CATALOGUE))
+@pytest.mark.parametrize("collection", list(SCHEMA))
 def test_every_collection_in_full(demo: Api, collection: str) -> None:
     """Every row of every collection, default fields, as the oracle serializes it."""
     body = demo.check(collection, {"limit": -1, "meta": "*"})

@@ -26,7 +26,7 @@ import httpx
 import pytest
 
 from conformance import TEST_TOKEN, Api, assert_error, small_records
-from educatalog.schema import CATALOGUE, FieldType
+from educatalog.model.schema import SCHEMA, FieldType
 from oracle import Oracle
 
 Row = dict[str, Any]
@@ -278,7 +278,7 @@ def follow(row: Row | None, collection: str, name: str) -> Row | None:
     """The row a many-to-one field points to, None where it is null or dangles."""
     if row is None or row.get(name) is None:
         return None
-    target = CATALOGUE[collection].field(name).relation
+    target = SCHEMA[collection].field(name).relation
     assert target is not None
     return next((r for r in RECORDS[target.related] if r["id"] == row[name]), None)
 
@@ -306,7 +306,7 @@ def test_many_to_one_paths_are_outer_joins(
     matches there exactly when it holds on a null field."""
     target = collection
     for name in path:
-        relation = CATALOGUE[target].field(name).relation
+        relation = SCHEMA[target].field(name).relation
         assert relation is not None
         target = relation.related
     ends: dict[int, Row | None] = {}
@@ -315,7 +315,7 @@ def test_many_to_one_paths_are_outer_joins(
         source = collection
         for name in path:
             current = follow(current, source, name)
-            relation = CATALOGUE[source].field(name).relation
+            relation = SCHEMA[source].field(name).relation
             assert relation is not None
             source = relation.related
         ends[row["id"]] = current
@@ -326,7 +326,7 @@ def test_many_to_one_paths_are_outer_joins(
     failures = []
     tried = 0
     for name in names:
-        ftype = CATALOGUE[target].field(name).type
+        ftype = SCHEMA[target].field(name).type
         for op, operand in conditions(ftype):
             leaf = {name: {op: operand}}
             matching = set(small.oracle.matching_ids(target, leaf))  # rows of the target
@@ -400,7 +400,7 @@ CANONICAL_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]*[1-9])?")
 def _search_expected(oracle: Oracle, collection: str, text: str) -> tuple[list[int], list[int]]:
     """Rows that match ``text`` by a text field or a number, and the other rows that hold a
     uuid containing ``text`` (what a substring search on uuids would add)."""
-    coll = CATALOGUE[collection]
+    coll = SCHEMA[collection]
     number = Decimal(text) if CANONICAL_NUMBER.fullmatch(text) and text != "-0" else None
     matched, uuid_only = [], []
     for row in oracle.rows[collection]:
@@ -469,7 +469,7 @@ def test_search_matches_only_a_whole_valid_uuid(small: Api, demo: Api) -> None:
 
 UUID_FIELDS = [
     (name, f.name)
-    for name, coll in CATALOGUE.items()
+    for name, coll in SCHEMA.items()
     for f in coll.stored_fields
     if f.type is FieldType.UUID
 ]

@@ -10,7 +10,7 @@ from urllib.parse import unquote
 import pytest
 
 from conformance import Api, assert_error
-from educatalog.schema import CATALOGUE
+from educatalog.model.schema import SCHEMA
 from oracle import OracleError
 
 FIELD_SETS: list[Any] = [
@@ -69,11 +69,11 @@ def test_fields_on_courses(small: Api, fields: Any) -> None:
 
 def test_default_fields_include_list_relations(small: Api) -> None:
     body = small.check("events", {"limit": 1})
-    expected_names = set(CATALOGUE["events"].field_names)
+    expected_names = set(SCHEMA["events"].field_names)
     assert set(body["data"][0]) == expected_names
     assert isinstance(body["data"][0]["contacts"], list)
     course = small.check("courses", {"limit": 1})["data"][0]
-    assert set(course) == set(CATALOGUE["courses"].field_names)
+    assert set(course) == set(SCHEMA["courses"].field_names)
 
 
 def test_unexpanded_relations(small: Api) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from conformance import Api
-from educatalog.schema import CATALOGUE, Field, FieldType
+from educatalog.model.schema import SCHEMA, Field, FieldType
 from oracle import (
     ALL_OPS,
     ALLOWED_OPS,
@@ -119,7 +119,7 @@ def operands(oracle: Oracle, collection: str, f: Field, op: str) -> list[Any]:
 
 def _cases(collection: str) -> list[tuple[str, str]]:
     """(field, operator) pairs: up to three fields of each type, incl. foreign keys."""
-    coll = CATALOGUE[collection]
+    coll = SCHEMA[collection]
     by_type: dict[FieldType, list[Field]] = {}
     for f in coll.stored_fields:
         by_type.setdefault(f.type, []).append(f)
@@ -134,7 +134,7 @@ def test_every_allowed_operator(small: Api, collection: str) -> None:
     failures: list[str] = []
     tried = 0
     for name, op in _cases(collection):
-        f = CATALOGUE[collection].field(name)
+        f = SCHEMA[collection].field(name)
         for operand in _pick(operands(small.oracle, collection, f, op), 10):
             params = {"filter": {name: {op: operand}}, "fields": "id", "limit": -1}
             try:

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conformance import Api, assert_error
-from educatalog.schema import CATALOGUE, Field, FieldType
+from educatalog.model.schema import SCHEMA, Field, FieldType
 from oracle import (
     ALL_OPS,
     ALLOWED_OPS,
@@ -152,16 +152,16 @@ def operand(draw: Draw, oracle: Oracle, collection: str, f: Field, op: str) -> A
 
 
 def condition(draw: Draw, oracle: Oracle, collection: str, depth: int) -> Obj:
-    coll = CATALOGUE[collection]
+    coll = SCHEMA[collection]
     fields = list(coll.fields) if depth < MAX_RELATION_DEPTH else list(coll.stored_fields)
     f: Field = draw(st.sampled_from(fields))
     relational = f.relation is not None and depth < MAX_RELATION_DEPTH
     if relational and (not f.is_stored or draw(st.integers(0, 2)) == 0):
         assert f.relation is not None
-        target = CATALOGUE.expansion_target(f).name
+        target = SCHEMA.expansion_target(f).name
         if f.relation.is_list and draw(st.integers(0, 4)) == 0:
             # an operator on the list field: on the related (junction) rows' ids
-            return condition_on(draw, oracle, target, CATALOGUE[target].field("id"), f.name)
+            return condition_on(draw, oracle, target, SCHEMA[target].field("id"), f.name)
         inner = filter_object(draw, oracle, target, depth + 1)
         if f.relation.is_list:
             quantifier = draw(st.sampled_from([None, None, "_some", "_none"]))
@@ -256,7 +256,7 @@ def _has_empty_list(obj: Any) -> bool:
 
 def defect(draw: Draw, oracle: Oracle, collection: str) -> tuple[Obj, int]:
     """A filter object with one defect, and the status it must be refused with."""
-    coll = CATALOGUE[collection]
+    coll = SCHEMA[collection]
     stored = list(coll.stored_fields)
     kind = draw(
         st.sampled_from(
@@ -454,7 +454,7 @@ LEAF_TEXT = st.text(alphabet=st.sampled_from(list("0123456789-.,eE :T%_aßäZ+")
 @given(data=st.data())
 def test_bracket_leaves_of_any_text(demo: Api, data: st.DataObject) -> None:
     collection = data.draw(st.sampled_from(ROOTS))
-    coll = CATALOGUE[collection]
+    coll = SCHEMA[collection]
     f = data.draw(st.sampled_from(coll.stored_fields))
     op = data.draw(st.sampled_from(sorted(ALL_OPS)))
     _agree_on_a_bracket_leaf(demo, collection, f.name, op, data.draw(LEAF_TEXT))
@@ -489,7 +489,7 @@ def _agree_on_a_bracket_leaf(demo: Api, collection: str, field: str, op: str, te
 
 
 def sort_key(draw: Draw, collection: str, depth: int = 0) -> str:
-    coll = CATALOGUE[collection]
+    coll = SCHEMA[collection]
     f = draw(st.sampled_from(coll.stored_fields))
     if f.is_many_to_one and depth < 2 and draw(st.booleans()):
         assert f.relation is not None
@@ -518,7 +518,7 @@ def test_sort_and_pagination(demo: Api, data: st.DataObject) -> None:
 @given(data=st.data())
 def test_search(demo: Api, data: st.DataObject) -> None:
     collection = data.draw(st.sampled_from(ROOTS))
-    coll = CATALOGUE[collection]
+    coll = SCHEMA[collection]
     f = data.draw(st.sampled_from(coll.stored_fields))
     values = column(demo.oracle, collection, f.name)
     if values and data.draw(st.integers(0, 3)):
@@ -535,14 +535,14 @@ def test_search(demo: Api, data: st.DataObject) -> None:
 
 
 def field_path(draw: Draw, collection: str, depth: int = 0) -> str:
-    coll = CATALOGUE[collection]
+    coll = SCHEMA[collection]
     choice = draw(st.sampled_from(["*", "field", "field", "relation"]))
     if choice == "*":
         return "*"
     rels = [f for f in coll.fields if f.relation is not None]
     if choice == "relation" and depth < 2 and rels:
         f = draw(st.sampled_from(rels))
-        return f"{f.name}.{field_path(draw, CATALOGUE.expansion_target(f).name, depth + 1)}"
+        return f"{f.name}.{field_path(draw, SCHEMA.expansion_target(f).name, depth + 1)}"
     return draw(st.sampled_from(coll.field_names))
 
 
@@ -556,6 +556,6 @@ def test_fields(demo: Api, data: st.DataObject) -> None:
     params: Obj = {"fields": fields, "limit": data.draw(st.sampled_from([3, 20]))}
     params["offset"] = data.draw(st.sampled_from([0, 40, 100]))
     if data.draw(st.booleans()):
-        deep_rel = data.draw(st.sampled_from(list(CATALOGUE[collection].relations)))
+        deep_rel = data.draw(st.sampled_from(list(SCHEMA[collection].relations)))
         params["deep"] = {deep_rel.name: {"_limit": data.draw(st.sampled_from([-1, 0, 2]))}}
     demo.check(collection, params)

@@ -18,8 +18,8 @@ import httpx
 import pytest
 
 from databases import Databases
+from educatalog.model.schema import Collection, Field, FieldType, Schema
 from educatalog.query import Query, bind
-from educatalog.schema import Collection, Field, FieldType, Schema
 from educatalog.server import sql
 from educatalog.server.store import Database
 from educatalog.testing import TEST_TOKEN, serve

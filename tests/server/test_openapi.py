@@ -7,7 +7,7 @@ from pathlib import Path
 import httpx
 from openapi_spec_validator import validate
 
-from educatalog.schema import CATALOGUE, FieldType
+from educatalog.model.schema import SCHEMA, FieldType
 from educatalog.testing import build_test_database, serve
 
 
@@ -19,7 +19,7 @@ def test_document_is_valid_and_complete(tmp_path: Path) -> None:
     assert response.headers["content-type"] == "application/json"
     spec = response.json()
     validate(spec)
-    for name, coll in CATALOGUE.items():
+    for name, coll in SCHEMA.items():
         assert f"/items/{name}" in spec["paths"]
         assert f"/items/{name}/{{id}}" in spec["paths"]
         schema = next(

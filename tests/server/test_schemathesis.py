@@ -16,7 +16,7 @@ from schemathesis.specs.openapi.checks import (
     unsupported_method,
 )
 
-from educatalog.schema import CATALOGUE
+from educatalog.model.schema import SCHEMA
 from educatalog.server.openapi import openapi_document
 from educatalog.testing import serve
 
@@ -25,7 +25,7 @@ TOKEN = "schemathesis-token"
 # Bounded: every type of field and relation, in a third of the operations (all of them
 # take a minute on two cores).
 COLLECTIONS = ("events", "courses", "contacts", "addresses", "event_costs", "events_contacts")
-schema = schemathesis.openapi.from_dict(openapi_document(CATALOGUE)).include(
+schema = schemathesis.openapi.from_dict(openapi_document(SCHEMA)).include(
     path_regex=rf"^/(server/.*|items/({'|'.join(COLLECTIONS)})(/.*)?)$"
 )
 

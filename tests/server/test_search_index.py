@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from educatalog.model.schema import SCHEMA
 from educatalog.query import Query, bind
-from educatalog.schema import CATALOGUE
 from educatalog.server import items, search_index, sql
 from educatalog.server.app import create_app
 from educatalog.server.context import Context
@@ -51,7 +51,7 @@ def pair(
     bare = tmp_path_factory.mktemp("search-index") / "bare.sqlite"
     shutil.copy(demo_database, bare)
     conn = sqlite3.connect(bare)
-    for coll in CATALOGUE.values():
+    for coll in SCHEMA.values():
         conn.execute(f"DROP TABLE IF EXISTS {sql.quote(sql.search_table(coll))}")
     conn.commit()
     conn.close()
@@ -70,7 +70,7 @@ def _answer(db: Database, collection: str, **query: object) -> tuple[list[object
 
 
 def _texts(db: Database, collection: str) -> list[str]:
-    coll = CATALOGUE[collection]
+    coll = SCHEMA[collection]
     columns = ", ".join(sql.quote(f.name) for f in sql.searched_text_fields(coll))
     rows = db.connection().execute(f"SELECT {columns} FROM {sql.quote(collection)}")
     return [value for row in rows for value in row if isinstance(value, str)]
@@ -145,7 +145,7 @@ def test_the_index_is_asked_when_it_narrows_the_search(
     pair: tuple[Database, Database], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     indexed, plain = pair
-    table = sql.search_table(CATALOGUE["events"])
+    table = sql.search_table(SCHEMA["events"])
     # a word no event holds: every statement reads the index's rows (none)
     assert table in _count_text(indexed, "events", "zzqxj")
     assert table in _page_text(indexed, "events", "zzqxj")
@@ -184,12 +184,12 @@ def test_text_that_sqlite_folds_unlike_python_is_searched_row_by_row(tmp_path: P
     db = Database(path)
     try:
         assert {"events", "courses"} <= db.search_indexes
-        assert sql.search_table(CATALOGUE["events"]) not in _count_text(db, "events", "taxi")
+        assert sql.search_table(SCHEMA["events"]) not in _count_text(db, "events", "taxi")
         assert [r["id"] for r in _answer(db, "events", search="TAXI", fields=("id",))[0]] == [
             1,
             2,
         ]
-        table = sql.search_table(CATALOGUE["courses"])
+        table = sql.search_table(SCHEMA["courses"])
         assert table in _count_text(db, "courses", "kurs")  # narrowed: ASCII, no "İ"
         assert table not in _count_text(db, "courses", "თბილისი")  # no ASCII trigram
         assert [r["id"] for r in _answer(db, "courses", search="თბილისი", fields=("id",))[0]] == [1]
@@ -203,7 +203,7 @@ def test_a_database_without_the_index_is_served_and_searched(tmp_path: Path) -> 
     rows = {"courses": [{"id": 1, "title": "Excel für Einsteiger"}, {"id": 2, "title": "Word"}]}
     path = build_database(tmp_path / "old.sqlite", rows.items())
     conn = sqlite3.connect(path)
-    conn.execute(f"DROP TABLE {sql.quote(sql.search_table(CATALOGUE['courses']))}")
+    conn.execute(f"DROP TABLE {sql.quote(sql.search_table(SCHEMA['courses']))}")
     conn.commit()
     conn.close()
     app = create_app(path, tokens=[TOKEN])
@@ -231,7 +231,7 @@ def test_a_page_of_a_search_walks_first_and_reads_the_index_when_the_word_is_rar
         return text, params
 
     monkeypatch.setattr(sql, "page_sql", spy)
-    table = sql.search_table(CATALOGUE["events"])
+    table = sql.search_table(SCHEMA["events"])
     rows, _ = _answer(indexed, "events", search="https", limit=3, fields=("id",))
     assert len(rows) == 3
     assert [table in text for text in built] == [False]  # found by the walk

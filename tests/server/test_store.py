@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from educatalog.errors import UsageError
-from educatalog.schema import CATALOGUE
+from educatalog.model.schema import SCHEMA
 from educatalog.server.store import Database, build_database, database_info, read_rows
 
 
@@ -17,7 +17,7 @@ def test_every_collection_becomes_a_table_with_its_stored_fields(tmp_path: Path)
     path = build_database(tmp_path / "empty.sqlite", [])
     conn = sqlite3.connect(path)
     copied = {"events": ["address.state"]}  # then the related fields rows carry
-    for coll in CATALOGUE.values():
+    for coll in SCHEMA.values():
         columns = [r[1] for r in conn.execute(f'PRAGMA table_info("{coll.name}")')]
         assert columns == [f.name for f in coll.stored_fields] + copied.get(coll.name, [])
     indexed = {r[0] for r in conn.execute("SELECT tbl_name FROM sqlite_master WHERE type='index'")}

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
 
 from educatalog.demodata import reference_data as ref
-from educatalog.schema import CATALOGUE
+from educatalog.model.schema import SCHEMA
 
 DEMO_TOKEN: str = "educatalog-demo-token"
 """The fixed bearer token of the demo server."""
@@ -40,7 +40,7 @@ DEFECTS: dict[str, str] = {
 }
 """The realistic defects the demo data carries on purpose: name -> description with share."""
 
-REFERENCE_COLLECTIONS: tuple[str, ...] = tuple(c.name for c in CATALOGUE.of_kind("reference"))
+REFERENCE_COLLECTIONS: tuple[str, ...] = tuple(c.name for c in SCHEMA.of_kind("reference"))
 """The 13 reference lists, in catalogue order."""
 
 ENTITY_ORDER: tuple[str, ...] = (

@@ -8,9 +8,9 @@ import hashlib
 import os
 from pathlib import Path
 
+from educatalog.files.workspace import cache_dir
 from educatalog.server.app import create_app
 from educatalog.server.run import ServerThread
-from educatalog.workspace import cache_dir
 
 __all__ = ["cache_dir", "demo_database", "start_demo_server"]
 
@@ -26,11 +26,11 @@ def demo_database(
 
     Files are named after the seed, the scale, the generator's version and a fingerprint of
     its code, so a changed generator never serves a stale file, and checked against the
-    checksum kept beside them before use (:func:`educatalog.cache.cached`): a damaged file
+    checksum kept beside them before use (:func:`educatalog.files.cache.cached`): a damaged file
     is built again.
     """
     from educatalog import demodata as demo
-    from educatalog.cache import cached
+    from educatalog.files.cache import cached
     from educatalog.server.store import build_database
 
     if scale <= 0:

@@ -22,7 +22,7 @@ from educatalog.demodata.institutions import InstitutionWriter
 from educatalog.demodata.reference import reference_rows
 from educatalog.demodata.rows import RowBuffers
 from educatalog.errors import UsageError
-from educatalog.schema import CATALOGUE
+from educatalog.model.schema import SCHEMA
 
 __all__ = ["collect", "generated_rows", "iter_rows"]
 
@@ -68,7 +68,7 @@ def iter_rows(
 
 def collect(seed: int = DEFAULT_SEED, scale: float = 1.0) -> dict[str, list[dict[str, Any]]]:
     """The whole demo catalogue in memory: rows by collection (all collections), ordered by id."""
-    out: dict[str, list[dict[str, Any]]] = {name: [] for name in CATALOGUE}
+    out: dict[str, list[dict[str, Any]]] = {name: [] for name in SCHEMA}
     for name, rows in iter_rows(seed, scale):
         out[name].extend(rows)
     return out

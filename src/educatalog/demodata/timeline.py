@@ -39,10 +39,10 @@ import numpy as np
 import pandas as pd
 
 from educatalog import demodata
-from educatalog.catalogue import COLLECTIONS, LINK_TABLES, Catalogue, Source, id_column
-from educatalog.frames import to_frame
-from educatalog.manifests import as_date
-from educatalog.schema import CATALOGUE
+from educatalog.files.manifests import as_date
+from educatalog.frames.catalogue import COLLECTIONS, LINK_TABLES, Catalogue, Source, id_column
+from educatalog.frames.typed import to_frame
+from educatalog.model.schema import SCHEMA
 
 __all__ = [
     "HISTORY_MONTHS",
@@ -272,7 +272,7 @@ def _base_frames(seed: int, scale: float) -> dict[str, pd.DataFrame]:
         chunks = parts.get(name) or [_empty(name)]
         frame = pd.concat(chunks, ignore_index=True) if len(chunks) > 1 else chunks[0]
         if name in COLLECTIONS:
-            order = [f.name for f in CATALOGUE[name].stored_fields if f.name in frame.columns]
+            order = [f.name for f in SCHEMA[name].stored_fields if f.name in frame.columns]
             frame = frame[order]
         frames[name] = frame
     return frames
@@ -280,7 +280,7 @@ def _base_frames(seed: int, scale: float) -> dict[str, pd.DataFrame]:
 
 def _link_names(name: str) -> tuple[str, str, str, str]:
     owner, relation = LINK_TABLES[name]
-    rel = CATALOGUE[owner].field(relation).relation
+    rel = SCHEMA[owner].field(relation).relation
     assert rel is not None
     assert rel.foreign_key
     assert rel.junction_field
@@ -318,8 +318,8 @@ def as_of_database(
     cached beside the demo databases (named by seed, scale, date and code fingerprint)."""
     from pathlib import Path
 
-    from educatalog.cache import cached
     from educatalog.demodata.embedded import cache_dir, code_fingerprint
+    from educatalog.files.cache import cached
     from educatalog.server import store
     from educatalog.snapshot import serving
 

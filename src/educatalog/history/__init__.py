@@ -35,7 +35,7 @@ types of the offers' courses (course, level, type) as row versions too, so that 
 statistics group by ``funding_type`` and ``funding_level`` as ``offers(funding=True)`` does.
 
 **One definition, two engines.** The offers frame of every snapshot is computed once by
-pandas when the snapshot is added (:func:`educatalog.offers.build_offers`: states,
+pandas when the snapshot is added (:func:`educatalog.frames.offers.build_offers`: states,
 instruction-form categories, the calendar duration classes with the impossible-dates
 fallback ...) and stored with its labels as text, the order of each label list in the
 snapshot's entry. DuckDB then only groups and counts, as :func:`educatalog.stats.supply`

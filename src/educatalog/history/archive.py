@@ -15,8 +15,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from educatalog import snapshot as _snapshot
-from educatalog.catalogue import Catalogue
 from educatalog.errors import ArchiveError
+from educatalog.frames.catalogue import Catalogue
+from educatalog.frames.provenance import SOURCE_ATTR, Source
 from educatalog.history import trends
 from educatalog.history.format import (
     FUNDING,
@@ -28,7 +29,6 @@ from educatalog.history.format import (
     read_manifest,
 )
 from educatalog.history.integrity import Checker
-from educatalog.provenance import SOURCE_ATTR, Source
 from educatalog.snapshot.loading import restore_dtype
 
 if TYPE_CHECKING:

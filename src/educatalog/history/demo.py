@@ -58,7 +58,7 @@ def demo_archive(
     directory: str | os.PathLike[str] | None = None,
 ) -> Archive:
     """The archive :func:`build_demo` builds for these arguments, kept in the cache
-    (``educatalog.workspace.cache_dir()``, or ``directory``) and reused: what a notebook
+    (``educatalog.files.workspace.cache_dir()``, or ``directory``) and reused: what a notebook
     opens when it is given no archive, without leaving a new folder behind on every run.
 
     Folders are named after the arguments, the generator's version and a fingerprint of its
@@ -71,9 +71,9 @@ def demo_archive(
     from educatalog import demodata
     from educatalog.demodata.embedded import code_fingerprint
     from educatalog.demodata.timeline import HISTORY_MONTHS, HISTORY_START
+    from educatalog.files.manifests import as_date
+    from educatalog.files.workspace import cache_dir
     from educatalog.history import format, writer
-    from educatalog.manifests import as_date
-    from educatalog.workspace import cache_dir
 
     seed = demodata.DEFAULT_SEED if seed is None else seed
     first = as_date(start or HISTORY_START)

@@ -11,11 +11,11 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
-from educatalog import manifests
 from educatalog import snapshot as _snapshot
-from educatalog.catalogue import Catalogue
 from educatalog.errors import ArchiveError
-from educatalog.manifests import as_date as as_date
+from educatalog.files import manifests
+from educatalog.files.manifests import as_date as as_date
+from educatalog.frames.catalogue import Catalogue
 
 __all__ = ["ARCHIVE_MANIFEST", "FORMAT", "FORMAT_VERSION", "LOCK_FILE", "Versions"]
 

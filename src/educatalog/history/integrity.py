@@ -21,8 +21,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from educatalog import files
 from educatalog.errors import ArchiveError
+from educatalog.files import atomic as files
 from educatalog.history.format import ARCHIVE_MANIFEST
 
 __all__ = ["Checker"]

@@ -1,5 +1,5 @@
 """One writer at a time: :func:`~educatalog.history.add` holds an operating-system lock on
-the archive's ``.archive.lock`` while it writes (:func:`educatalog.files.locked`), so that
+the archive's ``.archive.lock`` while it writes (:func:`educatalog.files.atomic.locked`), so that
 two concurrent additions (two ``educatalog fetch --archive`` runs, two cron jobs) never
 write over each other's files. The second waits for the first, up to a timeout, then fails
 with :class:`ArchiveError`.
@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from educatalog import files
 from educatalog.errors import ArchiveError
+from educatalog.files import atomic as files
 from educatalog.history.format import LOCK_FILE
 
 __all__ = ["locked"]

@@ -15,9 +15,9 @@ import pandas as pd
 
 from educatalog import stats
 from educatalog.errors import UsageError, did_you_mean
+from educatalog.frames.offers import OFFER_COLUMNS
+from educatalog.frames.provenance import SOURCE_ATTR
 from educatalog.history.format import FUNDING, VALID_FROM, VALID_TO
-from educatalog.offers import OFFER_COLUMNS
-from educatalog.provenance import SOURCE_ATTR
 from educatalog.stats.dimensions import all_levels, choice, dimension_keys, restore_levels
 from educatalog.stats.supply import NORMALIZE_CHOICES
 

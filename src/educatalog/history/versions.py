@@ -13,8 +13,8 @@ import numpy.typing as npt
 import pandas as pd
 import pyarrow as pa
 
-from educatalog.catalogue import LINK_TABLES
 from educatalog.errors import ArchiveError
+from educatalog.frames.catalogue import LINK_TABLES
 from educatalog.history.format import VALID_FROM, VALID_TO
 from educatalog.snapshot.comparing import values_differ
 

@@ -18,12 +18,13 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from educatalog import files, manifests
 from educatalog import snapshot as _snapshot
 from educatalog._version import __version__
-from educatalog.catalogue import Catalogue
 from educatalog.errors import ArchiveError, EducatalogError
-from educatalog.files import atomic_text
+from educatalog.files import atomic as files
+from educatalog.files import manifests
+from educatalog.files.atomic import atomic_text
+from educatalog.frames.catalogue import Catalogue
 from educatalog.history import versions as _v
 from educatalog.history.archive import Archive
 from educatalog.history.format import (

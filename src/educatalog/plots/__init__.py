@@ -20,7 +20,7 @@ gives them (in English the states, categories and duration classes translated) a
 label for a missing value ("ohne Angabe" / "not stated", also for the catalogue's "Keine
 Angabe"). A source line sits at the bottom left of the figure ("Quelle: " and
 :meth:`educatalog.Source.text`); the source is the frame's
-(:func:`educatalog.provenance.source_of`: its attrs, or the catalogue whose rows it
+(:func:`educatalog.frames.provenance.source_of`: its attrs, or the catalogue whose rows it
 holds after a ``merge`` or ``concat``), or
 ``source=`` where you state it. Where it cannot be known, the line says so. When the data
 are the synthetic demo catalogue, a diagonal watermark and a corner label say so

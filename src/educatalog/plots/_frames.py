@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 
 from educatalog import stats
-from educatalog.columns import require_columns
+from educatalog.frames.columns import require_columns
 
 PER_100K = "events_per_100k"
 

@@ -28,8 +28,8 @@ if TYPE_CHECKING:  # matplotlib.typing's names are for type checkers (newer than
 
 from educatalog import texts
 from educatalog.errors import UsageError, WrongType
+from educatalog.frames.provenance import Source, source_of
 from educatalog.plots.display import register_notebook_display
-from educatalog.provenance import Source, source_of
 
 PALETTE: tuple[str, ...] = (
     "#0072B2",

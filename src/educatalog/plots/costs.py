@@ -11,10 +11,10 @@ from matplotlib.figure import Figure
 
 from educatalog import stats, texts
 from educatalog.errors import UsageError
+from educatalog.frames.provenance import Source
 from educatalog.plots._formats import label, value_axis
 from educatalog.plots._frames import columns_of, require
 from educatalog.plots._setup import BAR_COLOR, begin, category_axis, finish, new_axes, styled
-from educatalog.provenance import Source
 
 __all__ = ["cost_boxplot"]
 

@@ -16,6 +16,7 @@ from matplotlib.figure import Figure
 
 from educatalog import stats, texts
 from educatalog.errors import UsageError
+from educatalog.frames.provenance import Source
 from educatalog.plots._formats import (
     cell_count_text,
     count_text,
@@ -44,7 +45,6 @@ from educatalog.plots._setup import (
     text_width,
     two_dimensions,
 )
-from educatalog.provenance import Source
 
 __all__ = ["heatmap", "stacked_shares"]
 

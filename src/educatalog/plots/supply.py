@@ -17,6 +17,7 @@ from matplotlib.patches import Rectangle
 
 from educatalog import population, stats, texts
 from educatalog.errors import UsageError, WrongType
+from educatalog.frames.provenance import Source
 from educatalog.plots._formats import (
     count_text,
     ink,
@@ -41,7 +42,6 @@ from educatalog.plots._setup import (
     new_axes,
     styled,
 )
-from educatalog.provenance import Source
 
 __all__ = ["TILE_GRID", "supply_bars", "tile_map"]
 

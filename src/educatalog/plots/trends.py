@@ -17,6 +17,7 @@ from matplotlib.figure import Figure
 
 from educatalog import stats, texts
 from educatalog.errors import UsageError, WrongType
+from educatalog.frames.provenance import Source
 from educatalog.plots._formats import count_text, group_colors, label, missing_mask, value_axis
 from educatalog.plots._frames import columns_of, require
 from educatalog.plots._setup import (
@@ -28,7 +29,6 @@ from educatalog.plots._setup import (
     new_axes,
     styled,
 )
-from educatalog.provenance import Source
 
 __all__ = ["starts_over_time", "trend"]
 

@@ -17,8 +17,8 @@ from typing import Any
 import orjson
 
 from educatalog.errors import InvalidQuery
+from educatalog.model.schema import Collection, Field, FieldType
 from educatalog.query.functions import field_of
-from educatalog.schema import Collection, Field, FieldType
 
 __all__ = [
     "AGGREGATE_FUNCTIONS",

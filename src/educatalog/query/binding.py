@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeAlias
 
 from educatalog.errors import InvalidQuery
+from educatalog.model.schema import SCHEMA, Collection, Field, Relation, Schema
 from educatalog.query.aggregates import Aggregate, bind_aggregate
 from educatalog.query.functions import field_of
 from educatalog.query.limits import (
@@ -24,7 +25,6 @@ from educatalog.query.operators import allowed_operators
 from educatalog.query.strings import Query
 from educatalog.query.tree import And, Condition, Filter, Or, Related
 from educatalog.query.values import coerce
-from educatalog.schema import CATALOGUE, Collection, Field, Relation, Schema
 
 __all__ = [
     "BoundQuery",
@@ -72,7 +72,7 @@ def bind(
     query: Query,
     collection: str,
     *,
-    catalogue: Schema = CATALOGUE,
+    schema: Schema = SCHEMA,
     limit_max: int | None = None,
     now: dt.datetime | None = None,
 ) -> BoundQuery:
@@ -82,7 +82,7 @@ def bind(
     and rejects larger limits. ``now`` is the server's clock for ``$NOW`` in filters
     (default: the current local time, as Directus takes it).
     """
-    coll = catalogue[collection]
+    coll = schema[collection]
     limit: int | None
     if query.limit is None:
         limit = DEFAULT_LIMIT if limit_max is None else min(DEFAULT_LIMIT, limit_max)
@@ -103,7 +103,7 @@ def bind(
         raise InvalidQuery("The search text contains a NUL character.")
     bound_filter = None
     if query.filter is not None:
-        bound_filter = bind_filter(query.filter, coll, catalogue, now=now)
+        bound_filter = bind_filter(query.filter, coll, schema, now=now)
     if query.aggregate or query.group_by:  # groups: fields and deep do not apply
         return BoundQuery(
             collection=coll,
@@ -118,10 +118,10 @@ def bind(
             deep={},
             aggregate=bind_aggregate(query.aggregate, query.group_by, query.sort, coll),
         )
-    sort, random = _bind_sort(query.sort or (), coll, catalogue)
+    sort, random = _bind_sort(query.sort or (), coll, schema)
     return BoundQuery(
         collection=coll,
-        fields=bind_fields(query.fields or ("*",), coll, catalogue, backlink=query.backlink),
+        fields=bind_fields(query.fields or ("*",), coll, schema, backlink=query.backlink),
         filter=bound_filter,
         sort=sort,
         random=random,
@@ -129,14 +129,14 @@ def bind(
         limit=limit,
         offset=offset,
         meta=query.meta or (),
-        deep=_bind_deep(query.deep or {}, coll, catalogue, "deep"),
+        deep=_bind_deep(query.deep or {}, coll, schema, "deep"),
     )
 
 
 def bind_fields(
     paths: Sequence[str],
     coll: Collection,
-    catalogue: Schema = CATALOGUE,
+    schema: Schema = SCHEMA,
     *,
     backlink: bool | None = None,
 ) -> FieldTree:
@@ -146,7 +146,7 @@ def bind_fields(
     expansion leaves the relation it came through unexpanded (as Directus does).
     """
     tree: FieldTree = {}
-    walk = _FieldWalk(catalogue, [MAX_FIELD_NODES], backlink is not False)
+    walk = _FieldWalk(schema, [MAX_FIELD_NODES], backlink is not False)
     for path in paths:
         parts = path.split(".")
         if len(parts) > MAX_RELATIONAL_DEPTH:
@@ -163,7 +163,7 @@ class _FieldWalk:
     """What every step of resolving ``fields`` shares: the catalogue, the remaining budget
     of fields and whether wildcards expand back the way they came (``backlink``)."""
 
-    catalogue: Schema
+    schema: Schema
     budget: list[int]
     backlink: bool
 
@@ -193,7 +193,7 @@ def _add_path(
     came: tuple[Collection, Field] | None,
 ) -> None:
     head, rest = parts[0], parts[1:]
-    budget, catalogue = walk.budget, walk.catalogue
+    budget, schema = walk.budget, walk.schema
     if head == "*":
         targets = list(coll.fields)
         if rest:  # `*.x` selects every field, and applies `x` to each relation
@@ -220,7 +220,7 @@ def _add_path(
         if sub is None:
             _add_leaf(tree, f.name, budget)
             sub = tree[f.name] = {}
-        _add_path(sub, catalogue.expansion_target(f), rest, path, walk, (coll, f))
+        _add_path(sub, schema.expansion_target(f), rest, path, walk, (coll, f))
 
 
 def _add_leaf(tree: FieldTree, name: str, budget: list[int]) -> None:
@@ -246,25 +246,23 @@ class Expanded(NamedTuple):
 
 
 def expanded_relations(
-    tree: FieldTree, coll: Collection, deep: Mapping[str, Any], catalogue: Schema = CATALOGUE
+    tree: FieldTree, coll: Collection, deep: Mapping[str, Any], schema: Schema = SCHEMA
 ) -> Iterator[Expanded]:
     """The relations of ``coll`` that ``tree`` writes as objects (a list of ids is not one)."""
     for name, sub in tree.items():
         f = coll.field(name)
         if f.relation is not None and sub is not None:
-            yield Expanded(name, f.relation, catalogue.expansion_target(f), sub, deep.get(name, {}))
+            yield Expanded(name, f.relation, schema.expansion_target(f), sub, deep.get(name, {}))
 
 
-def list_relations(
-    tree: FieldTree, coll: Collection, catalogue: Schema = CATALOGUE
-) -> dict[str, Any]:
+def list_relations(tree: FieldTree, coll: Collection, schema: Schema = SCHEMA) -> dict[str, Any]:
     """``deep`` that lifts the nested cap (``_limit: -1``) on every list relation in ``tree``."""
     deep: dict[str, Any] = {}
     for name, sub in tree.items():
         f = coll.field(name)
         if f.relation is None:
             continue
-        inner = {} if sub is None else list_relations(sub, catalogue.expansion_target(f), catalogue)
+        inner = {} if sub is None else list_relations(sub, schema.expansion_target(f), schema)
         if f.relation.is_list:
             inner["_limit"] = -1
         if inner:
@@ -273,7 +271,7 @@ def list_relations(
 
 
 def _bind_sort(
-    keys: Sequence[str], coll: Collection, catalogue: Schema
+    keys: Sequence[str], coll: Collection, schema: Schema
 ) -> tuple[tuple[SortKey, ...], bool]:
     out = []
     random = False
@@ -299,7 +297,7 @@ def _bind_sort(
                         f'Cannot sort by "{key}": "{part}" of collection "{current.name}" is '
                         "not a many-to-one relation."
                     )
-                current = catalogue.expansion_target(f)
+                current = schema.expansion_target(f)
             elif not f.is_stored:
                 raise InvalidQuery(
                     f'Cannot sort by "{key}": "{part}" of collection "{current.name}" is a list.'
@@ -309,7 +307,7 @@ def _bind_sort(
 
 
 def _bind_deep(
-    deep: Mapping[str, Any], coll: Collection, catalogue: Schema, where: str
+    deep: Mapping[str, Any], coll: Collection, schema: Schema, where: str
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if where.count(".") > MAX_RELATIONAL_DEPTH:
@@ -321,14 +319,14 @@ def _bind_deep(
         f = field_of(coll, key)
         if f.relation is None:
             raise InvalidQuery(f'Invalid {where}: "{key}" of "{coll.name}" is not a relation.')
-        out[key] = _bind_deep(value, catalogue.expansion_target(f), catalogue, f"{where}.{key}")
+        out[key] = _bind_deep(value, schema.expansion_target(f), schema, f"{where}.{key}")
     return out
 
 
 def bind_filter(
     f: Filter,
     coll: Collection,
-    catalogue: Schema = CATALOGUE,
+    schema: Schema = SCHEMA,
     *,
     now: dt.datetime | None = None,
 ) -> Filter:
@@ -347,7 +345,7 @@ def bind_filter(
             f"(the relations it crosses and the field at its end), at most "
             f"{MAX_RELATIONAL_DEPTH}."
         )
-    binder = _Binder(catalogue, now or dt.datetime.now())
+    binder = _Binder(schema, now or dt.datetime.now())
     return binder.bind(f, coll, 0)
 
 
@@ -364,8 +362,8 @@ def filter_depth(f: Filter) -> int:
 class _Binder:
     """One filter's binding: the catalogue, the clock and the remaining node budget."""
 
-    def __init__(self, catalogue: Schema, now: dt.datetime) -> None:
-        self.catalogue = catalogue
+    def __init__(self, schema: Schema, now: dt.datetime) -> None:
+        self.schema = schema
         self.now = now
         self.budget = MAX_FILTER_NODES
 
@@ -379,7 +377,7 @@ class _Binder:
 
 
 def _bind_filter(b: _Binder, f: Filter, coll: Collection, logic: int) -> Filter:
-    catalogue = b.catalogue
+    schema = b.schema
     if isinstance(f, And | Or):
         if logic >= MAX_LOGICAL_DEPTH:
             raise InvalidQuery(
@@ -403,7 +401,7 @@ def _bind_filter(b: _Binder, f: Filter, coll: Collection, logic: int) -> Filter:
                 f'"{f.quantifier}" applies to one-to-many and many-to-many fields; '
                 f'"{f.field}" of "{coll.name}" is many-to-one.'
             )
-        target = catalogue.expansion_target(fld)
+        target = schema.expansion_target(fld)
         sub = b.bind(f.filter, target, logic)
         return Related(f.field, sub, f.quantifier)
     if f.operator not in allowed_operators(fld.type):

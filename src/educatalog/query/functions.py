@@ -5,7 +5,7 @@ field of that name exists."""
 from __future__ import annotations
 
 from educatalog.errors import InvalidQuery
-from educatalog.schema import Collection, Field
+from educatalog.model.schema import Collection, Field
 
 __all__ = ["field_of", "is_function"]
 

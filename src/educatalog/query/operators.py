@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from educatalog.schema import FieldType
+from educatalog.model.schema import FieldType
 
 __all__ = [
     "EMPTY_OPERATORS",

@@ -9,6 +9,7 @@ import re
 import uuid
 
 from educatalog.errors import InvalidQuery
+from educatalog.model.schema import Collection, FieldType
 from educatalog.query.limits import MAX_INTEGER
 from educatalog.query.operators import (
     EQUALITY_OPERATORS,
@@ -18,7 +19,6 @@ from educatalog.query.operators import (
     TEXT_OPERATORS,
 )
 from educatalog.query.tree import Scalar, Value, shown
-from educatalog.schema import Collection, FieldType
 
 __all__ = ["NOW", "coerce", "resolve_now"]
 

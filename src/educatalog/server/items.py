@@ -21,8 +21,8 @@ from typing import Any
 import orjson
 
 from educatalog.errors import NotFoundOrForbidden
+from educatalog.model.schema import SCHEMA, Collection, Field, Schema
 from educatalog.query import NESTED_LIMIT, And, BoundQuery, Condition, FieldTree, Filter
-from educatalog.schema import CATALOGUE, Collection, Field, Schema
 from educatalog.server import sql
 from educatalog.server.context import Context
 from educatalog.server.objects import check_objects, check_size, objects_per_row
@@ -93,7 +93,7 @@ def read_items_json(ctx: Context, bound: BoundQuery) -> tuple[bytes, dict[str, i
     serializing it in Python cost the server more than reading the rows. So did nested
     objects: 492 events with their address's city, 1.2 ms in Python, 0.7 ms so.
     """
-    if not is_flat(bound, ctx.db.catalogue):
+    if not is_flat(bound, ctx.db.schema):
         return None
     with ctx.working():
         if bound.limit == 0:
@@ -116,41 +116,41 @@ def read_groups(ctx: Context, bound: BoundQuery) -> tuple[bytes, dict[str, int]]
     with ctx.working():
         meta = _meta(ctx, bound)
         text, params = sql.aggregate_sql(
-            bound, ctx.db.catalogue, ctx.db.layout, prefilter=ctx.prefilter
+            bound, ctx.db.schema, ctx.db.layout, prefilter=ctx.prefilter
         )
         (array,) = ctx.conn.execute(text, params).fetchone()
         ctx.guard.check()
         return array.encode(), meta
 
 
-def is_flat(bound: BoundQuery, catalogue: Schema = CATALOGUE) -> bool:
+def is_flat(bound: BoundQuery, schema: Schema = SCHEMA) -> bool:
     """Whether SQLite can write the rows alone: plain columns, list relations as their
     ids, and many-to-one relations expanded into rows it can write alone (nested objects,
     one lookup by id each). An expanded list (one-to-many, many-to-many) is built in
     Python (:func:`read_items`)."""
-    return _flat(bound.collection, bound.fields, catalogue, FLAT_DEPTH)
+    return _flat(bound.collection, bound.fields, schema, FLAT_DEPTH)
 
 
-def lists_ids(coll: Collection, tree: FieldTree, catalogue: Schema) -> bool:
+def lists_ids(coll: Collection, tree: FieldTree, schema: Schema) -> bool:
     """Whether a row of ``coll`` written with ``tree`` lists a relation's ids (at any level
     of its many-to-one objects): a subquery a row, which costs SQLite more than an object."""
     for name, sub in tree.items():
         fld = coll.field(name)
         if not fld.is_stored:
             return True
-        if sub is not None and lists_ids(catalogue.expansion_target(fld), sub, catalogue):
+        if sub is not None and lists_ids(schema.expansion_target(fld), sub, schema):
             return True
     return False
 
 
-def _flat(coll: Collection, tree: FieldTree, catalogue: Schema, levels: int) -> bool:
+def _flat(coll: Collection, tree: FieldTree, schema: Schema, levels: int) -> bool:
     for name, sub in tree.items():
         if sub is None:
             continue
         fld = coll.field(name)
         if fld.relation is None or fld.relation.kind != "m2o" or levels == 0:
             return False
-        if not _flat(catalogue.expansion_target(fld), sub, catalogue, levels - 1):
+        if not _flat(schema.expansion_target(fld), sub, schema, levels - 1):
             return False
     return True
 
@@ -174,11 +174,11 @@ def _every_stored_field(coll: Collection, tree: FieldTree) -> bool:
 def _flat_item(db: Database, bound: BoundQuery) -> str:
     """The ``json_object`` of a flat selection (:func:`is_flat`), keys in the order the
     general path writes them."""
-    return sql.flat_item_sql(_row_object(db.catalogue, bound.collection, bound.fields, bound.deep))
+    return sql.flat_item_sql(_row_object(db.schema, bound.collection, bound.fields, bound.deep))
 
 
 def _row_object(
-    catalogue: Schema, coll: Collection, tree: FieldTree, deep: Mapping[str, Any]
+    schema: Schema, coll: Collection, tree: FieldTree, deep: Mapping[str, Any]
 ) -> sql.RowObject:
     """What a row of ``coll`` is written as: stored fields (a many-to-one expanded as its
     row's object), then list relations (their ids, capped per parent as ``deep`` says, in
@@ -187,7 +187,7 @@ def _row_object(
     lists = [
         (
             coll.field(name),
-            catalogue.expansion_target(coll.field(name)).name,
+            schema.expansion_target(coll.field(name)).name,
             int(deep.get(name, {}).get("_limit", NESTED_LIMIT)),
         )
         for name in tree
@@ -195,7 +195,7 @@ def _row_object(
     ]
     related = {
         name: _row_object(
-            catalogue, catalogue.expansion_target(coll.field(name)), sub, deep.get(name, {})
+            schema, schema.expansion_target(coll.field(name)), sub, deep.get(name, {})
         )
         for name, sub in tree.items()
         if sub is not None
@@ -234,7 +234,7 @@ def stream_items(
         yield b'{"data":[' + b"]" + meta_tail(meta)
         return
     yield b'{"data":['
-    flat = is_flat(bound, ctx.db.catalogue)
+    flat = is_flat(bound, ctx.db.schema)
     wrap: Callable[[str], str] | None = None
     if flat:  # objects built by SQLite for the page's rows (see read_items_json)
         item, columns = _flat_selection(ctx.db, bound)
@@ -302,7 +302,7 @@ def _meta(ctx: Context, bound: BoundQuery, rows: int | None = None) -> dict[str,
         known = None if rows is None else known_count(bound, rows)
         if known is None:
             text, params = sql.count_sql(
-                bound, ctx.db.catalogue, ctx.db.layout, prefilter=ctx.prefilter
+                bound, ctx.db.schema, ctx.db.layout, prefilter=ctx.prefilter
             )
             known = ctx.conn.execute(text, params).fetchone()[0]
         meta["filter_count"] = known
@@ -365,7 +365,7 @@ def _page(
         # A search with an index walks a shorter way: a word that a page's worth of rows
         # hold is found within it; a rarer one is found faster from the index's rows.
         indexed = bound.search is not None and bound.collection.name in db.search_indexes
-        text, params = sql.page_sql(bound, columns, db.catalogue, db.layout, scan_in_id_order=True)
+        text, params = sql.page_sql(bound, columns, db.schema, db.layout, scan_in_id_order=True)
         with ctx.walk_budget(SEARCH_SCAN_BUDGET if indexed else ID_SCAN_BUDGET):
             try:
                 return conn.execute(wrap(text), params).fetchall()
@@ -376,7 +376,7 @@ def _page(
     text, params = sql.page_sql(
         bound,
         columns,
-        db.catalogue,
+        db.schema,
         db.layout,
         prefilter=ctx.prefilter,
         reads_all=True if few else None,
@@ -473,7 +473,7 @@ def _attach(
             fld = coll.field(name)
             if fld.relation is None:
                 continue
-            step = _Expansion(fld, ctx.db.catalogue.expansion_target(fld), sub, deep.get(name, {}))
+            step = _Expansion(fld, ctx.db.schema.expansion_target(fld), sub, deep.get(name, {}))
             if fld.relation.kind != "m2o":
                 _attach_list(ctx, rows, step)
             elif sub is not None:

@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from educatalog.errors import InvalidQuery
+from educatalog.model.schema import Collection
 from educatalog.query import NESTED_LIMIT, BoundQuery, FieldTree, expanded_relations
-from educatalog.schema import Collection
 from educatalog.server import sql
 from educatalog.server.context import Context
 from educatalog.server.store import Database
@@ -40,12 +40,12 @@ def check_objects(ctx: Context, bound: BoundQuery) -> None:
     bound_objects = most_objects(ctx.db, bound, ctx.conn)
     if bound_objects is not None and bound_objects <= most:
         return
-    counter = sql.ObjectCount(ctx.db.catalogue)
+    counter = sql.ObjectCount(ctx.db.schema)
     expression = counter.size(coll, "t0", bound.fields, bound.deep)
     text, params = sql.page_sql(
         bound,
         ["id"],
-        ctx.db.catalogue,
+        ctx.db.schema,
         ctx.db.layout,
         select=f"{expression} AS n",
         prefilter=ctx.prefilter,
@@ -81,7 +81,7 @@ def objects_per_row(
     """The most objects one row of ``coll`` can be written as, with the relations of
     ``tree`` (None: unknown without ``conn``, see :func:`most_objects`)."""
     out = 1
-    for rel in expanded_relations(tree, coll, deep, db.catalogue):
+    for rel in expanded_relations(tree, coll, deep, db.schema):
         per = objects_per_row(db, conn, rel.target, rel.tree, rel.deep)
         if per is None:
             return None

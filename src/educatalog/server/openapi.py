@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from educatalog.schema import Collection, Field, FieldType, Schema
+from educatalog.model.schema import Collection, Field, FieldType, Schema
 
 __all__ = ["openapi_document"]
 
@@ -56,22 +56,20 @@ _PUBLIC_ROUTES = (
 )
 
 
-def _field_schema(f: Field, catalogue: Schema) -> dict[str, Any]:
-    schema: dict[str, Any]
+def _field_schema(f: Field, schema: Schema) -> dict[str, Any]:
+    spec: dict[str, Any]
     if f.relation is None:
-        schema = dict(_SCHEMAS[f.type])
+        spec = dict(_SCHEMAS[f.type])
     elif f.relation.kind == "m2o":
-        ref = {"$ref": f"#/components/schemas/{_schema_name(catalogue[f.relation.related])}"}
-        schema = {"oneOf": [{"type": "integer"}, ref]}
+        ref = {"$ref": f"#/components/schemas/{_schema_name(schema[f.relation.related])}"}
+        spec = {"oneOf": [{"type": "integer"}, ref]}
     else:
-        ref = {"$ref": f"#/components/schemas/{_schema_name(catalogue[f.relation.related])}"}
-        schema = {"type": "array", "items": {"oneOf": [{"type": "integer"}, ref]}}
-    schema["nullable"] = f.relation is None or f.relation.kind == "m2o"
+        ref = {"$ref": f"#/components/schemas/{_schema_name(schema[f.relation.related])}"}
+        spec = {"type": "array", "items": {"oneOf": [{"type": "integer"}, ref]}}
+    spec["nullable"] = f.relation is None or f.relation.kind == "m2o"
     if f.note:
-        schema["description"] = f.note + (
-            f" {schema['description']}" if "description" in schema else ""
-        )
-    return schema
+        spec["description"] = f.note + (f" {spec['description']}" if "description" in spec else "")
+    return spec
 
 
 def _schema_name(coll: Collection) -> str:
@@ -136,16 +134,16 @@ def _error_responses() -> dict[str, Any]:
     }
 
 
-def openapi_document(catalogue: Schema) -> dict[str, Any]:
+def openapi_document(schema: Schema) -> dict[str, Any]:
     """The OpenAPI document of every route, with one schema per collection."""
     paths: dict[str, Any] = {}
     schemas: dict[str, Any] = dict(_SCHEMAS_SHARED)
-    for coll in catalogue.values():
+    for coll in schema.values():
         name = _schema_name(coll)
         schemas[name] = {
             "type": "object",
             "description": coll.note,
-            "properties": {f.name: _field_schema(f, catalogue) for f in coll.fields},
+            "properties": {f.name: _field_schema(f, schema) for f in coll.fields},
         }
         paths.update(_collection_paths(coll, {"$ref": f"#/components/schemas/{name}"}))
     paths.update(_public_paths())

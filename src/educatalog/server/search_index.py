@@ -12,7 +12,7 @@ import logging
 import sqlite3
 from collections.abc import Callable
 
-from educatalog.schema import Collection, Schema
+from educatalog.model.schema import Collection, Schema
 from educatalog.server import sql
 
 __all__ = ["PAGE_CANDIDATES", "Prefilter", "create_search_indexes", "usable_search_indexes"]
@@ -28,11 +28,11 @@ ALL_CANDIDATES_SHARE = 4
 it names at most a quarter of the collection's rows (or :data:`PAGE_CANDIDATES`)."""
 
 
-def create_search_indexes(conn: sqlite3.Connection, catalogue: Schema) -> None:
+def create_search_indexes(conn: sqlite3.Connection, schema: Schema) -> None:
     """The search index of every collection with text fields, filled from its rows. An
     SQLite without FTS5's trigram tokenizer (before 3.34) gets none: searches then read
     every row, as before (:func:`usable_search_indexes` finds which were built)."""
-    for coll in catalogue.values():
+    for coll in schema.values():
         if not sql.searched_text_fields(coll):
             continue
         try:
@@ -43,10 +43,10 @@ def create_search_indexes(conn: sqlite3.Connection, catalogue: Schema) -> None:
         conn.execute(sql.fill_search_table_sql(coll))
 
 
-def usable_search_indexes(conn: sqlite3.Connection, catalogue: Schema) -> frozenset[str]:
+def usable_search_indexes(conn: sqlite3.Connection, schema: Schema) -> frozenset[str]:
     """The collections of the database on ``conn`` whose search index this SQLite can read."""
     found = set()
-    for coll in catalogue.values():
+    for coll in schema.values():
         if not sql.searched_text_fields(coll):
             continue
         try:

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from educatalog.errors import UsageError
-from educatalog.files import atomic_path
-from educatalog.schema import CATALOGUE, Collection, Field, FieldType, Schema
+from educatalog.files.atomic import atomic_path
+from educatalog.model.schema import SCHEMA, Collection, Field, FieldType, Schema
 from educatalog.server import sql
 from educatalog.server.numbers import average_text, numeric_text
 from educatalog.server.search_index import create_search_indexes, usable_search_indexes
@@ -80,18 +80,18 @@ def _from_sql(f: Field) -> Callable[[Any], Any] | None:
     return None
 
 
-def create_schema(conn: sqlite3.Connection, catalogue: Schema = CATALOGUE) -> None:
+def create_schema(conn: sqlite3.Connection, schema: Schema = SCHEMA) -> None:
     """Create one table per collection (indexes come after loading, see ``create_indexes``)."""
-    for coll in catalogue.values():
+    for coll in schema.values():
         conn.execute(sql.create_table_sql(coll))
     conn.execute(sql.CREATE_INFO_TABLE)
 
 
-def copy_fields(conn: sqlite3.Connection, catalogue: Schema = CATALOGUE) -> None:
+def copy_fields(conn: sqlite3.Connection, schema: Schema = SCHEMA) -> None:
     """Copy the fields of related items that rows carry (``_COPIED_FIELDS``) into columns
     of their own, and record how (:mod:`educatalog.server.sql.copied_fields`)."""
     conn.execute(sql.CREATE_COPIED_FIELDS_TABLE)
-    for coll, relation, target, name in _copied_fields(catalogue):
+    for coll, relation, target, name in _copied_fields(schema):
         conn.execute(sql.add_copied_column_sql(coll, relation, target, name))
         fill = sql.fill_copied_column_sql(coll, relation, target, name)
         conn.execute(fill)
@@ -99,7 +99,7 @@ def copy_fields(conn: sqlite3.Connection, catalogue: Schema = CATALOGUE) -> None
 
 
 def copied_fields(
-    conn: sqlite3.Connection, catalogue: Schema = CATALOGUE
+    conn: sqlite3.Connection, schema: Schema = SCHEMA
 ) -> frozenset[tuple[str, str, str]]:
     """The fields of related items that the rows of the database on ``conn`` carry, filled
     as this educatalog fills them, as ``(collection, relation, field)`` (none for a database
@@ -110,28 +110,28 @@ def copied_fields(
         return frozenset()
     return frozenset(
         (coll.name, relation, name)
-        for coll, relation, target, name in _copied_fields(catalogue)
+        for coll, relation, target, name in _copied_fields(schema)
         if recorded.get((coll.name, relation, name))
         == sql.fill_copied_column_sql(coll, relation, target, name)
     )
 
 
-def _copied_fields(catalogue: Schema) -> Iterator[tuple[Collection, str, Collection, str]]:
+def _copied_fields(schema: Schema) -> Iterator[tuple[Collection, str, Collection, str]]:
     """``_COPIED_FIELDS`` that ``catalogue`` has: (collection, its many-to-one relation,
     the related collection, the related field)."""
     for name, pairs in _COPIED_FIELDS.items():
-        coll = catalogue.get(name)
+        coll = schema.get(name)
         for relation, field in pairs:
             if coll is None or relation not in coll or not coll.field(relation).is_many_to_one:
                 continue
-            target = catalogue.expansion_target(coll.field(relation))
+            target = schema.expansion_target(coll.field(relation))
             if field in target and target.field(field).is_stored:
                 yield coll, relation, target, field
 
 
-def create_indexes(conn: sqlite3.Connection, catalogue: Schema = CATALOGUE) -> None:
-    copied = {(c.name, sql.copied_column(r, name)) for c, r, _, name in _copied_fields(catalogue)}
-    for coll in catalogue.values():
+def create_indexes(conn: sqlite3.Connection, schema: Schema = SCHEMA) -> None:
+    copied = {(c.name, sql.copied_column(r, name)) for c, r, _, name in _copied_fields(schema)}
+    for coll in schema.values():
         composite = tuple(
             columns
             for columns in _COMPOSITE_INDEXES.get(coll.name, ())
@@ -175,7 +175,7 @@ def build_database(
     chunks: Iterable[tuple[str, Sequence[Mapping[str, Any]]]],
     *,
     info: Mapping[str, Any] | None = None,
-    catalogue: Schema = CATALOGUE,
+    schema: Schema = SCHEMA,
 ) -> Path:
     """Build a database file from ``(collection, rows)`` chunks; returns its path.
 
@@ -193,14 +193,14 @@ def build_database(
         try:
             for pragma in sql.BUILD_PRAGMAS:
                 conn.execute(pragma)
-            create_schema(conn, catalogue)
+            create_schema(conn, schema)
             for name, rows in chunks:
-                insert_rows(conn, catalogue[name], rows)
-            copy_fields(conn, catalogue)
-            create_indexes(conn, catalogue)
-            create_search_indexes(conn, catalogue)
-            write_rows(conn, catalogue)
-            _record_special_text_columns(conn, catalogue)
+                insert_rows(conn, schema[name], rows)
+            copy_fields(conn, schema)
+            create_indexes(conn, schema)
+            create_search_indexes(conn, schema)
+            write_rows(conn, schema)
+            _record_special_text_columns(conn, schema)
             conn.executemany(sql.INSERT_INFO, [(k, json.dumps(v)) for k, v in (info or {}).items()])
             conn.commit()
             conn.execute(sql.ANALYZE)
@@ -210,18 +210,18 @@ def build_database(
     return target
 
 
-def write_rows(conn: sqlite3.Connection, catalogue: Schema = CATALOGUE) -> None:
+def write_rows(conn: sqlite3.Connection, schema: Schema = SCHEMA) -> None:
     """Write every collection's rows as JSON objects into their own table, and record how
     (:mod:`educatalog.server.sql.written_rows`): a page of every stored field is then read,
     not written, by SQLite."""
     conn.execute(sql.CREATE_WRITTEN_ROWS_TABLE)
-    for coll in catalogue.values():
+    for coll in schema.values():
         conn.execute(sql.create_rows_table_sql(coll))
         conn.execute(sql.fill_rows_table_sql(coll))
         conn.execute(sql.INSERT_WRITTEN_ROWS, (coll.name, sql.row_object_sql(coll)))
 
 
-def written_rows(conn: sqlite3.Connection, catalogue: Schema = CATALOGUE) -> frozenset[str]:
+def written_rows(conn: sqlite3.Connection, schema: Schema = SCHEMA) -> frozenset[str]:
     """The collections whose rows the database on ``conn`` holds written as this
     educatalog writes them (none for a database built without them)."""
     try:
@@ -229,13 +229,13 @@ def written_rows(conn: sqlite3.Connection, catalogue: Schema = CATALOGUE) -> fro
     except sqlite3.OperationalError:  # built before rows were written
         return frozenset()
     return frozenset(
-        c.name for c in catalogue.values() if recorded.get(c.name) == sql.row_object_sql(c)
+        c.name for c in schema.values() if recorded.get(c.name) == sql.row_object_sql(c)
     )
 
 
-def _record_special_text_columns(conn: sqlite3.Connection, catalogue: Schema) -> None:
+def _record_special_text_columns(conn: sqlite3.Connection, schema: Schema) -> None:
     conn.execute(sql.CREATE_SPECIAL_TEXT_TABLE)
-    for coll in catalogue.values():
+    for coll in schema.values():
         for f in coll.stored_fields:
             if not f.type.is_text:
                 continue
@@ -277,10 +277,10 @@ def database_info(path: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 def read_rows(
-    path: str | os.PathLike[str], collection: str, *, catalogue: Schema = CATALOGUE
+    path: str | os.PathLike[str], collection: str, *, schema: Schema = SCHEMA
 ) -> list[dict[str, Any]]:
     """Every row of a collection, ordered by id, in the JSON representation."""
-    coll = catalogue[collection]
+    coll = schema[collection]
     fields = coll.stored_fields
     converters = [_from_sql(f) for f in fields]
     names = [f.name for f in fields]
@@ -292,7 +292,7 @@ def read_rows(
         ]
 
 
-def check_database(path: str | os.PathLike[str], catalogue: Schema = CATALOGUE) -> str | None:
+def check_database(path: str | os.PathLike[str], schema: Schema = SCHEMA) -> str | None:
     """What is wrong with ``path`` as a database to serve (None: nothing): missing, not
     readable, not SQLite, or without the catalogue's tables."""
     file = Path(path)
@@ -312,7 +312,7 @@ def check_database(path: str | os.PathLike[str], catalogue: Schema = CATALOGUE) 
             tables = {name for (name,) in conn.execute(sql.SELECT_TABLE_NAMES)}
     except sqlite3.DatabaseError as exc:
         return f"{file} cannot be read as an SQLite database ({exc})"
-    missing = [name for name in catalogue if name not in tables]
+    missing = [name for name in schema if name not in tables]
     if missing:
         shown = ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else "")
         return (
@@ -359,26 +359,26 @@ class Database:
     IDLE_CONNECTIONS = 8
     """Connections kept open for the next lease; more are opened on demand, then closed."""
 
-    def __init__(self, path: str | os.PathLike[str], *, catalogue: Schema = CATALOGUE) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, schema: Schema = SCHEMA) -> None:
         self.path = Path(path)
-        self.catalogue = catalogue
+        self.schema = schema
         self._local = threading.local()
         self._lock = threading.Lock()
         self._connections: list[sqlite3.Connection] = []
         self._idle: list[sqlite3.Connection] = []
         self.info = database_info(self.path)
         self.converters: dict[str, dict[str, Callable[[Any], Any] | None]] = {
-            c.name: {f.name: _from_sql(f) for f in c.stored_fields} for c in catalogue.values()
+            c.name: {f.name: _from_sql(f) for f in c.stored_fields} for c in schema.values()
         }
         self._counts: dict[str, int] = {}
         self._ranks: dict[str, list[int]] = {}
         self._ranks_lock = threading.Lock()
         self._most_children: dict[tuple[str, str], int] = {}
         with closing(_connect_readonly(self.path)) as conn:
-            self.layout = sql.Layout(special_text_columns(conn), copied_fields(conn, catalogue))
+            self.layout = sql.Layout(special_text_columns(conn), copied_fields(conn, schema))
             self.rows_per_value = index_selectivity(conn)
-            self.search_indexes = usable_search_indexes(conn, catalogue)
-            self.written_rows = written_rows(conn, catalogue)
+            self.search_indexes = usable_search_indexes(conn, schema)
+            self.written_rows = written_rows(conn, schema)
 
     def _open(self) -> sqlite3.Connection:
         conn = _connect_readonly(self.path)

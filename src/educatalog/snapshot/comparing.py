@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from educatalog.catalogue import COLLECTIONS, LINK_TABLES, Catalogue
+from educatalog.frames.catalogue import COLLECTIONS, LINK_TABLES, Catalogue
 from educatalog.snapshot.loading import as_catalogue
 
 # ---------------------------------------------------------------------------------------

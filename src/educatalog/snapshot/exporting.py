@@ -12,10 +12,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from educatalog import excel
 from educatalog.errors import UsageError
-from educatalog.files import atomic_write
-from educatalog.frames import python_values
+from educatalog.files.atomic import atomic_write
+from educatalog.frames import excel
+from educatalog.frames.typed import python_values
 from educatalog.snapshot.layout import COMPRESSION, PERSONAL_FIELDS
 from educatalog.snapshot.loading import load
 from educatalog.snapshot.serving import SERVICE_DATETIME

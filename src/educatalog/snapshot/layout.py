@@ -3,7 +3,7 @@ Parquet settings, and the manifest's checksum of itself."""
 
 from __future__ import annotations
 
-from educatalog.schema import CATALOGUE
+from educatalog.model.schema import SCHEMA
 
 FORMAT = "educatalog-snapshot"
 FORMAT_VERSION = 1
@@ -13,7 +13,7 @@ MANIFEST = "manifest.json"
 
 PERSONAL_FIELDS: dict[str, tuple[str, ...]] = {
     c.name: tuple(f.name for f in c.stored_fields if f.personal)
-    for c in CATALOGUE.values()
+    for c in SCHEMA.values()
     if any(f.personal for f in c.stored_fields)
 }
 """Collection -> its personal fields (``Field.personal``): left out of snapshots and exports

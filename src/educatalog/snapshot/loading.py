@@ -14,10 +14,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from educatalog import manifests
-from educatalog.catalogue import COLLECTIONS, LINK_TABLES, Catalogue, Source
 from educatalog.errors import SnapshotError
-from educatalog.frames import DATETIME_DTYPE
+from educatalog.files import manifests
+from educatalog.frames.catalogue import COLLECTIONS, LINK_TABLES, Catalogue, Source
+from educatalog.frames.typed import DATETIME_DTYPE
 from educatalog.snapshot.layout import (
     FORMAT,
     FORMAT_VERSION,
@@ -212,14 +212,14 @@ def database(
     """A reference-server database of the snapshot at ``path``, built once and cached.
 
     The snapshot is verified first. The database is kept in ``directory`` (default: the
-    ``snapshots`` folder of the cache, see :func:`educatalog.workspace.cache_dir`),
+    ``snapshots`` folder of the cache, see :func:`educatalog.files.workspace.cache_dir`),
     named by the manifest's checksum, so a snapshot is converted only once; before every
-    use it is checked against the checksum kept beside it (:func:`educatalog.cache.cached`),
+    use it is checked against the checksum kept beside it (:func:`educatalog.files.cache.cached`),
     and built again from the snapshot when damaged.
     """
-    from educatalog.cache import cached
+    from educatalog.files.cache import cached
+    from educatalog.files.workspace import cache_dir
     from educatalog.server.store import build_database
-    from educatalog.workspace import cache_dir
 
     folder = Path(path)
     manifest = verify(folder)

@@ -18,10 +18,11 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from educatalog import manifests
 from educatalog._version import __version__
-from educatalog.catalogue import LINK_TABLES, Catalogue
+from educatalog.client.urls import public_url
 from educatalog.errors import SnapshotError, UsageError
+from educatalog.files import manifests
+from educatalog.frames.catalogue import LINK_TABLES, Catalogue
 from educatalog.snapshot.layout import (
     COMPRESSION,
     FORMAT,
@@ -31,7 +32,6 @@ from educatalog.snapshot.layout import (
     RESERVED,
     ROW_GROUP,
 )
-from educatalog.urls import public_url
 
 # ---------------------------------------------------------------------------------------
 # save

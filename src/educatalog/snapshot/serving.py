@@ -12,9 +12,9 @@ from typing import Any
 
 import pandas as pd
 
-from educatalog.catalogue import LINK_TABLES, Catalogue
-from educatalog.frames import python_values
-from educatalog.schema import CATALOGUE, Field, FieldType
+from educatalog.frames.catalogue import LINK_TABLES, Catalogue
+from educatalog.frames.typed import python_values
+from educatalog.model.schema import SCHEMA, Field, FieldType
 
 __all__ = ["SERVICE_DATETIME", "database_rows"]
 
@@ -35,7 +35,7 @@ def database_rows(
     service's own junction ids are not part of a link table).
     """
     for name in catalogue.collections:
-        coll = CATALOGUE[name]
+        coll = SCHEMA[name]
         frame = catalogue[name]
         fields = [f for f in coll.stored_fields if f.name in frame.columns]
         for start in range(0, len(frame), chunk_size):
@@ -45,7 +45,7 @@ def database_rows(
             yield name, [dict(zip(names, row, strict=True)) for row in zip(*values, strict=True)]
     for link in catalogue.links:
         owner, relation = LINK_TABLES[link]
-        rel = CATALOGUE[owner].field(relation).relation
+        rel = SCHEMA[owner].field(relation).relation
         assert rel is not None
         assert rel.foreign_key
         assert rel.junction_field

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from educatalog.columns import require_columns
+from educatalog.frames.columns import require_columns
 from educatalog.stats.dimensions import (
     MARGINS,
     choice,

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import pandas as pd
 
-from educatalog.columns import require_columns
 from educatalog.errors import MissingColumns, UsageError, WrongType, did_you_mean
+from educatalog.frames.columns import require_columns
+from educatalog.frames.provenance import SOURCE_ATTR, source_of
 from educatalog.population import STATE_KEYS
-from educatalog.provenance import SOURCE_ATTR, source_of
 
 if TYPE_CHECKING:
     from pandas.core.groupby.generic import DataFrameGroupBy

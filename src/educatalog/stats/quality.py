@@ -6,9 +6,9 @@ from typing import Any
 
 import pandas as pd
 
-from educatalog.columns import require_columns
-from educatalog.offers import ends_before_start
-from educatalog.provenance import SOURCE_ATTR
+from educatalog.frames.columns import require_columns
+from educatalog.frames.offers import ends_before_start
+from educatalog.frames.provenance import SOURCE_ATTR
 from educatalog.stats.dimensions import keep_source
 
 __all__ = ["quality"]

@@ -10,8 +10,8 @@ from typing import Any
 import pandas as pd
 
 from educatalog.errors import MissingColumns, UsageError, did_you_mean
-from educatalog.manifests import as_date
-from educatalog.provenance import SOURCE_ATTR
+from educatalog.files.manifests import as_date
+from educatalog.frames.provenance import SOURCE_ATTR
 
 __all__ = ["select"]
 

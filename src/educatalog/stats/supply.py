@@ -12,10 +12,10 @@ import numpy as np
 import pandas as pd
 
 from educatalog import population as _population
-from educatalog.columns import require_columns
 from educatalog.errors import MissingColumns, UsageError, did_you_mean
+from educatalog.frames.columns import require_columns
+from educatalog.frames.provenance import SOURCE_ATTR, source_of
 from educatalog.population import STATE_POPULATION
-from educatalog.provenance import SOURCE_ATTR, source_of
 from educatalog.stats.dimensions import (
     MARGINS,
     choice,

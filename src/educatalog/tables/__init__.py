@@ -31,8 +31,8 @@ import pandas as pd
 
 from educatalog import texts
 from educatalog.errors import UsageError
+from educatalog.frames.provenance import SOURCE_ATTR, Source, source_of
 from educatalog.population import STATE_KEYS
-from educatalog.provenance import SOURCE_ATTR, Source, source_of
 from educatalog.tables.workbook import EXCEL_FORMATS, write_excel
 from educatalog.texts import population_text
 

@@ -25,8 +25,8 @@ import pandas as pd
 
 from educatalog import texts
 from educatalog._version import __version__
-from educatalog.excel import check_rows, sheet_names, text_cell
-from educatalog.provenance import Source, source_of
+from educatalog.frames.excel import check_rows, sheet_names, text_cell
+from educatalog.frames.provenance import Source, source_of
 
 if TYPE_CHECKING:
     from openpyxl import Workbook

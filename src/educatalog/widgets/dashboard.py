@@ -19,9 +19,10 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from educatalog import plots, stats, tables, texts
-from educatalog.columns import require_columns
 from educatalog.errors import EducatalogError, UsageError
-from educatalog.provenance import source_of
+from educatalog.files.workspace import output_folder
+from educatalog.frames.columns import require_columns
+from educatalog.frames.provenance import source_of
 from educatalog.stats.selection import narrow
 from educatalog.widgets.controls import (
     FILTERS,
@@ -54,7 +55,6 @@ from educatalog.widgets.export import (
     xlsx_bytes,
 )
 from educatalog.widgets.url_state import State, apply_state, from_query, state_of
-from educatalog.workspace import output_folder
 
 __all__ = ["Explorer", "explorer"]
 

@@ -15,7 +15,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from educatalog import plots, tables, texts
-from educatalog.provenance import Source
+from educatalog.frames.provenance import Source
 
 __all__ = ["MISSING_LABEL", "export_frame", "table_html"]
 

@@ -15,7 +15,7 @@ import pandas as pd
 
 from educatalog import tables
 from educatalog.errors import UsageError
-from educatalog.provenance import Source
+from educatalog.frames.provenance import Source
 
 __all__ = ["FORMATS"]
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from educatalog.model.schema import SCHEMA, Collection, Field, FieldType, Schema
 from educatalog.query import AggregateKey, BoundQuery
-from educatalog.schema import CATALOGUE, Collection, Field, FieldType, Schema
 from educatalog.server.sql.reads import where_and_search_sql
 from educatalog.server.sql.terms import Layout, SearchPrefilter, Sql, json_value_sql, quote
 
@@ -16,7 +16,7 @@ __all__ = ["aggregate_sql"]
 
 def aggregate_sql(
     bound: BoundQuery,
-    catalogue: Schema = CATALOGUE,
+    schema: Schema = SCHEMA,
     layout: Layout | None = None,
     *,
     prefilter: SearchPrefilter | None = None,
@@ -27,7 +27,7 @@ def aggregate_sql(
     assert aggregate is not None
     coll = bound.collection
     sql = Sql(layout or Layout(), prefilter=prefilter)
-    where = where_and_search_sql(bound, sql, catalogue)
+    where = where_and_search_sql(bound, sql, schema)
     pairs = [
         f"'{name}', {json_value_sql(coll.field(name), f't0.{quote(name)}')}"
         for name in aggregate.group_by

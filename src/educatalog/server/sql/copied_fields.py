@@ -21,7 +21,7 @@ read through the relation, as before: the same rows, more slowly.
 
 from __future__ import annotations
 
-from educatalog.schema import Collection
+from educatalog.model.schema import Collection
 from educatalog.server.sql.tables import column_type_sql
 from educatalog.server.sql.terms import copied_column, quote
 

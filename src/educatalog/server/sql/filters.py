@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import re
 
+from educatalog.model.schema import SCHEMA, Collection, FieldType, Schema
 from educatalog.query import And, Condition, Filter, Or, Related
-from educatalog.schema import CATALOGUE, Collection, FieldType, Schema
 from educatalog.server.sql.search_index import match_sql, searched_text_fields, trigram_query
 from educatalog.server.sql.terms import SPECIAL_LOWERING, Sql, quote
 
@@ -33,20 +33,20 @@ _LIKE_MAX = 1000
 
 
 def where_sql(
-    f: Filter | None, coll: Collection, alias: str, sql: Sql, catalogue: Schema = CATALOGUE
+    f: Filter | None, coll: Collection, alias: str, sql: Sql, schema: Schema = SCHEMA
 ) -> str:
     """The SQL condition of a (bound) filter on ``coll`` aliased as ``alias``."""
     if f is None:
         return "1"
     if isinstance(f, And):
-        parts = [where_sql(i, coll, alias, sql, catalogue) for i in _merge_same_relation(f, coll)]
+        parts = [where_sql(i, coll, alias, sql, schema) for i in _merge_same_relation(f, coll)]
         return _balanced(parts, "AND") if parts else "1"
     if isinstance(f, Or):
         if not f.items:
             return "1"
-        return _balanced([where_sql(i, coll, alias, sql, catalogue) for i in f.items], "OR")
+        return _balanced([where_sql(i, coll, alias, sql, schema) for i in f.items], "OR")
     if isinstance(f, Related):
-        return _related(f, coll, alias, sql, catalogue)
+        return _related(f, coll, alias, sql, schema)
     special = sql.is_special(coll.name, f.field)
     return _condition(f, coll.field(f.field).type, f"{alias}.{quote(f.field)}", sql, special)
 
@@ -79,10 +79,10 @@ def _merge_same_relation(f: And, coll: Collection) -> list[Filter]:
     return out
 
 
-def _related(f: Related, coll: Collection, alias: str, sql: Sql, catalogue: Schema) -> str:
+def _related(f: Related, coll: Collection, alias: str, sql: Sql, schema: Schema) -> str:
     fld = coll.field(f.field)
     assert fld.relation is not None
-    target = catalogue.expansion_target(fld)
+    target = schema.expansion_target(fld)
     inner = sql.alias()
     # Parameters are registered in the order they appear in the SQL text: the matching
     # rows first, then the row of nulls.
@@ -99,7 +99,7 @@ def _related(f: Related, coll: Collection, alias: str, sql: Sql, catalogue: Sche
                     sql,
                     sql.is_special(target.name, inner_condition.field),
                 )
-        sub = where_sql(f.filter, target, inner, sql, catalogue)
+        sub = where_sql(f.filter, target, inner, sql, schema)
         test = (
             f"{alias}.{quote(fld.name)} IN (SELECT {inner}.id FROM {quote(target.name)} "
             f"AS {inner} WHERE {sub})"
@@ -110,7 +110,7 @@ def _related(f: Related, coll: Collection, alias: str, sql: Sql, catalogue: Sche
         )
     else:
         fk = quote(fld.relation.foreign_key or "")
-        sub = where_sql(f.filter, target, inner, sql, catalogue)
+        sub = where_sql(f.filter, target, inner, sql, schema)
         negate = "NOT " if f.quantifier == "_none" else ""
         test = (
             f"{alias}.id {negate}IN (SELECT {inner}.{fk} FROM {quote(target.name)} AS {inner} "
@@ -122,7 +122,7 @@ def _related(f: Related, coll: Collection, alias: str, sql: Sql, catalogue: Sche
             f"NOT EXISTS (SELECT 1 FROM {quote(target.name)} AS {inner}x "
             f"WHERE {inner}x.{fk} = {alias}.id)"
         )
-    on_nulls = null_row_sql(f.filter, target, sql, catalogue)
+    on_nulls = null_row_sql(f.filter, target, sql, schema)
     if on_nulls == "0":
         return test
     if on_nulls == "1":
@@ -130,7 +130,7 @@ def _related(f: Related, coll: Collection, alias: str, sql: Sql, catalogue: Sche
     return f"({test} OR ({missing} AND {on_nulls}))"
 
 
-def null_row_sql(f: Filter, coll: Collection, sql: Sql, catalogue: Schema = CATALOGUE) -> str:
+def null_row_sql(f: Filter, coll: Collection, sql: Sql, schema: Schema = SCHEMA) -> str:
     """Whether ``f`` holds on a row of nulls of ``coll`` (what an outer join gives where
     there is no related item): ``"1"``, ``"0"`` or, rarely, an SQL condition."""
     if isinstance(f, And | Or):
@@ -140,7 +140,7 @@ def null_row_sql(f: Filter, coll: Collection, sql: Sql, catalogue: Schema = CATA
         parts: list[tuple[str, Sql]] = []
         for item in f.items:  # each built apart: a part that is dropped leaves no parameters
             part = sql.child()
-            parts.append((null_row_sql(item, coll, part, catalogue), part))
+            parts.append((null_row_sql(item, coll, part, schema), part))
             sql.aliases = part.aliases
             if parts[-1][0] == absorbing:
                 return absorbing
@@ -154,18 +154,18 @@ def null_row_sql(f: Filter, coll: Collection, sql: Sql, catalogue: Schema = CATA
         return "1" if _matches_null(f) else "0"
     fld = coll.field(f.field)
     assert fld.relation is not None
-    target = catalogue.expansion_target(fld)
+    target = schema.expansion_target(fld)
     if f.quantifier == "_some":
         return "0"
     if f.quantifier == "_none":  # Directus: NULL NOT IN (subquery) holds only when it is empty
         inner = sql.alias()
         fk = quote(fld.relation.foreign_key or "")
-        sub = where_sql(f.filter, target, inner, sql, catalogue)
+        sub = where_sql(f.filter, target, inner, sql, schema)
         return (
             f"NOT EXISTS (SELECT 1 FROM {quote(target.name)} AS {inner} "
             f"WHERE {inner}.{fk} IS NOT NULL AND {sub})"
         )
-    return null_row_sql(f.filter, target, sql, catalogue)
+    return null_row_sql(f.filter, target, sql, schema)
 
 
 def _matches_null(c: Condition) -> bool:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from educatalog.model.schema import SCHEMA, Collection, Field, Schema
 from educatalog.query import NESTED_LIMIT, BoundQuery, expanded_relations
-from educatalog.schema import CATALOGUE, Collection, Field, Schema
 from educatalog.server.sql.filters import search_sql, where_sql
 from educatalog.server.sql.terms import Layout, SearchPrefilter, Sql, json_value_sql, quote
 
@@ -28,11 +28,11 @@ __all__ = [
 
 
 def where_and_search_sql(
-    bound: BoundQuery, sql: Sql, catalogue: Schema, *, reads_all: bool = True
+    bound: BoundQuery, sql: Sql, schema: Schema, *, reads_all: bool = True
 ) -> str:
     """The condition of a query's filter and search on its collection as ``t0``
     (``reads_all``: the statement reads every match, not the first page of them)."""
-    where = where_sql(bound.filter, bound.collection, "t0", sql, catalogue)
+    where = where_sql(bound.filter, bound.collection, "t0", sql, schema)
     if bound.search is not None:
         search = search_sql(bound.search, bound.collection, "t0", sql, reads_all=reads_all)
         where = f"{where} AND {search}"
@@ -41,14 +41,14 @@ def where_and_search_sql(
 
 def count_sql(
     bound: BoundQuery,
-    catalogue: Schema = CATALOGUE,
+    schema: Schema = SCHEMA,
     layout: Layout | None = None,
     *,
     prefilter: SearchPrefilter | None = None,
 ) -> tuple[str, list[Any]]:
     """``SELECT count(*)`` of the rows matching filter and search (``filter_count``)."""
     sql = Sql(layout or Layout(), prefilter=prefilter)
-    where = where_and_search_sql(bound, sql, catalogue)
+    where = where_and_search_sql(bound, sql, schema)
     return f"SELECT count(*) FROM {quote(bound.collection.name)} AS t0 WHERE {where}", sql.params
 
 
@@ -60,7 +60,7 @@ def sorted_by_id_only(bound: BoundQuery) -> bool:
 def page_sql(
     bound: BoundQuery,
     columns: list[str],
-    catalogue: Schema = CATALOGUE,
+    schema: Schema = SCHEMA,
     layout: Layout | None = None,
     *,
     scan_in_id_order: bool = False,
@@ -83,7 +83,7 @@ def page_sql(
     sql = Sql(layout or Layout(), prefilter=prefilter)
     if reads_all is None:
         reads_all = bound.limit is None or not sorted_by_id_only(bound)
-    where = where_and_search_sql(bound, sql, catalogue, reads_all=reads_all)
+    where = where_and_search_sql(bound, sql, schema, reads_all=reads_all)
     joins: dict[tuple[str, ...], str] = {}
     join_sql: list[str] = []
     order: list[str] = []
@@ -92,7 +92,7 @@ def page_sql(
         for depth, part in enumerate(key.path[:-1], start=1):
             prefix = key.path[:depth]
             fld = coll.field(part)
-            target = catalogue.expansion_target(fld)
+            target = schema.expansion_target(fld)
             if prefix not in joins:
                 joins[prefix] = f"s{len(joins) + 1}"
                 join_sql.append(
@@ -237,15 +237,15 @@ class ObjectCount:
     """SQL for the number of JSON objects a row is written as, with the relations of a
     field tree expanded (each nested object counted every time it is written)."""
 
-    def __init__(self, catalogue: Schema) -> None:
-        self.catalogue = catalogue
+    def __init__(self, schema: Schema) -> None:
+        self.schema = schema
         self.aliases = 0
 
     def size(self, coll: Collection, alias: str, tree: Any, deep: Any) -> str:
         """The count for the row of ``coll`` aliased ``alias``, with the selection ``tree``
         (a :data:`~educatalog.query.FieldTree`) and its ``deep``."""
         parts = ["1"]
-        for rel in expanded_relations(tree, coll, deep, self.catalogue):
+        for rel in expanded_relations(tree, coll, deep, self.schema):
             self.aliases += 1
             a = f"o{self.aliases}"
             inner = self.size(rel.target, a, rel.tree, rel.deep)

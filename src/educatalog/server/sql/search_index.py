@@ -17,7 +17,7 @@ collection whose columns hold one of them is not prefiltered at all.
 
 from __future__ import annotations
 
-from educatalog.schema import Collection, Field, FieldType
+from educatalog.model.schema import Collection, Field, FieldType
 from educatalog.server.sql.terms import quote
 
 __all__ = [

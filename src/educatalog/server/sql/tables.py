@@ -3,7 +3,7 @@ of what is known about a database (its ``info``, its text columns with special c
 
 from __future__ import annotations
 
-from educatalog.schema import Collection, Field, FieldType
+from educatalog.model.schema import Collection, Field, FieldType
 from educatalog.server.sql.terms import SPECIAL_LOWERING, quote
 
 __all__ = [

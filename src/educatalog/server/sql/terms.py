@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 import orjson
 
-from educatalog.schema import Collection, Field, FieldType
+from educatalog.model.schema import Collection, Field, FieldType
 
 __all__ = [
     "SPECIAL_LOWERING",

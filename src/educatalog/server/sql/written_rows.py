@@ -18,7 +18,7 @@ its objects written per request, as before: the same bytes, more slowly.
 
 from __future__ import annotations
 
-from educatalog.schema import Collection
+from educatalog.model.schema import Collection
 from educatalog.server.sql.reads import RowObject, flat_item_sql
 from educatalog.server.sql.terms import quote
 

@@ -31,12 +31,13 @@ from typing import Any
 
 from babel.numbers import format_decimal
 
-from educatalog import snapshot, tethered, texts
-from educatalog.connection import Origin
+from educatalog import snapshot, texts
+from educatalog.cli.fetch import fetch_snapshot
 from educatalog.errors import UsageError
-from educatalog.fetch import fetch_snapshot
-from educatalog.kernels import server_args
-from educatalog.workspace import PACKAGE
+from educatalog.files.workspace import PACKAGE
+from educatalog.jupyter import tethered
+from educatalog.jupyter.kernels import server_args
+from educatalog.loading.connection import Origin
 
 __all__ = ["DEFAULT_PORT", "STOP_BOUND", "Prepared", "page", "prepare", "serve", "show"]
 
@@ -192,7 +193,7 @@ def _write_notebook(path: Path, lang: str) -> None:
     # second when one has: then only their view is drawn.
     cells = [
         nbformat.v4.new_code_cell(  # type: ignore[no-untyped-call]
-            "from educatalog.dashboard import prepare, show\n\nprepared = prepare()"
+            "from educatalog.cli.dashboard import prepare, show\n\nprepared = prepare()"
         ),
         nbformat.v4.new_code_cell("show(prepared)"),  # type: ignore[no-untyped-call]
     ]
@@ -294,7 +295,7 @@ def serve(
         # Voilà in a session of its own: Ctrl+C (or a signal to the dashboard's process group)
         # reaches the dashboard alone, which stops Voilà below once it no longer relays what
         # the stopped kernels say; the open pipe on Voilà's standard input tethers it to the
-        # dashboard (educatalog.tethered), so a dashboard killed outright takes it along.
+        # dashboard (educatalog.jupyter.tethered), so a dashboard killed outright takes it along.
         process = subprocess.Popen(
             command,
             env=env,

@@ -5,7 +5,7 @@ what ``educatalog fetch`` does, as functions.
 >>> update_snapshot("snapshots/2025-06").changes  # a NEW snapshot beside it  # doctest: +SKIP
 >>> fetch_to_archive("archive/")  # today's snapshot, added  # doctest: +SKIP
 
-Each takes an :class:`~educatalog.connection.Origin` (default: the configured service, else
+Each takes an :class:`~educatalog.loading.connection.Origin` (default: the configured service, else
 the embedded demo catalogue on a private server stopped afterwards) and records it, without
 a token, in the snapshot's manifest, so that :func:`update_snapshot` knows where to go again.
 ``notify`` receives a line to show before each long step (the command prints it).
@@ -23,10 +23,10 @@ from pathlib import Path
 import pandas as pd
 
 from educatalog import history, snapshot
-from educatalog.catalogue import Catalogue
-from educatalog.connection import Origin, configured_client, resolve_origin
 from educatalog.errors import SnapshotError, UsageError
-from educatalog.loaders import load_catalogue
+from educatalog.frames.catalogue import Catalogue
+from educatalog.loading.connection import Origin, configured_client, resolve_origin
+from educatalog.loading.loaders import load_catalogue
 
 __all__ = [
     "Archived",

@@ -1,6 +1,6 @@
 """How a complete download is planned and checked, without any I/O.
 
-:class:`~educatalog.client.Client` and :class:`~educatalog.async_client.AsyncClient` walk a
+:class:`~educatalog.client.Client` and :class:`~educatalog.client.AsyncClient` walk a
 collection the same way and differ only in how they wait for answers; everything they decide
 is here:
 
@@ -24,8 +24,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from educatalog.errors import IncompleteDownload, InvalidQuery, UnexpectedAnswer, UsageError
+from educatalog.model.schema import SCHEMA, Collection
 from educatalog.query import F, Query, bind_fields, list_relations
-from educatalog.schema import CATALOGUE, Collection
 
 __all__ = [
     "DOWNLOAD_ATTEMPTS",
@@ -68,7 +68,7 @@ class Page:
     The rows are held as they were decoded, one way or the other: as row dicts, or, for a
     page of plain fields parsed by pyarrow (:meth:`from_arrow`), as :attr:`arrow`, an Arrow
     table of their JSON values. :attr:`data` is the row dicts either way (made from the
-    table on first access); :func:`educatalog.frames.page_table` the typed table either way.
+    table on first access); :func:`educatalog.frames.typed.page_table` the typed table either way.
     """
 
     __slots__ = ("_rows", "arrow", "meta")
@@ -224,7 +224,7 @@ def download_query(coll: Collection, query: Query | None) -> Query:
     fields = query.fields
     if fields is not None and "id" not in fields and "*" not in fields:
         fields = (*fields, "id")
-    deep = list_relations(bind_fields(fields or ("*",), coll, CATALOGUE), coll)
+    deep = list_relations(bind_fields(fields or ("*",), coll, SCHEMA), coll)
     return Query(
         fields=fields,
         filter=query.filter,

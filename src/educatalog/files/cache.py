@@ -20,8 +20,8 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 
-from educatalog import files
 from educatalog.errors import CacheRebuilt, DataError
+from educatalog.files import atomic as files
 
 __all__ = ["CHECKSUM_SUFFIX", "CacheRebuilt", "cached", "checksum_file", "problem"]
 

@@ -1,6 +1,6 @@
 """The few ways the two clients wait differently, as small sync and async primitives.
 
-The client loop is written once, for asyncio (:mod:`educatalog._async_client`), and the
+The client loop is written once, for asyncio (:mod:`educatalog.client._async_client`), and the
 threaded :class:`~educatalog.client.Client` is generated from it (``scripts/unasync.py``),
 which turns :class:`AsyncBackend` into :class:`SyncBackend` and an :func:`awaitable`
 property into a plain one. As in httpcore, everything that differs is here:

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from educatalog.client import Client
+from educatalog.client.urls import public_url
 from educatalog.errors import UsageError
-from educatalog.urls import public_url
 
 if TYPE_CHECKING:
     from educatalog.server.run import ServerThread

@@ -17,10 +17,10 @@ from collections.abc import Iterator, Mapping
 
 import pandas as pd
 
-from educatalog import schema
 from educatalog.errors import UsageError, did_you_mean
-from educatalog.offers import build_offers
-from educatalog.provenance import SOURCE_ATTR, Source, remember, source_of
+from educatalog.frames.offers import build_offers
+from educatalog.frames.provenance import SOURCE_ATTR, Source, remember, source_of
+from educatalog.model import schema
 
 __all__ = [
     "COLLECTIONS",
@@ -35,7 +35,7 @@ __all__ = [
 
 LINK_TABLES: dict[str, tuple[str, str]] = {
     f.relation.related: (c.name, f.name)
-    for c in schema.CATALOGUE.values()
+    for c in schema.SCHEMA.values()
     for f in c.relations
     if f.relation is not None and f.relation.kind == "m2m"
 }
@@ -48,9 +48,7 @@ def id_column(collection: str) -> str:
     return f"{collection[:-1] if collection.endswith('s') else collection}_id"
 
 
-COLLECTIONS: tuple[str, ...] = tuple(
-    c.name for c in schema.CATALOGUE.of_kind("entity", "reference")
-)
+COLLECTIONS: tuple[str, ...] = tuple(c.name for c in schema.SCHEMA.of_kind("entity", "reference"))
 """The collections a catalogue holds as tables of their own (junctions become link tables)."""
 
 
@@ -135,9 +133,9 @@ class Catalogue(Mapping[str, pd.DataFrame]):
         The label is the list's ``name`` (``city`` for ``locations``); the index holds the
         ids. Duplicate ids, which a well-formed list never has, keep their first label.
         """
-        coll = schema.CATALOGUE[reference]
+        coll = schema.SCHEMA[reference]
         if coll.kind != "reference" or coll.label is None:
-            lists = [c.name for c in schema.CATALOGUE.of_kind("reference")]
+            lists = [c.name for c in schema.SCHEMA.of_kind("reference")]
             raise UsageError(
                 f'"{reference}" is not a reference list; labels exist for: {", ".join(lists)}.'
             )
@@ -153,5 +151,5 @@ class Catalogue(Mapping[str, pd.DataFrame]):
 
     def offers(self, *, funding: bool = False) -> pd.DataFrame:
         """One analysis-ready row per event joined along its relations; see
-        :func:`educatalog.offers.build_offers`."""
+        :func:`educatalog.frames.offers.build_offers`."""
         return build_offers(self, funding=funding)

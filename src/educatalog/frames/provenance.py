@@ -20,9 +20,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from educatalog import manifests
+from educatalog.client.urls import public_url
 from educatalog.errors import UsageError
-from educatalog.urls import public_url
+from educatalog.files import manifests
 
 __all__ = ["SOURCE_ATTR", "Source", "demo_as_of", "remember", "served_source", "source_of"]
 

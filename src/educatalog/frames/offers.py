@@ -33,7 +33,7 @@ them). With ``funding=True`` the frame has one row per event and funding type
 keep one row with both missing): statistics count distinct events, so an event funded in
 two ways counts once in each of the two groups.
 
-Dates are ``datetime64[us]`` (:data:`educatalog.frames.DATETIME_DTYPE`), as everywhere in
+Dates are ``datetime64[us]`` (:data:`educatalog.frames.typed.DATETIME_DTYPE`), as everywhere in
 educatalog. Every rule is defined in ``docs/definitions.md`` ("How the numbers are
 defined").
 """
@@ -46,10 +46,10 @@ from typing import Any, Protocol
 import numpy as np
 import pandas as pd
 
-from educatalog.columns import require_columns
 from educatalog.errors import UsageError
-from educatalog.frames import DATETIME_DTYPE
-from educatalog.provenance import SOURCE_ATTR, Source, remember
+from educatalog.frames.columns import require_columns
+from educatalog.frames.provenance import SOURCE_ATTR, Source, remember
+from educatalog.frames.typed import DATETIME_DTYPE
 
 __all__ = [
     "DURATION_CLASS_DAY_LIMITS",
@@ -149,8 +149,8 @@ OFFER_COLUMNS: tuple[str, ...] = (
 
 
 class Tables(Protocol):
-    """What :func:`build_offers` reads: a :class:`~educatalog.catalogue.Catalogue`'s
-    tables by name, its reference labels and its :class:`~educatalog.provenance.Source`."""
+    """What :func:`build_offers` reads: a :class:`~educatalog.frames.catalogue.Catalogue`'s
+    tables by name, its reference labels and its :class:`~educatalog.frames.provenance.Source`."""
 
     @property
     def source(self) -> Source: ...
@@ -163,7 +163,7 @@ class Tables(Protocol):
 
 
 def build_offers(catalogue: Tables, *, funding: bool = False) -> pd.DataFrame:
-    """One row per event of ``catalogue`` (a :class:`~educatalog.catalogue.Catalogue`)
+    """One row per event of ``catalogue`` (a :class:`~educatalog.frames.catalogue.Catalogue`)
     with the columns of :data:`OFFER_COLUMNS`."""
     needed = _REQUIRED + (_FUNDING if funding else ())
     missing = [name for name in needed if name not in catalogue]

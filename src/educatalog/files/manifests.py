@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from educatalog import files
 from educatalog.errors import EducatalogError, ReportError, UsageError
+from educatalog.files import atomic as files
 
 __all__ = ["as_date", "checksum", "read", "read_report", "sealed", "verify_report"]
 

@@ -19,12 +19,12 @@ from typing import Any, Final, cast
 import pandas as pd
 import pyarrow as pa
 
-from educatalog.decoding import ARROW_TYPES
+from educatalog.client._decoding import ARROW_TYPES
 
 # The page decoder moved to the transport layer; its name stays importable from here.
-from educatalog.decoding import decode_rows as decode_rows
-from educatalog.paging import Page
-from educatalog.schema import CATALOGUE, Collection, Field, FieldType, Schema
+from educatalog.client._decoding import decode_rows as decode_rows
+from educatalog.client._paging import Page
+from educatalog.model.schema import SCHEMA, Collection, Field, FieldType, Schema
 
 __all__ = [
     "DATETIME_DTYPE",
@@ -80,15 +80,15 @@ def to_frame(
     rows: Sequence[dict[str, Any]],
     collection: str | Collection,
     *,
-    catalogue: Schema = CATALOGUE,
+    schema: Schema = SCHEMA,
 ) -> pd.DataFrame:
     """A typed DataFrame of ``rows`` of ``collection`` (see the module docstring)."""
-    coll = catalogue[collection] if isinstance(collection, str) else collection
+    coll = schema[collection] if isinstance(collection, str) else collection
     fast = _arrow_frame(rows, coll)
     if fast is not None:
         return fast
     columns: dict[str, pd.Series] = {}
-    _add_columns(columns, rows, coll, "", catalogue)
+    _add_columns(columns, rows, coll, "", schema)
     frame = pd.DataFrame(columns)
     if frame.empty and not columns:
         frame = pd.DataFrame(
@@ -102,7 +102,7 @@ def _add_columns(
     rows: Sequence[dict[str, Any]],
     coll: Collection,
     prefix: str,
-    catalogue: Schema,
+    schema: Schema,
 ) -> None:
     names: dict[str, None] = {}
     for row in rows:
@@ -117,9 +117,9 @@ def _add_columns(
             continue
         f = coll.field(name)
         if f.is_many_to_one and any(isinstance(v, dict) for v in values):
-            target = catalogue.expansion_target(f)
+            target = schema.expansion_target(f)
             nested = [v if isinstance(v, dict) else {} for v in values]
-            _add_columns(out, nested, target, f"{label}_", catalogue)
+            _add_columns(out, nested, target, f"{label}_", schema)
             continue
         out[label] = typed_column(values, f, label)
 

@@ -21,15 +21,15 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from educatalog._version import __version__
-from educatalog.connection import resolve_origin
 from educatalog.errors import EducatalogError
+from educatalog.loading.connection import resolve_origin
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     Commands = argparse._SubParsersAction[argparse.ArgumentParser]
 
-    from educatalog.fetch import Archived, Fetched
+    from educatalog.cli.fetch import Archived, Fetched
 
 __all__ = ["main"]
 
@@ -204,7 +204,7 @@ def _add_lang(parser: argparse.ArgumentParser, what: str) -> None:
 
 
 def _notebooks(args: argparse.Namespace) -> int:
-    from educatalog.workspace import copy_notebooks
+    from educatalog.files.workspace import copy_notebooks
 
     try:
         done = copy_notebooks(args.out, force=args.force, lang=args.lang)
@@ -224,7 +224,7 @@ def _notebooks(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from educatalog import manifests
+    from educatalog.files import manifests
     from educatalog.report import make_report
 
     try:
@@ -253,7 +253,7 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _dashboard(args: argparse.Namespace) -> int:
-    from educatalog.dashboard import STOP_BOUND, serve
+    from educatalog.cli.dashboard import STOP_BOUND, serve
 
     # so that Voilà, its kernels and the temporary folder go too, within STOP_BOUND seconds
     _interrupt_on_sigterm(bound=STOP_BOUND)
@@ -425,8 +425,8 @@ def _say(line: str) -> None:
 
 
 def _fetch(args: argparse.Namespace) -> int:
-    """``fetch``: the arguments checked, then :mod:`educatalog.fetch` does the work."""
-    from educatalog import fetch
+    """``fetch``: the arguments checked, then :mod:`educatalog.cli.fetch` does the work."""
+    from educatalog.cli import fetch
 
     if not args.out and not args.update and not args.archive:
         return _fail(

@@ -13,9 +13,9 @@ Relations follow the Directus model:
 * many-to-many (``m2m``): a one-to-many onto a *junction* collection (``related``) whose
   ``junction_field`` is a many-to-one onto ``target``.
 
->>> CATALOGUE["events"].field("address").relation.related
+>>> SCHEMA["events"].field("address").relation.related
 'addresses'
->>> CATALOGUE["events"].field("contacts").relation.target
+>>> SCHEMA["events"].field("contacts").relation.target
 'contacts'
 """
 
@@ -29,7 +29,7 @@ from typing import Literal
 from educatalog.errors import NotFoundOrForbidden, did_you_mean
 
 __all__ = [
-    "CATALOGUE",
+    "SCHEMA",
     "Collection",
     "Field",
     "FieldType",
@@ -451,5 +451,5 @@ _COLLECTIONS = [
     _junction("courses", "systematics"),
 ]
 
-CATALOGUE = Schema(_COLLECTIONS)
+SCHEMA = Schema(_COLLECTIONS)
 """The catalogue of the service: 20 collections of the spec plus 5 junction collections."""

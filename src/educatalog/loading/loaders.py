@@ -14,7 +14,10 @@ from typing import Any, Literal
 import pandas as pd
 import pyarrow as pa
 
-from educatalog.catalogue import (
+from educatalog.client import Client
+from educatalog.client._paging import Page
+from educatalog.errors import EducatalogError, InvalidQuery, did_you_mean
+from educatalog.frames.catalogue import (
     COLLECTIONS,
     LINK_TABLES,
     SOURCE_ATTR,
@@ -22,14 +25,11 @@ from educatalog.catalogue import (
     Source,
     id_column,
 )
-from educatalog.client import Client
-from educatalog.connection import connect
-from educatalog.errors import EducatalogError, InvalidQuery, did_you_mean
-from educatalog.frames import arrow_to_frame, page_table, to_frame, typed_column
-from educatalog.paging import Page
-from educatalog.provenance import served_source
+from educatalog.frames.provenance import served_source
+from educatalog.frames.typed import arrow_to_frame, page_table, to_frame, typed_column
+from educatalog.loading.connection import connect
+from educatalog.model.schema import SCHEMA, Collection, Field, FieldType
 from educatalog.query import Filter, Query, filter_from_json
-from educatalog.schema import CATALOGUE, Collection, Field, FieldType
 
 __all__ = ["load", "load_catalogue", "load_links"]
 
@@ -57,7 +57,7 @@ def load(
     service's collation (then every matching row is downloaded and sorted here, in Unicode
     code point order). Without ``client``, :func:`educatalog.connect`.
     """
-    coll = CATALOGUE[collection]
+    coll = SCHEMA[collection]
     client = client or connect()
     if isinstance(filter, Mapping):
         filter = filter_from_json(dict(filter))
@@ -175,7 +175,7 @@ def _sort_field(coll: Collection, path: str) -> Field | None:
             f = coll.field(name)
             if not f.is_many_to_one:
                 return None
-            coll = CATALOGUE.expansion_target(f)
+            coll = SCHEMA.expansion_target(f)
         return coll.field(last)
     except EducatalogError:
         return None
@@ -226,14 +226,14 @@ def load_links(collection: str, relation: str, *, client: Client | None = None) 
     from the related collection itself, so never through the 100-item cap on nested lists.
     Junction rows missing either side are not links and are left out.
     """
-    coll = CATALOGUE[collection]
+    coll = SCHEMA[collection]
     f = coll.field(relation)
     if f.relation is None or not f.relation.is_list:
         raise InvalidQuery(
             f'"{relation}" of "{collection}" is not a one-to-many or many-to-many relation.'
         )
     client = client or connect()
-    related = CATALOGUE[f.relation.related]
+    related = SCHEMA[f.relation.related]
     back = f.relation.foreign_key or ""
     forward = f.relation.junction_field if f.relation.kind == "m2m" else "id"
     assert forward is not None
@@ -293,7 +293,7 @@ def load_catalogue(
         names = [*COLLECTIONS, *LINK_TABLES]
     for name in names:
         if name not in LINK_TABLES:
-            CATALOGUE[name]  # unknown names fail here, with a suggestion
+            SCHEMA[name]  # unknown names fail here, with a suggestion
     source = _source(client)
     ordered = sorted(names, key=lambda n: _LOAD_ORDER.index(n) if n in _LOAD_ORDER else 99)
 

@@ -10,17 +10,16 @@ slices fetched concurrently (in threads), and checks at the end that it holds ex
 many rows, without duplicates. A mismatch (the collection changed meanwhile) is retried,
 then reported as :class:`~educatalog.errors.IncompleteDownload`, never returned silently.
 
-:class:`Client` and its asyncio twin :class:`~educatalog.async_client.AsyncClient` are one
-loop written once: the async source (:mod:`educatalog._async_client`) and the sync code
-generated from it (:mod:`educatalog._sync_client`, by ``scripts/unasync.py``). Both have the
-same methods and properties; :class:`ClientBase` (:mod:`educatalog.client_base`) holds their
-I/O-free decisions and :mod:`educatalog.paging` the download plan and its check.
+:class:`Client` and its asyncio twin :class:`~educatalog.client.AsyncClient` are one
+loop written once: the async source (:mod:`educatalog.client._async_client`) and the sync code
+generated from it (:mod:`educatalog.client._sync_client`, by ``scripts/unasync.py``). Both have the
+same methods and properties; :class:`ClientBase` (:mod:`educatalog.client._base`) holds their
+I/O-free decisions and :mod:`educatalog.client._paging` the download plan and its check.
 """
 
 from __future__ import annotations
 
-from educatalog._sync_client import Client
-from educatalog.client_base import (
+from educatalog.client._base import (
     DEMO_HEADER,
     REFERENCE_SERVER,
     ClientBase,
@@ -28,8 +27,9 @@ from educatalog.client_base import (
     item_of,
     wildcard_warnings,
 )
+from educatalog.client._paging import Page
+from educatalog.client._sync_client import Client
 from educatalog.errors import PassingFailure
-from educatalog.paging import Page
 
 __all__ = [
     "DEMO_HEADER",

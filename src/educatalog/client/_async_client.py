@@ -1,10 +1,10 @@
 """The client loop, written once: requests, retries and complete downloads.
 
-This is the source: ``scripts/unasync.py`` generates :mod:`educatalog._sync_client` from
-:mod:`educatalog._async_client` (``async``/``await`` dropped, ``Async`` names made plain,
+This is the source: ``scripts/unasync.py`` generates :mod:`educatalog.client._sync_client` from
+:mod:`educatalog.client._async_client` (``async``/``await`` dropped, ``Async`` names made plain,
 asyncio waits made thread waits) and ``make lint`` fails when the two differ; edit the
 async source and run the script. The decisions that need no I/O are in
-:class:`~educatalog.client_base.ClientBase` and :mod:`educatalog.paging`.
+:class:`~educatalog.client._base.ClientBase` and :mod:`educatalog.client._paging`.
 """
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ from typing import Any, TypeVar, overload
 import httpx
 import orjson
 
-from educatalog._concurrency import AsyncBackend, AsyncCall, Awaitable, awaitable
-from educatalog.client_base import (
+from educatalog.client._base import (
     ClientBase,
     ProgressBar,
     ServerInfo,
@@ -28,8 +27,8 @@ from educatalog.client_base import (
     item_of,
     wildcard_warnings,
 )
-from educatalog.errors import InvalidQuery, PassingFailure
-from educatalog.paging import (
+from educatalog.client._concurrency import AsyncBackend, AsyncCall, Awaitable, awaitable
+from educatalog.client._paging import (
     DOWNLOAD_ATTEMPTS,
     Ids,
     Page,
@@ -49,8 +48,9 @@ from educatalog.paging import (
     top_query,
     window_query,
 )
+from educatalog.errors import InvalidQuery, PassingFailure
+from educatalog.model.schema import SCHEMA, Collection
 from educatalog.query import Query
-from educatalog.schema import CATALOGUE, Collection
 
 __all__ = ["AsyncClient"]
 
@@ -160,14 +160,14 @@ class AsyncClient(ClientBase):
 
     async def get(self, collection: str, item_id: int, *, fields: str | None = None) -> Row:
         """One item by id."""
-        CATALOGUE[collection]  # unknown names fail here, with a suggestion
+        SCHEMA[collection]  # unknown names fail here, with a suggestion
         params = {"fields": fields} if fields else None
         body = await self.request(f"/items/{collection}/{item_id}", params)
         return item_of(body, f"GET /items/{collection}/{item_id}")
 
     async def list(self, collection: str, query: Query | None = None) -> Page:
         """One page of ``collection`` as the service answers ``query``."""
-        return await self._list(CATALOGUE[collection], query)
+        return await self._list(SCHEMA[collection], query)
 
     async def _list(self, coll: Collection, query: Query | None = None) -> Page:
         """:meth:`list`, of a collection looked up already."""
@@ -179,7 +179,7 @@ class AsyncClient(ClientBase):
 
     async def count(self, collection: str, query: Query | None = None) -> int:
         """Rows matching the query's filter and search (``meta=filter_count``)."""
-        coll = CATALOGUE[collection]
+        coll = SCHEMA[collection]
         return filter_count(await self._list(coll, count_query(query)), coll)
 
     # -- whole collections --------------------------------------------------------------
@@ -229,7 +229,7 @@ class AsyncClient(ClientBase):
         DataFrame) bounds the memory a large download needs. ``progress`` overrides the
         client's setting for this download.
         """
-        return await self._fetch_pages(CATALOGUE[collection], query, on_rows(convert), progress)
+        return await self._fetch_pages(SCHEMA[collection], query, on_rows(convert), progress)
 
     async def _fetch_pages(
         self,
@@ -287,7 +287,7 @@ class AsyncClient(ClientBase):
         """
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
             raise InvalidQuery(f"limit must be a whole number of rows, 0 or more: {limit!r}")
-        coll = CATALOGUE[collection]
+        coll = SCHEMA[collection]
         return await self._fetch_sorted(coll, query, sort, limit, on_rows(convert), progress)
 
     async def _fetch_sorted(

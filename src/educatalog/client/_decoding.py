@@ -2,8 +2,8 @@
 
 :func:`decode_rows` parses a page of plain fields straight into an Arrow table with
 pyarrow's JSON reader (in C++, without the GIL, so decoding overlaps the other downloads).
-The clients try it on every page and hand the table on in a :class:`~educatalog.paging.Page`
-(``Page.from_arrow``); :mod:`educatalog.frames` turns such tables into typed DataFrames.
+The clients try it on every page and hand the table on in a :class:`~educatalog.client._paging.Page`
+(``Page.from_arrow``); :mod:`educatalog.frames.typed` turns such tables into typed DataFrames.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import pyarrow as pa
 
-from educatalog.schema import Collection, FieldType
+from educatalog.model.schema import Collection, FieldType
 
 __all__ = ["ARROW_TYPES", "decode_rows"]
 

@@ -1,6 +1,6 @@
 """Run a Python module as a child process that ends when its parent does.
 
-``python -m educatalog.tethered [--grace SECONDS] MODULE [ARG ...]`` runs ``python -m MODULE
+``python -m educatalog.jupyter.tethered [--grace SECONDS] MODULE [ARG ...]`` runs ``python -m MODULE
 ARG ...`` with one addition: a thread waits for the end of standard input, a pipe that the
 parent keeps open and never writes to (anything else is refused). The pipe ends when the
 parent does, however it ends (killed included); the child then stops itself as a service
@@ -8,7 +8,7 @@ manager would, with SIGTERM, and if it is still there ``--grace`` seconds later,
 :func:`command` gives the command line, which runs this file without importing the
 ``educatalog`` package (pandas and all) into the child.
 
-:func:`educatalog.dashboard.serve` starts Voilà like this, in a session of its own: Ctrl+C
+:func:`educatalog.cli.dashboard.serve` starts Voilà like this, in a session of its own: Ctrl+C
 then reaches the dashboard alone, which stops Voilà itself, and a dashboard that is killed
 leaves no Voilà behind. POSIX only: on Windows, SIGTERM ends a process at once.
 
@@ -37,7 +37,7 @@ DEFAULT_GRACE = 20.0
 
 def command(module: str, *args: str, grace: float = DEFAULT_GRACE) -> list[str]:
     """The command line that runs ``python -m module args`` tethered to its parent (give
-    it ``stdin=subprocess.PIPE``). It runs this file by its path: ``-m educatalog.tethered``
+    it ``stdin=subprocess.PIPE``). It runs this file by its path: ``-m educatalog.jupyter.tethered``
     would import the whole package into the child first."""
     bootstrap = f"import runpy; runpy.run_path({os.path.abspath(__file__)!r}, run_name='__main__')"
     return [sys.executable, "-c", bootstrap, "--grace", repr(grace), module, *args]
@@ -69,7 +69,7 @@ def _follow_parent(grace: float) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Run the module named in ``argv`` (default: the command line) tethered to the parent."""
-    parser = argparse.ArgumentParser(prog="python -m educatalog.tethered")
+    parser = argparse.ArgumentParser(prog="python -m educatalog.jupyter.tethered")
     parser.add_argument("--grace", type=float, default=DEFAULT_GRACE, metavar="SECONDS")
     parser.add_argument("module")
     parser.add_argument("args", nargs=argparse.REMAINDER)

@@ -3,8 +3,8 @@
 :class:`ClientBase` holds the options, the retry policy (backoff, jitter, ``Retry-After``),
 the mapping of error answers, the page decoder, page-size adaptation, the checks of the
 rows a page holds, progress bars and what ``/server/info`` tells. The download plan and its
-final check are in :mod:`educatalog.paging`; the loop that asks and waits is written once, in
-:mod:`educatalog._async_client`, from which :mod:`educatalog._sync_client` is generated.
+final check are in :mod:`educatalog.client._paging`; the loop that asks and waits is written once, in
+:mod:`educatalog.client._async_client`, from which :mod:`educatalog.client._sync_client` is generated.
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ from typing import Any, Protocol
 import httpx
 import orjson
 
-from educatalog.decoding import decode_rows
+from educatalog.client._decoding import decode_rows
+from educatalog.client._paging import Page, Row, page_ids, page_of, walk_slices, window_problem
+from educatalog.client.urls import public_url, split_credentials
 from educatalog.errors import (
     EducatalogError,
     InvalidQuery,
@@ -31,10 +33,8 @@ from educatalog.errors import (
     UsageError,
     error_from_body,
 )
-from educatalog.paging import Page, Row, page_ids, page_of, walk_slices, window_problem
+from educatalog.model.schema import Collection
 from educatalog.query import Filter, Query, walk_conditions
-from educatalog.schema import Collection
-from educatalog.urls import public_url, split_credentials
 
 __all__ = [
     "DEMO_HEADER",
