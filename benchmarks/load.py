@@ -171,10 +171,18 @@ def decode(url: str) -> dict[str, Any]:
         bodies = [raw.get(f"/items/{COLLECTION}", params=p).content for p in recorded]
     coll = SCHEMA[COLLECTION]
     fields = tuple(f.name for f in coll.stored_fields)
-    decoder = Client._page_decoder(COLLECTION, Query(fields=fields))  # as load() decodes
+    try:
+        from educatalog.frames.typed import page_table  # noqa: F401 (a Page goes to _page)
+
+        decoder = Client._page_decoder(coll, Query(fields=fields))  # as load() decodes
+        rows = False
+    except ImportError:  # older revisions (--baseline): the name, and the page's rows
+        decoder = Client._page_decoder(COLLECTION, Query(fields=fields))
+        rows = True
 
     def one(body: bytes) -> Any:
-        return _page(decoder(body).data, coll)
+        page = decoder(body)
+        return _page(page.data if rows else page, coll)
 
     timer = Timer()
     frame = _combine([one(body) for body in bodies])

@@ -479,6 +479,7 @@ def test_unknown_collections_fail_before_any_request(url: str) -> None:
                 client.count("event"),
                 client.get("event", 1),
                 client.fetch_pages("event"),
+                client.fetch_sorted("event", None, ["id"], 5),
             ):
                 with pytest.raises(NotFoundOrForbidden, match='Did you mean "events"'):
                     await call

@@ -10,7 +10,6 @@ import pyarrow as pa
 import pytest
 
 from educatalog.client._base import ClientBase
-from educatalog.client._decoding import ArrowRows
 from educatalog.client._paging import (
     Page,
     converted,
@@ -35,11 +34,12 @@ from educatalog.client._paging import (
 from educatalog.errors import (
     IncompleteDownload,
     InvalidQuery,
-    NotFoundOrForbidden,
     UnexpectedAnswer,
 )
+from educatalog.model.schema import SCHEMA
 from educatalog.query import F, Query
 
+EVENTS = SCHEMA["events"]
 STATE_9 = '{"address":{"state":{"_eq":9}}}'
 
 
@@ -48,7 +48,7 @@ def rows(*ids: int) -> list[dict[str, Any]]:
 
 
 def base(**options: Any) -> Query:
-    return download_query("events", Query(fields=("remarks",), **options))
+    return download_query(EVENTS, Query(fields=("remarks",), **options))
 
 
 # -- the queries of a download -----------------------------------------------------------
@@ -56,30 +56,28 @@ def base(**options: Any) -> Query:
 
 def test_download_query_drops_paging_and_adds_the_id() -> None:
     query = Query(fields=("remarks",), filter=F("address.state") == 9, search="x", limit=5)
-    params = download_query("events", query.replace(offset=3, page=2)).to_params()
+    params = download_query(EVENTS, query.replace(offset=3, page=2)).to_params()
     assert params == {"fields": "remarks,id", "filter": STATE_9, "search": "x"}
 
 
 def test_download_query_lifts_the_cap_on_every_nested_list() -> None:
-    assert download_query("events", None).to_params() == {"deep": '{"contacts":{"_limit":-1}}'}
-    every = download_query("courses", None).deep or {}
+    assert download_query(EVENTS, None).to_params() == {"deep": '{"contacts":{"_limit":-1}}'}
+    every = download_query(SCHEMA["courses"], None).deep or {}
     assert set(every) >= {"events", "costs", "keywords"}
     assert all(options == {"_limit": -1} for options in every.values())
     # plain fields: nothing to lift
-    assert download_query("courses", Query(fields=("title",))).deep is None
+    assert download_query(SCHEMA["courses"], Query(fields=("title",))).deep is None
 
 
 def test_download_query_keeps_the_users_own_deep_options() -> None:
     query = Query(fields=("contacts.contacts_id",), deep={"contacts": {"_limit": 5}})
-    assert download_query("events", query).deep == {"contacts": {"_limit": 5}}
+    assert download_query(EVENTS, query).deep == {"contacts": {"_limit": 5}}
 
 
-def test_download_query_refuses_another_order_and_unknown_collections() -> None:
+def test_download_query_refuses_another_order() -> None:
     with pytest.raises(InvalidQuery, match="id order"):
-        download_query("events", Query(sort=("-remarks",)))
-    assert download_query("events", Query(sort=("-id",))).sort is None
-    with pytest.raises(NotFoundOrForbidden, match='Did you mean "events"'):
-        download_query("event", None)
+        download_query(EVENTS, Query(sort=("-remarks",)))
+    assert download_query(EVENTS, Query(sort=("-id",))).sort is None
 
 
 def test_first_top_and_window_queries() -> None:
@@ -108,9 +106,9 @@ def test_count_query_asks_for_no_rows() -> None:
 
 
 def test_sorted_query_ends_with_the_id_once() -> None:
-    assert sorted_query("events", Query(sort=("id",)), ["-remarks"]).sort == ("-remarks", "id")
-    assert sorted_query("events", None, ["-id", "remarks"]).sort == ("-id", "remarks")
-    assert sorted_query("events", Query(fields=("remarks",)), ["remarks"]).fields == (
+    assert sorted_query(EVENTS, Query(sort=("id",)), ["-remarks"]).sort == ("-remarks", "id")
+    assert sorted_query(EVENTS, None, ["-id", "remarks"]).sort == ("-id", "remarks")
+    assert sorted_query(EVENTS, Query(fields=("remarks",)), ["remarks"]).fields == (
         "remarks",
         "id",
     )
@@ -170,13 +168,26 @@ def test_page_of_accepts_only_list_answers() -> None:
 
 
 def test_ids_of_plain_and_arrow_pages() -> None:
-    arrow = ArrowRows(pa.table({"id": [4, 5, 6]}))
+    arrow = Page.from_arrow(pa.table({"id": [4, 5, 6]}))
     assert row_ids(arrow) == [4, 5, 6]
     assert last_id(arrow) == 6
-    assert row_ids(rows(1, 2)) == [1, 2]
-    assert last_id(rows(1, 2)) == 2
-    ids, size = converted(rows(7, 8), len)
+    assert row_ids(Page(rows(1, 2))) == [1, 2]
+    assert last_id(Page(rows(1, 2))) == 2
+    ids, size = converted(Page(rows(7, 8)), lambda page: page.num_rows)
     assert (ids, size) == ([7, 8], 2)
+
+
+def test_a_page_holds_dicts_or_arrow_and_gives_dicts_either_way() -> None:
+    plain = Page(rows(4, 5), {"filter_count": 2})
+    assert plain.arrow is None
+    assert (plain.num_rows, plain.data) == (2, rows(4, 5))
+    arrow = Page.from_arrow(pa.table({"id": [4, 5]}), {"filter_count": 2})
+    assert arrow.num_rows == 2
+    assert arrow.data == rows(4, 5)  # made on first access, then kept
+    assert arrow.data is arrow.data
+    assert arrow == plain
+    assert arrow != Page(rows(4, 5))  # other meta
+    assert "2 rows as Arrow" in repr(arrow)
 
 
 def test_merge_deep_lets_the_user_win() -> None:
@@ -217,7 +228,7 @@ def test_download_problem_counts_arrow_id_columns_as_lists() -> None:
 
 
 def test_incomplete_download_names_the_collection_and_the_problem() -> None:
-    error = incomplete_download("events", "expected 3 rows, received 2 (2 distinct)")
+    error = incomplete_download(EVENTS, "expected 3 rows, received 2 (2 distinct)")
     assert isinstance(error, IncompleteDownload)
     assert "GET /items/events: expected 3 rows" in str(error)
 
@@ -287,30 +298,31 @@ def test_a_short_first_page_means_a_silent_cap(client: ClientBase) -> None:
 
 
 def test_pages_must_hold_integer_ids_inside_the_window() -> None:
-    ClientBase._check_window("events", Page(rows(11, 20)), 10, 20)
-    ClientBase._check_window("events", Page(rows(1, 2)), None, None)
+    ClientBase._check_window(EVENTS, Page(rows(11, 20)), 10, 20)
+    ClientBase._check_window(EVENTS, Page(rows(1, 2)), None, None)
     with pytest.raises(UnexpectedAnswer, match="holds id 21"):
-        ClientBase._check_window("events", Page(rows(11, 21)), 10, 20)
+        ClientBase._check_window(EVENTS, Page(rows(11, 21)), 10, 20)
     with pytest.raises(UnexpectedAnswer, match="holds id 10"):
-        ClientBase._check_window("events", Page(rows(10)), 10, 20)
+        ClientBase._check_window(EVENTS, Page(rows(10)), 10, 20)
     with pytest.raises(UnexpectedAnswer, match="integer id"):
-        ClientBase._check_window("events", Page([{"id": "11"}]), 10, 20)
+        ClientBase._check_window(EVENTS, Page([{"id": "11"}]), 10, 20)
 
 
 def test_arrow_pages_must_hold_integer_ids_inside_the_window() -> None:
     def page(ids: pa.Array) -> Page:
-        return Page(ArrowRows(pa.table({"id": ids})))
+        return Page.from_arrow(pa.table({"id": ids}))
 
-    assert page_ids(ArrowRows(pa.table({"id": [4, 5]}))).to_pylist() == [4, 5]
-    ClientBase._check_window("events", page(pa.array([11, 20])), 10, 20)
-    ClientBase._check_window("events", page(pa.array([], pa.int64())), 10, 20)
+    assert page_ids(page(pa.array([4, 5]))).to_pylist() == [4, 5]
+    assert page_ids(Page(rows(4, 5))) == [4, 5]
+    ClientBase._check_window(EVENTS, page(pa.array([11, 20])), 10, 20)
+    ClientBase._check_window(EVENTS, page(pa.array([], pa.int64())), 10, 20)
     with pytest.raises(UnexpectedAnswer, match="holds id 21"):
-        ClientBase._check_window("events", page(pa.array([11, 21, 22])), 10, 20)
+        ClientBase._check_window(EVENTS, page(pa.array([11, 21, 22])), 10, 20)
     with pytest.raises(UnexpectedAnswer, match="holds id 10"):
-        ClientBase._check_window("events", page(pa.array([12, 10])), 10, 20)
+        ClientBase._check_window(EVENTS, page(pa.array([12, 10])), 10, 20)
     for wrong in (pa.array(["11"]), pa.array([11, None]), pa.array([True]), pa.array([1.5])):
         with pytest.raises(UnexpectedAnswer, match="integer id"):
-            ClientBase._check_window("events", page(wrong), 10, 20)
+            ClientBase._check_window(EVENTS, page(wrong), 10, 20)
 
 
 def test_retry_delays_grow_and_honour_retry_after(client: ClientBase) -> None:

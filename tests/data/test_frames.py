@@ -13,10 +13,11 @@ import pytest
 
 import educatalog
 from educatalog import Client
-from educatalog.client._decoding import ArrowRows, decode_rows
+from educatalog.client._decoding import decode_rows
+from educatalog.client._paging import Page, row_ids
 from educatalog.demodata import collect
 from educatalog.frames import typed as frames
-from educatalog.frames.typed import to_frame, typed_table
+from educatalog.frames.typed import page_table, to_frame
 from educatalog.model.schema import SCHEMA
 from educatalog.testing import serve
 
@@ -37,17 +38,21 @@ def body(rows: list[dict], **extra: object) -> bytes:
 def test_pyarrow_reads_the_rows_exactly(rows: list[dict]) -> None:
     decoded = decode_rows(body(rows, meta={"filter_count": 7}), EVENTS, FIELDS)
     assert decoded is not None
-    arrow_rows, meta = decoded
-    assert isinstance(arrow_rows, ArrowRows)
+    table, meta = decoded
+    page = Page.from_arrow(table, meta)
+    assert page.arrow is table
     assert meta == {"filter_count": 7}
-    assert list(arrow_rows) == rows  # the JSON representation, row by row
-    assert arrow_rows.ids == [r["id"] for r in rows]
-    frame = typed_table(arrow_rows, EVENTS).to_pandas()
+    assert page.num_rows == len(rows)
+    assert page.data == rows  # the JSON representation, row by row
+    assert page == Page(rows, {"filter_count": 7})
+    assert row_ids(page) == [r["id"] for r in rows]
+    typed = page_table(page, EVENTS)
+    assert typed is not None
     pd.testing.assert_frame_equal(
-        educatalog.loading.loaders._combine([typed_table(arrow_rows, EVENTS)]),
-        to_frame(rows, EVENTS),
+        educatalog.loading.loaders._combine([typed]), to_frame(rows, EVENTS)
     )
-    assert len(frame) == len(rows)
+    # the same table from the row dicts
+    assert page_table(Page(rows), EVENTS) == typed
 
 
 @pytest.mark.parametrize(
@@ -137,5 +142,4 @@ def test_datetimes_read_as_on_the_general_path(
 
 def test_the_decoder_lives_in_the_transport_layer_and_keeps_its_old_path() -> None:
     assert frames.decode_rows is decode_rows
-    assert frames.ArrowRows is ArrowRows
-    assert decode_rows.__module__ == ArrowRows.__module__ == "educatalog.client._decoding"
+    assert decode_rows.__module__ == "educatalog.client._decoding"

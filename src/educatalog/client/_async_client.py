@@ -42,6 +42,7 @@ from educatalog.client._paging import (
     identity,
     incomplete_download,
     last_id,
+    on_rows,
     sorted_pages,
     sorted_query,
     top_query,
@@ -49,7 +50,7 @@ from educatalog.client._paging import (
 )
 from educatalog.errors import InvalidQuery, PassingFailure
 from educatalog.model.protocol import INFO_PATH
-from educatalog.model.schema import SCHEMA
+from educatalog.model.schema import SCHEMA, Collection
 from educatalog.query import Query
 
 __all__ = ["AsyncClient"]
@@ -59,7 +60,7 @@ T = TypeVar("T")
 Part = tuple[Ids, T]
 """The ids of a page's rows (for the final check) and the page as converted."""
 
-Download = tuple[int, builtins.list[Part[Any]]]
+Download = tuple[int, builtins.list[Part[T]]]
 """The rows a download expects, and the parts it received."""
 
 
@@ -167,16 +168,20 @@ class AsyncClient(ClientBase):
 
     async def list(self, collection: str, query: Query | None = None) -> Page:
         """One page of ``collection`` as the service answers ``query``."""
-        SCHEMA[collection]
+        return await self._list(SCHEMA[collection], query)
+
+    async def _list(self, coll: Collection, query: Query | None = None) -> Page:
+        """:meth:`list`, of a collection looked up already."""
         query = query or Query()
         await self._warn_wildcards(query)
-        decode = self._page_decoder(collection, query)
-        page: Page = await self.request(f"/items/{collection}", query.to_params(), decode=decode)
+        decode = self._page_decoder(coll, query)
+        page: Page = await self.request(f"/items/{coll.name}", query.to_params(), decode=decode)
         return page
 
     async def count(self, collection: str, query: Query | None = None) -> int:
         """Rows matching the query's filter and search (``meta=filter_count``)."""
-        return filter_count(await self.list(collection, count_query(query)), collection)
+        coll = SCHEMA[collection]
+        return filter_count(await self._list(coll, count_query(query)), coll)
 
     # -- whole collections --------------------------------------------------------------
 
@@ -225,9 +230,19 @@ class AsyncClient(ClientBase):
         DataFrame) bounds the memory a large download needs. ``progress`` overrides the
         client's setting for this download.
         """
-        base = download_query(collection, query)
-        download = functools.partial(self._download, collection, base, convert, progress)
-        return await self._complete(collection, download)
+        return await self._fetch_pages(SCHEMA[collection], query, on_rows(convert), progress)
+
+    async def _fetch_pages(
+        self,
+        coll: Collection,
+        query: Query | None,
+        convert: Callable[[Page], T],
+        progress: bool | None = None,
+    ) -> builtins.list[T]:
+        """:meth:`fetch_pages`, each :class:`Page` passed through ``convert`` as it is."""
+        base = download_query(coll, query)
+        download = functools.partial(self._download, coll, base, convert, progress)
+        return await self._complete(coll, download)
 
     @overload
     async def fetch_sorted(
@@ -273,13 +288,27 @@ class AsyncClient(ClientBase):
         """
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
             raise InvalidQuery(f"limit must be a whole number of rows, 0 or more: {limit!r}")
-        base = sorted_query(collection, query, sort)
-        download = functools.partial(
-            self._download_sorted, collection, base, limit, convert, progress
-        )
-        return await self._complete(collection, download)
+        coll = SCHEMA[collection]
+        return await self._fetch_sorted(coll, query, sort, limit, on_rows(convert), progress)
 
-    async def _complete(self, collection: str, download: AsyncCall[Download]) -> builtins.list[Any]:
+    async def _fetch_sorted(
+        self,
+        coll: Collection,
+        query: Query | None,
+        sort: Sequence[str],
+        limit: int,
+        convert: Callable[[Page], T],
+        progress: bool | None = None,
+    ) -> builtins.list[T]:
+        """:meth:`fetch_sorted` of ``coll`` (``limit`` already checked), each :class:`Page`
+        passed through ``convert`` as it is."""
+        base = sorted_query(coll, query, sort)
+        download = functools.partial(self._download_sorted, coll, base, limit, convert, progress)
+        return await self._complete(coll, download)
+
+    async def _complete(
+        self, coll: Collection, download: AsyncCall[Download[T]]
+    ) -> builtins.list[T]:
         """The converted pages of ``download``, run again while its rows do not add up."""
         problem = None
         for _ in range(DOWNLOAD_ATTEMPTS):
@@ -287,20 +316,20 @@ class AsyncClient(ClientBase):
             problem = download_problem(expected, parts)
             if problem is None:
                 return [page for _, page in parts]
-        raise incomplete_download(collection, problem)
+        raise incomplete_download(coll, problem)
 
     async def _download_sorted(
         self,
-        collection: str,
+        coll: Collection,
         base: Query,
         limit: int,
-        convert: Callable[[builtins.list[Row]], T],
+        convert: Callable[[Page], T],
         progress: bool | None,
-    ) -> tuple[int, builtins.list[Part[T]]]:
+    ) -> Download[T]:
         size = min(limit, self._effective_page_size)
         while True:
             try:
-                first = await self.list(collection, base.replace(limit=size, meta="filter_count"))
+                first = await self._list(coll, base.replace(limit=size, meta="filter_count"))
                 break
             except InvalidQuery as exc:
                 if "limit" not in exc.message or size <= 1:
@@ -308,43 +337,43 @@ class AsyncClient(ClientBase):
                 size = max(1, size // 2)
                 self._effective_page_size = min(self._effective_page_size, size)
         expected = min(limit, int(first.meta["filter_count"]))
-        pages = [converted(first.data, convert)]
-        rest = sorted_pages(expected, size) if size and len(first.data) == size else []
+        pages = [converted(first, convert)]
+        rest = sorted_pages(expected, size) if size and first.num_rows == size else []
         if not rest:
             return expected, pages
 
         async def fetch(offset: int, rows: int) -> Part[T]:
-            page = await self.list(collection, base.replace(limit=rows, offset=offset))
-            bar.update(len(page.data))
-            return converted(page.data, convert)
+            page = await self._list(coll, base.replace(limit=rows, offset=offset))
+            bar.update(page.num_rows)
+            return converted(page, convert)
 
-        with self._progress(collection, expected, progress) as bar:
-            bar.update(len(first.data))
+        with self._progress(coll, expected, progress) as bar:
+            bar.update(first.num_rows)
             calls = [functools.partial(fetch, offset, rows) for offset, rows in rest]
             pages += await AsyncBackend.run_all(calls, self.max_concurrency)
         return expected, pages
 
     async def _download(
         self,
-        collection: str,
+        coll: Collection,
         base: Query,
-        convert: Callable[[builtins.list[Row]], T],
+        convert: Callable[[Page], T],
         progress: bool | None,
-    ) -> tuple[int, builtins.list[Part[T]]]:
+    ) -> Download[T]:
         size = self._effective_page_size
-        first = await self._page(collection, first_query(base))
-        expected = filter_count(first, collection)
-        self._check_window(collection, first, None, None)
+        first = await self._page(coll, first_query(base))
+        expected = filter_count(first, coll)
+        self._check_window(coll, first, None, None)
         self._notice_cap(first, size, expected)
-        pages = [converted(first.data, convert)]
+        pages = [converted(first, convert)]
         if first_is_all(first, expected):
             return expected, pages
-        top = await self._page(collection, top_query(base))
+        top = await self._page(coll, top_query(base))
         slices = self._walk_slices(first, top, expected)
-        with self._progress(collection, expected, progress) as bar:
-            bar.update(len(first.data))
+        with self._progress(coll, expected, progress) as bar:
+            bar.update(first.num_rows)
             calls = [
-                functools.partial(self._walk, collection, base, low, high, bar, convert)
+                functools.partial(self._walk, coll, base, low, high, bar, convert)
                 for low, high in slices
             ]
             for part in await AsyncBackend.run_all(calls, self.max_concurrency):
@@ -353,32 +382,32 @@ class AsyncClient(ClientBase):
 
     async def _walk(
         self,
-        collection: str,
+        coll: Collection,
         base: Query,
         low: int,
         high: int,
         bar: ProgressBar,
-        convert: Callable[[builtins.list[Row]], T],
+        convert: Callable[[Page], T],
     ) -> builtins.list[Part[T]]:
         """Converted pages of the ids in (low, high], by keyset: id > last seen."""
         out = []
         last = low
         while True:
-            page = await self._page(collection, window_query(base, last, high))
-            self._check_window(collection, page, last, high)
-            if page.data:
-                last = last_id(page.data)
-                bar.update(len(page.data))
-                out.append(converted(page.data, convert))
+            page = await self._page(coll, window_query(base, last, high))
+            self._check_window(coll, page, last, high)
+            if page.num_rows:
+                last = last_id(page)
+                bar.update(page.num_rows)
+                out.append(converted(page, convert))
             if self._slice_done(page) or last == high:
                 return out
 
-    async def _page(self, collection: str, query: Query) -> Page:
+    async def _page(self, coll: Collection, query: Query) -> Page:
         """A list request at the current page size, lowering it when the service refuses."""
         while True:
             size = self._page_limit(query)
             try:
-                return await self.list(collection, query.replace(limit=size))
+                return await self._list(coll, query.replace(limit=size))
             except InvalidQuery as exc:
                 if not self._shrink_page(query, size, exc):
                     raise

@@ -35,7 +35,7 @@ from educatalog.errors import (
     error_from_body,
 )
 from educatalog.model.protocol import DEMO_DATA, DEMO_HEADER, REFERENCE_SERVER
-from educatalog.model.schema import SCHEMA
+from educatalog.model.schema import Collection
 from educatalog.query import Filter, Query, walk_conditions
 
 __all__ = [
@@ -194,12 +194,11 @@ class ClientBase:
         )
 
     @staticmethod
-    def _page_decoder(collection: str, query: Query) -> Callable[[bytes], Page | ServerInfo]:
+    def _page_decoder(coll: Collection, query: Query) -> Callable[[bytes], Page | ServerInfo]:
         """How to decode a list answer to ``query``: pyarrow's JSON reader for plain fields
         (in C++, without the GIL, so decoding overlaps the other downloads), orjson for
         anything else or whatever pyarrow declines. An error body is returned as it is, for
         :meth:`_answer` to raise its error."""
-        coll = SCHEMA[collection]
         grouped = query.aggregate or query.group_by  # rows of groups: not the fields
         names = query.fields if query.fields and "*" not in query.fields and not grouped else None
 
@@ -209,11 +208,11 @@ class ClientBase:
             simple = names is not None and content.startswith(b'{"data":[')
             fast = decode_rows(content, coll, names) if simple and names else None
             if fast is not None:
-                return Page(*fast)
+                return Page.from_arrow(*fast)
             body = orjson.loads(content)
             if isinstance(body, dict) and "errors" in body:
                 return body
-            return page_of(body, f"GET /items/{collection}")
+            return page_of(body, f"GET /items/{coll.name}")
 
         return decode
 
@@ -264,35 +263,32 @@ class ClientBase:
         return True
 
     @staticmethod
-    def _check_window(collection: str, page: Page, low: int | None, high: int | None) -> None:
+    def _check_window(coll: Collection, page: Page, low: int | None, high: int | None) -> None:
         """The rows of a page asked for ids in (low, high] must hold just such ids (so that
         every page moves the walk on)."""
-        problem = window_problem(page_ids(page.data), low, high)
+        problem = window_problem(page_ids(page), low, high)
         if problem is None:  # (repeated rows are left to the count at the end)
             return
         if "integer" in problem:
-            raise UnexpectedAnswer(f"GET /items/{collection}: {problem}.")
+            raise UnexpectedAnswer(f"GET /items/{coll.name}: {problem}.")
         raise UnexpectedAnswer(
-            f"GET /items/{collection}: asked for ids in ({low}, {high}], {problem}; a proxy "
+            f"GET /items/{coll.name}: asked for ids in ({low}, {high}], {problem}; a proxy "
             "or cache in between may answer for another request."
         )
 
     def _notice_cap(self, first: Page, size: int, expected: int) -> None:
         """A first page shorter than asked, though more rows match, means a gateway caps
         pages silently: ask for that many from now on."""
-        if (
-            0 < len(first.data) < min(size, expected)
-            and len(first.data) < self._effective_page_size
-        ):
-            self._effective_page_size = len(first.data)
+        if 0 < first.num_rows < min(size, expected) and first.num_rows < self._effective_page_size:
+            self._effective_page_size = first.num_rows
 
     def _walk_slices(self, first: Page, top: Page, expected: int) -> list[tuple[int, int]]:
         return walk_slices(first, top, expected, self._effective_page_size, self.max_concurrency)
 
     def _slice_done(self, page: Page) -> bool:
-        return len(page.data) < self._effective_page_size
+        return page.num_rows < self._effective_page_size
 
-    def _progress(self, collection: str, total: int, show: bool | None) -> ProgressBar:
+    def _progress(self, coll: Collection, total: int, show: bool | None) -> ProgressBar:
         show = self.progress if show is None else show
         if show is None:
             show = total > PROGRESS_ROWS and _interactive()
@@ -300,7 +296,7 @@ class ClientBase:
             return _NoBar()
         from tqdm.auto import tqdm
 
-        bar: ProgressBar = tqdm(total=total, desc=collection, unit=" rows", leave=False)
+        bar: ProgressBar = tqdm(total=total, desc=coll.name, unit=" rows", leave=False)
         return bar
 
     # -- the service ----------------------------------------------------------------------
@@ -359,12 +355,12 @@ def item_of(body: Any, context: str) -> Row:
     return data
 
 
-def filter_count(page: Page, collection: str) -> int:
-    """The ``filter_count`` a page was asked to carry."""
+def filter_count(page: Page, coll: Collection) -> int:
+    """The ``filter_count`` a page of ``coll`` was asked to carry."""
     count = page.meta.get("filter_count")
     if not isinstance(count, int) or count < 0:
         raise UnexpectedAnswer(
-            f"GET /items/{collection}: the answer has no filter_count, though asked for one."
+            f"GET /items/{coll.name}: the answer has no filter_count, though asked for one."
         )
     return count
 

@@ -1,28 +1,27 @@
 """List answers of the service decoded by pyarrow, without pandas (the transport layer).
 
 :func:`decode_rows` parses a page of plain fields straight into an Arrow table with
-pyarrow's JSON reader (in C++, without the GIL, so decoding overlaps the other downloads);
-:class:`ArrowRows` hands that table on as a sequence of row dicts. The clients use it for
-every page; :mod:`educatalog.frames.typed` turns such tables into typed DataFrames.
+pyarrow's JSON reader (in C++, without the GIL, so decoding overlaps the other downloads).
+The clients try it on every page and hand the table on in a :class:`~educatalog.client._paging.Page`
+(``Page.from_arrow``); :mod:`educatalog.frames.typed` turns such tables into typed DataFrames.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, overload
 
 import pyarrow as pa
 
 from educatalog.model.schema import Collection, FieldType
 
-__all__ = ["ARROW_TYPES", "ArrowRows", "decode_rows"]
+__all__ = ["ARROW_TYPES", "decode_rows"]
 
 ARROW_TYPES: dict[FieldType, pa.DataType] = {
     FieldType.INTEGER: pa.int64(),
     FieldType.STRING: pa.string(),
     FieldType.UUID: pa.string(),
     FieldType.BOOLEAN: pa.bool_(),
-    FieldType.DATETIME: pa.string(),  # parsed later (frames.typed_table)
+    FieldType.DATETIME: pa.string(),  # parsed later (frames.page_table)
     FieldType.DECIMAL: pa.string(),  # money arrives as text: cast later
 }
 """The Arrow type of each stored field type, in the JSON representation of its values."""
@@ -30,43 +29,14 @@ ARROW_TYPES: dict[FieldType, pa.DataType] = {
 _META = pa.struct([("filter_count", pa.int64()), ("total_count", pa.int64())])
 
 
-class ArrowRows(Sequence[dict[str, Any]]):
-    """The rows of a list answer decoded straight into an Arrow table by pyarrow's JSON
-    reader, still in their JSON representation: a sequence of row dicts to whoever iterates
-    it (made on first access), a table to :func:`educatalog.frames.typed.typed_table`."""
-
-    def __init__(self, table: pa.Table) -> None:
-        self.table = table
-        self._rows: list[dict[str, Any]] | None = None
-
-    def __len__(self) -> int:
-        return int(self.table.num_rows)
-
-    @overload
-    def __getitem__(self, index: int) -> dict[str, Any]: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
-
-    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
-        if self._rows is None:
-            self._rows = self.table.to_pylist()
-        return self._rows[index]
-
-    @property
-    def ids(self) -> list[Any]:
-        """The ids of the rows, read from the id column."""
-        ids: list[Any] = self.table.column("id").to_pylist()
-        return ids
-
-
 def decode_rows(
     content: bytes, coll: Collection, names: Sequence[str]
-) -> tuple[ArrowRows, dict[str, int]] | None:
+) -> tuple[pa.Table, dict[str, int]] | None:
     """A list answer (``{"data": [...], "meta": {...}}``) of plain fields ``names`` of
-    ``coll``, parsed by pyarrow; None when the answer is not that simple case (other or
-    nested fields, values of other types, a pretty-printed body, a field left out), which
-    the caller then decodes the general way."""
+    ``coll``, parsed by pyarrow: its rows as a table of their JSON values, and its meta
+    counts. None when the answer is not that simple case (other or nested fields, values of
+    other types, a pretty-printed body, a field left out), which the caller then decodes
+    the general way."""
     import pyarrow.json as pj  # imported on first use
 
     if b"\n" in content or not names:
@@ -97,4 +67,4 @@ def decode_rows(
     columns = rows.flatten() if len(rows) else [pa.array([], f.type) for f in item]
     meta_value = table.column("meta")[0].as_py() or {}
     meta = {k: int(v) for k, v in meta_value.items() if v is not None}
-    return ArrowRows(pa.Table.from_arrays(columns, names=[f.name for f in fields])), meta
+    return pa.Table.from_arrays(columns, names=[f.name for f in fields]), meta

@@ -17,16 +17,14 @@ is here:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, TypeAlias, TypeVar, cast
+from typing import Any, TypeAlias, TypeVar
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from educatalog.client._decoding import ArrowRows
 from educatalog.errors import IncompleteDownload, InvalidQuery, UnexpectedAnswer, UsageError
-from educatalog.model.schema import SCHEMA
+from educatalog.model.schema import SCHEMA, Collection
 from educatalog.query import F, Query, bind_fields, list_relations
 
 __all__ = [
@@ -44,6 +42,7 @@ __all__ = [
     "incomplete_download",
     "last_id",
     "merge_deep",
+    "on_rows",
     "page_ids",
     "page_of",
     "row_ids",
@@ -63,16 +62,55 @@ DOWNLOAD_ATTEMPTS = 3
 """A download that does not add up is fetched this many times in all before it raises."""
 
 
-@dataclass
 class Page:
     """One answer of a list request: its rows and the meta counts asked for.
 
-    ``data`` is a sequence of row dicts: a list, or, for a page of plain fields parsed by
-    pyarrow, :class:`~educatalog.client._decoding.ArrowRows` (the same dicts, made on first access).
+    The rows are held as they were decoded, one way or the other: as row dicts, or, for a
+    page of plain fields parsed by pyarrow (:meth:`from_arrow`), as :attr:`arrow`, an Arrow
+    table of their JSON values. :attr:`data` is the row dicts either way (made from the
+    table on first access); :func:`educatalog.frames.typed.page_table` the typed table either way.
     """
 
-    data: Sequence[Row]
-    meta: dict[str, int] = field(default_factory=dict)
+    __slots__ = ("_rows", "arrow", "meta")
+
+    arrow: pa.Table | None
+    """The rows as pyarrow decoded them (their JSON representation); None: row dicts."""
+    meta: dict[str, int]
+
+    def __init__(self, data: list[Row], meta: dict[str, int] | None = None) -> None:
+        self._rows: list[Row] | None = data
+        self.arrow = None
+        self.meta = {} if meta is None else meta
+
+    @classmethod
+    def from_arrow(cls, table: pa.Table, meta: dict[str, int] | None = None) -> Page:
+        """The page of rows that pyarrow decoded into ``table``."""
+        page = cls([], meta)
+        page._rows = None  # made from the table when asked for
+        page.arrow = table
+        return page
+
+    @property
+    def data(self) -> list[Row]:
+        """The rows as dicts."""
+        if self._rows is None:
+            assert self.arrow is not None  # one of the two is always there
+            self._rows = self.arrow.to_pylist()
+        return self._rows
+
+    @property
+    def num_rows(self) -> int:
+        """The number of rows (without making dicts of an Arrow page's rows)."""
+        return int(self.arrow.num_rows) if self.arrow is not None else len(self.data)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Page):
+            return NotImplemented
+        return self.meta == other.meta and self.data == other.data
+
+    def __repr__(self) -> str:
+        kind = "Arrow" if self.arrow is not None else "dicts"
+        return f"Page({self.num_rows} rows as {kind}, meta={self.meta!r})"
 
 
 def page_of(body: Any, context: str = "") -> Page:
@@ -109,35 +147,37 @@ kept as Python ints cost a download more than its decoding, in the garbage colle
 walks over them too)."""
 
 
-def converted(rows: Sequence[Row], convert: Callable[[list[Row]], T]) -> tuple[Ids, T]:
-    """The ids of a page (kept for the final check) and the page passed through ``convert``.
-
-    A page decoded by pyarrow is :class:`~educatalog.client._decoding.ArrowRows`, which converters
-    take as a list of rows (``loaders`` hands it to pyarrow as it is).
-    """
-    return page_ids(rows), convert(cast(list[Row], rows))
+def on_rows(convert: Callable[[list[Row]], T]) -> Callable[[Page], T]:
+    """``convert``, which takes a page's row dicts, as a converter of pages."""
+    return lambda page: convert(page.data)
 
 
-def page_ids(rows: Sequence[Row]) -> Ids:
+def converted(page: Page, convert: Callable[[Page], T]) -> tuple[Ids, T]:
+    """The ids of a page (kept for the final check) and the page passed through ``convert``."""
+    return page_ids(page), convert(page)
+
+
+def page_ids(page: Page) -> Ids:
     """The ids of a page's rows: the id column of a page decoded by pyarrow, else a list."""
-    if isinstance(rows, ArrowRows):
-        column: pa.Array = rows.table.column("id").combine_chunks()
+    if page.arrow is not None:
+        column: pa.Array = page.arrow.column("id").combine_chunks()
         return column
-    return [row["id"] for row in rows]
+    return [row["id"] for row in page.data]
 
 
-def row_ids(rows: Sequence[Row]) -> list[Any]:
+def row_ids(page: Page) -> list[Any]:
     """The ids of a page's rows as a list (read from the column of a page decoded by pyarrow)."""
-    if isinstance(rows, ArrowRows):
-        return rows.ids
-    return [row["id"] for row in rows]
+    if page.arrow is not None:
+        ids: list[Any] = page.arrow.column("id").to_pylist()
+        return ids
+    return [row["id"] for row in page.data]
 
 
-def last_id(rows: Sequence[Row]) -> Any:
+def last_id(page: Page) -> Any:
     """The id of a page's last row."""
-    if isinstance(rows, ArrowRows):
-        return rows.table.column("id")[-1].as_py()
-    return rows[-1]["id"]
+    if page.arrow is not None:
+        return page.arrow.column("id")[-1].as_py()
+    return page.data[-1]["id"]
 
 
 def window_problem(ids: Ids, low: int | None, high: int | None) -> str | None:
@@ -163,14 +203,13 @@ def window_problem(ids: Ids, low: int | None, high: int | None) -> str | None:
 # -- planning -------------------------------------------------------------------------------
 
 
-def download_query(collection: str, query: Query | None) -> Query:
+def download_query(coll: Collection, query: Query | None) -> Query:
     """The query every page of a complete download of ``query`` is built from.
 
     Its limit, offset and page are dropped; a sort other than by id is refused (rows come in
     id order); ``id`` is added to explicit fields; every list relation among the selected
     fields gets ``_limit: -1`` in ``deep``, under the user's own deep options.
     """
-    coll = SCHEMA[collection]  # unknown names fail here, with a suggestion
     query = query or Query()
     if query.aggregate or query.group_by:
         raise UsageError(
@@ -211,7 +250,7 @@ def window_query(base: Query, last: Any, high: Any) -> Query:
     return base.replace(filter=f, sort=("id",))
 
 
-def sorted_query(collection: str, query: Query | None, sort: Sequence[str]) -> Query:
+def sorted_query(coll: Collection, query: Query | None, sort: Sequence[str]) -> Query:
     """The query of every page of the first rows of ``query`` in the order ``sort``.
 
     As :func:`download_query` (``id`` among the fields, nested lists whole), sorted by
@@ -221,7 +260,7 @@ def sorted_query(collection: str, query: Query | None, sort: Sequence[str]) -> Q
     keys = tuple(sort)
     if not any(key.lstrip("-") == "id" for key in keys):
         keys = (*keys, "id")
-    base = download_query(collection, (query or Query()).replace(sort=None))
+    base = download_query(coll, (query or Query()).replace(sort=None))
     return base.replace(sort=keys)
 
 
@@ -233,16 +272,16 @@ def sorted_pages(total: int, size: int) -> list[tuple[int, int]]:
 
 def first_is_all(first: Page, expected: int) -> bool:
     """Whether the first page already holds every matching row (or there are none)."""
-    return len(first.data) >= expected or not first.data
+    return first.num_rows >= expected or not first.num_rows
 
 
 def walk_slices(
     first: Page, top: Page, expected: int, page_size: int, workers: int
 ) -> list[tuple[int, int]]:
     """The id slices left after the first page, given the answer of :func:`top_query`."""
-    last = last_id(first.data)
-    high = row_ids(top.data)[0] if top.data else last
-    return slices(last, high, expected - len(first.data), page_size, workers)
+    last = last_id(first)
+    high = row_ids(top)[0] if top.num_rows else last
+    return slices(last, high, expected - first.num_rows, page_size, workers)
 
 
 def slices(low: int, high: int, rows: int, page_size: int, workers: int) -> list[tuple[int, int]]:
@@ -295,8 +334,8 @@ def _count_ids(pages: list[Ids]) -> tuple[int, int]:
     return received, int(np.count_nonzero(np.diff(ordered))) + min(1, len(ordered))
 
 
-def incomplete_download(collection: str, problem: str | None) -> IncompleteDownload:
+def incomplete_download(coll: Collection, problem: str | None) -> IncompleteDownload:
     return IncompleteDownload(
-        f"GET /items/{collection}: {problem}, three times; the collection is changing "
+        f"GET /items/{coll.name}: {problem}, three times; the collection is changing "
         "faster than it can be downloaded, or the service's counts are wrong."
     )

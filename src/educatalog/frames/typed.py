@@ -19,10 +19,10 @@ from typing import Any, Final, cast
 import pandas as pd
 import pyarrow as pa
 
+from educatalog.client import Page
 from educatalog.client._decoding import ARROW_TYPES
 
-# The page decoder moved to the transport layer; its names stay importable from here.
-from educatalog.client._decoding import ArrowRows as ArrowRows
+# The page decoder moved to the transport layer; its name stays importable from here.
 from educatalog.client._decoding import decode_rows as decode_rows
 from educatalog.model.schema import SCHEMA, Collection, Field, FieldType, Schema
 
@@ -32,6 +32,7 @@ __all__ = [
     "DTYPES",
     "arrow_table",
     "arrow_to_frame",
+    "page_table",
     "python_values",
     "to_frame",
     "typed_column",
@@ -174,9 +175,18 @@ def arrow_to_frame(table: pa.Table, *, release: bool = False) -> pd.DataFrame:
     return frame
 
 
-def typed_table(rows: ArrowRows, coll: Collection) -> pa.Table:
-    """The table of :class:`ArrowRows` with datetimes parsed and decimals as numbers."""
-    return _typed(rows.table, coll)
+def page_table(page: Page, coll: Collection) -> pa.Table | None:
+    """A page of ``coll`` as an Arrow table typed from the catalogue, however it was decoded:
+    the table pyarrow parsed, typed, or :func:`arrow_table` of its row dicts. None when the
+    rows are not that simple case (for an Arrow page: a malformed datetime), which
+    :func:`to_frame` then takes the general way (and warns of a malformed value).
+    """
+    if page.arrow is None:
+        return arrow_table(page.data, coll)
+    try:
+        return _typed(page.arrow, coll)
+    except pa.ArrowInvalid:
+        return None
 
 
 def _typed(table: pa.Table, coll: Collection) -> pa.Table:

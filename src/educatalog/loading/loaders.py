@@ -14,7 +14,7 @@ from typing import Any, Literal
 import pandas as pd
 import pyarrow as pa
 
-from educatalog.client import Client
+from educatalog.client import Client, Page
 from educatalog.errors import EducatalogError, InvalidQuery, did_you_mean
 from educatalog.frames.catalogue import (
     COLLECTIONS,
@@ -25,14 +25,7 @@ from educatalog.frames.catalogue import (
     id_column,
 )
 from educatalog.frames.provenance import served_source
-from educatalog.frames.typed import (
-    ArrowRows,
-    arrow_table,
-    arrow_to_frame,
-    to_frame,
-    typed_column,
-    typed_table,
-)
+from educatalog.frames.typed import arrow_to_frame, page_table, to_frame, typed_column
 from educatalog.loading.connection import connect
 from educatalog.model.schema import SCHEMA, Collection, Field, FieldType
 from educatalog.query import Filter, Query, filter_from_json
@@ -78,13 +71,13 @@ def load(
         search=search,
     )
 
-    def convert(rows: list[dict[str, Any]]) -> pa.Table | pd.DataFrame:
-        return _page(rows, coll)
+    def convert(page: Page) -> pa.Table | pd.DataFrame:
+        return _page(page, coll)
 
     if limit is not None and _service_sorts_alike(client, coll, keys):
-        pages = client.fetch_sorted(collection, query, keys, limit, convert, progress=progress)
+        pages = client._fetch_sorted(coll, query, keys, limit, convert, progress)
     else:
-        pages = client.fetch_pages(collection, query, convert, progress=progress)
+        pages = client._fetch_pages(coll, query, convert, progress)
     frame = _combine(pages)
     if field_list and not any("*" in path for path in field_list):
         frame = frame[_requested_order(frame.columns, field_list)]
@@ -103,15 +96,10 @@ def _source(client: Client) -> Source:
     return served_source(client.base_url, client.is_demo, own)
 
 
-def _page(rows: list[dict[str, Any]], coll: Collection) -> pa.Table | pd.DataFrame:
+def _page(page: Page, coll: Collection) -> pa.Table | pd.DataFrame:
     """A page as an Arrow table (the common, flat case) or, failing that, a typed frame."""
-    if isinstance(rows, ArrowRows):  # decoded by pyarrow already
-        try:
-            return typed_table(rows, coll)
-        except pa.ArrowInvalid:  # a malformed datetime: the general path warns and says which
-            return to_frame(list(rows), coll)
-    table = arrow_table(rows, coll)
-    return table if table is not None else to_frame(rows, coll)
+    table = page_table(page, coll)
+    return table if table is not None else to_frame(page.data, coll)
 
 
 def _combine(pages: list[pa.Table | pd.DataFrame]) -> pd.DataFrame:
@@ -251,12 +239,12 @@ def load_links(collection: str, relation: str, *, client: Client | None = None) 
     left = id_column(collection)
     right = id_column(f.relation.target or related.name)
 
-    def convert(rows: list[dict[str, Any]]) -> pa.Table | pd.DataFrame:
-        return _page(rows, related)
+    def convert(page: Page) -> pa.Table | pd.DataFrame:
+        return _page(page, related)
 
     # Pages of two plain fields: decoded by pyarrow and typed as load() types them, not
     # made into a dict a row (a million links of events to contacts).
-    pages = client.fetch_pages(related.name, Query(fields=(back, forward)), convert)
+    pages = client._fetch_pages(related, Query(fields=(back, forward)), convert)
     both = _combine(pages) if pages else pd.DataFrame()
     frame = pd.DataFrame(
         {
