@@ -52,7 +52,7 @@ from educatalog.client._paging import (
 from educatalog.errors import InvalidQuery, PassingFailure
 from educatalog.model.protocol import INFO_PATH
 from educatalog.model.schema import SCHEMA, Collection
-from educatalog.query import Query
+from educatalog.query import Query, row_limit
 
 __all__ = ["Client"]
 
@@ -286,8 +286,7 @@ class Client(ClientBase):
         as :meth:`fetch_pages` checks its own: exactly ``min(limit, filter_count)`` rows,
         no duplicate, else fetched again, then :class:`IncompleteDownload`.
         """
-        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
-            raise InvalidQuery(f"limit must be a whole number of rows, 0 or more: {limit!r}")
+        limit = row_limit(limit)
         coll = SCHEMA[collection]
         return self._fetch_sorted(coll, query, sort, limit, on_rows(convert), progress)
 

@@ -28,7 +28,7 @@ from educatalog.frames.provenance import served_source
 from educatalog.frames.typed import arrow_to_frame, page_table, to_frame, typed_column
 from educatalog.loading.connection import connect
 from educatalog.model.schema import SCHEMA, Collection, Field, FieldType
-from educatalog.query import Filter, Query, filter_from_json
+from educatalog.query import Filter, Query, filter_from_json, row_limit
 
 __all__ = ["load", "load_catalogue", "load_links"]
 
@@ -60,8 +60,8 @@ def load(
     client = client or connect()
     if isinstance(filter, Mapping):
         filter = filter_from_json(dict(filter))
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
-        raise InvalidQuery(f"limit must be a whole number of rows, 0 or more: {limit!r}")
+    if limit is not None:
+        limit = row_limit(limit)
     field_list = tuple(p.strip() for p in fields.split(",")) if isinstance(fields, str) else fields
     keys = _sort_keys(sort)
     _check_sort(keys, field_list, coll)

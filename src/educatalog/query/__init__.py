@@ -51,6 +51,8 @@ from educatalog.query.limits import (
     MAX_RELATIONAL_DEPTH,
     MAX_SORT_KEYS,
     NESTED_LIMIT,
+    row_limit,
+    whole,
 )
 from educatalog.query.operators import (
     EMPTY_OPERATORS,
@@ -133,5 +135,7 @@ __all__ = [
     "filter_to_json",
     "list_relations",
     "resolve_now",
+    "row_limit",
     "walk_conditions",
+    "whole",
 ]

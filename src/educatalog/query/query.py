@@ -13,7 +13,7 @@ import orjson
 
 from educatalog.errors import InvalidQuery, NotFoundOrForbidden
 from educatalog.query.aggregates import normalise_aggregate, parse_aggregate
-from educatalog.query.limits import MAX_INTEGER
+from educatalog.query.limits import MAX_INTEGER, whole
 from educatalog.query.tree import (
     And,
     Condition,
@@ -260,11 +260,7 @@ class Query:
             object.__setattr__(self, "search", None)
         for name, minimum in (("limit", -1), ("offset", 0), ("page", 0)):
             value = getattr(self, name)
-            if value is not None and (
-                isinstance(value, bool)
-                or not isinstance(value, int)
-                or not minimum <= value <= MAX_INTEGER
-            ):
+            if value is not None and not whole(value, minimum):
                 raise InvalidQuery(f'"{name}" must be an integer from {minimum} to {MAX_INTEGER}.')
         given: object = self.filter  # a Directus filter object is accepted too
         if given is not None and not isinstance(given, Condition | Related | And | Or):
