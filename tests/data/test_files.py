@@ -35,9 +35,9 @@ import os, signal, sys
 import pandas as pd
 from educatalog import snapshot
 from educatalog.frames.catalogue import Catalogue, Source
-from educatalog.cli import _interrupt_on_sigterm
+from educatalog.cli.common import interrupt_on_sigterm
 
-_interrupt_on_sigterm()
+interrupt_on_sigterm()
 sig = getattr(signal, sys.argv[2])
 from educatalog.snapshot import saving
 original = saving._write_table

@@ -184,12 +184,12 @@ def test_make_report_checks_states_before_the_kernel(
 
 HANGS_IN_ITS_CLEAN_UP = """
 import sys, time
-from educatalog.cli import _interrupt_on_sigterm
+from educatalog.cli.common import interrupt_on_sigterm
 
 def clean_up():
     time.sleep(120)  # hangs
 
-_interrupt_on_sigterm(bound=1)
+interrupt_on_sigterm(bound=1)
 try:
     print("ready", flush=True)  # in the try: the signal that follows is caught below
     time.sleep(120)

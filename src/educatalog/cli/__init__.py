@@ -15,37 +15,19 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import datetime as dt
-import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from educatalog._version import __version__
+from educatalog.cli.common import fail, interrupt_on_sigterm, positive_float, positive_int, say
+from educatalog.cli.snapshot_commands import add_snapshot_commands, snapshot_database
 from educatalog.errors import EducatalogError, MissingDependency
 from educatalog.loading.connection import resolve_origin
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     Commands = argparse._SubParsersAction[argparse.ArgumentParser]
 
-    from educatalog.cli.fetch import Archived, Fetched
-
 __all__ = ["main"]
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
-    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_serve_command(commands)
     _add_report_command(commands)
-    _add_snapshot_commands(commands)
+    add_snapshot_commands(commands)
     _add_notebooks_command(commands)
     _add_dashboard_command(commands)
     return parser
@@ -79,7 +61,7 @@ def _add_serve_command(commands: Commands) -> None:
         "--snapshot", metavar="PATH", help="serve a snapshot (made by `educatalog fetch`)"
     )
     serve.add_argument(
-        "--scale", type=_positive_float, default=1.0, help="demo size (1: ~5,000 events)"
+        "--scale", type=positive_float, default=1.0, help="demo size (1: ~5,000 events)"
     )
     serve.add_argument("--seed", type=int, default=None, help="demo random seed (default 0)")
     serve.add_argument("--rebuild", action="store_true", help="rebuild the cached demo database")
@@ -97,11 +79,11 @@ def _add_serve_command(commands: Commands) -> None:
         help="read accepted bearer tokens from FILE, one a line (# starts a comment)",
     )
     serve.add_argument(
-        "--limit-max", type=_positive_int, default=None, help="largest allowed page size"
+        "--limit-max", type=positive_int, default=None, help="largest allowed page size"
     )
     serve.add_argument(
         "--query-time",
-        type=_positive_float,
+        type=positive_float,
         default=None,
         help="CPU seconds a query may take, plus 0.1 ms a row written (default 10)",
     )
@@ -141,7 +123,7 @@ def _add_report_command(commands: Commands) -> None:
         "date, source (default: the shipped figures of the newest date on or before the "
         "data's date, Zensus 2022 basis)",
     )
-    report.add_argument("--scale", type=_positive_float, default=1.0, help="demo size")
+    report.add_argument("--scale", type=positive_float, default=1.0, help="demo size")
     report.add_argument("--seed", type=int, default=None, help="demo random seed (default 0)")
 
 
@@ -183,11 +165,11 @@ def _add_dashboard_command(commands: Commands) -> None:
         "--port", type=int, default=8866, help="port to listen on (default 8866)"
     )
     _add_lang(dashboard, "the page")
-    dashboard.add_argument("--scale", type=_positive_float, default=1.0, help="demo size")
+    dashboard.add_argument("--scale", type=positive_float, default=1.0, help="demo size")
     dashboard.add_argument("--seed", type=int, default=None, help="demo random seed (default 0)")
     dashboard.add_argument(
         "--idle-timeout",
-        type=_positive_int,
+        type=positive_int,
         default=120,
         metavar="SECONDS",
         help="stop a visitor's kernel this long after their page is gone (default 120)",
@@ -209,7 +191,7 @@ def _notebooks(args: argparse.Namespace) -> int:
     try:
         done = copy_notebooks(args.out, force=args.force, lang=args.lang)
     except EducatalogError as exc:
-        return _fail("notebooks", str(exc))
+        return fail("notebooks", str(exc))
     for label, paths in (
         ("copied", done.copied),
         ("up to date", done.unchanged),
@@ -238,12 +220,12 @@ def _report(args: argparse.Namespace) -> int:
             start=args.start,
             end=args.end,
             lang=args.lang,
-            notify=_say,
+            notify=say,
             archive=args.archive,
             population=args.population,
         )
     except EducatalogError as exc:
-        return _fail("report", str(exc))
+        return fail("report", str(exc))
     print(f"Report written to {page}")
     print(f"  charts: {page.parent / 'charts'}, tables: {page.parent / 'tables.xlsx'}")
     written = manifests.read_report(page.parent)  # checked against its checksum of itself
@@ -256,7 +238,7 @@ def _dashboard(args: argparse.Namespace) -> int:
     from educatalog.cli.dashboard import STOP_BOUND, serve
 
     # so that Voilà, its kernels and the temporary folder go too, within STOP_BOUND seconds
-    _interrupt_on_sigterm(bound=STOP_BOUND)
+    interrupt_on_sigterm(bound=STOP_BOUND)
     try:
         origin = None
         if not args.snapshot:
@@ -270,10 +252,10 @@ def _dashboard(args: argparse.Namespace) -> int:
             port=args.port,
             lang=args.lang,
             idle_timeout=args.idle_timeout,
-            notify=_say,
+            notify=say,
         )
     except EducatalogError as exc:
-        return _fail("dashboard", str(exc))
+        return fail("dashboard", str(exc))
 
 
 def _server_tokens(args: argparse.Namespace) -> list[str] | None:
@@ -309,7 +291,7 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         given = _server_tokens(args)
     except (OSError, ValueError) as exc:
-        return _fail("serve", f"cannot read tokens: {exc}", 2)
+        return fail("serve", f"cannot read tokens: {exc}", 2)
 
     if args.demo:
         seed = DEFAULT_SEED if args.seed is None else args.seed
@@ -317,7 +299,7 @@ def _serve(args: argparse.Namespace) -> int:
         path = demo_database(seed, args.scale, rebuild=args.rebuild)
         label = "the SYNTHETIC demo catalogue"
     elif args.snapshot:
-        prepared = _snapshot_database(args.snapshot)
+        prepared = snapshot_database(args.snapshot)
         if prepared is None:
             return 2
         path, label = prepared
@@ -329,7 +311,7 @@ def _serve(args: argparse.Namespace) -> int:
         path = Path(args.db)
         problem = check_database(path)
         if problem is not None:
-            return _fail("serve", problem, 2)
+            return fail("serve", problem, 2)
         label = str(path)
     tokens = given or [DEMO_TOKEN]
     query_time = QUERY_TIME if args.query_time is None else args.query_time
@@ -351,234 +333,6 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-# ---------------------------------------------------------------------------------------
-# Snapshots: `fetch`, `export` and `serve --snapshot` (see educatalog.snapshot)
-
-
-def _add_snapshot_commands(commands: Commands) -> None:
-    fetch = commands.add_parser(
-        "fetch",
-        help="download the whole catalogue into a snapshot (or refresh one)",
-        description="Download every collection and link table (concurrently) into a snapshot: "
-        "Parquet files and a manifest. Without --url or --demo: the service at $EDUCATALOG_URL "
-        "(token in $EDUCATALOG_TOKEN), or the embedded demo catalogue when that is not set. "
-        "--update PATH downloads again from where PATH came from and writes a NEW snapshot "
-        "beside it (PATH-<UTC time>, or --out), with a summary of what changed.",
-    )
-    fetch.set_defaults(run=_fetch)
-    fetch.add_argument("--out", metavar="PATH", help="where to write the snapshot (must not exist)")
-    fetch.add_argument("--update", metavar="PATH", help="refresh the snapshot at PATH")
-    fetch.add_argument(
-        "--archive",
-        metavar="DIR",
-        help="add a dated snapshot to the archive DIR (educatalog.history)",
-    )
-    fetch.add_argument(
-        "--date", metavar="YYYY-MM-DD", help="the archived snapshot's date (default: today, UTC)"
-    )
-    fetch.add_argument(
-        "--as-of",
-        metavar="YYYY-MM-DD",
-        help="with --demo: the demo catalogue as listed on that date (the demo over time)",
-    )
-    where = fetch.add_mutually_exclusive_group()
-    where.add_argument("--url", help="base URL of the service (token in $EDUCATALOG_TOKEN)")
-    where.add_argument("--demo", action="store_true", help="use the embedded demo catalogue")
-    fetch.add_argument(
-        "--collections",
-        metavar="A,B,...",
-        help="only these collections or link tables (default: all 20 and the 5 link tables)",
-    )
-    fetch.add_argument(
-        "--include-personal",
-        action="store_true",
-        help="keep the personal fields of contacts (names, phone numbers, e-mail addresses)",
-    )
-    fetch.add_argument("--scale", type=_positive_float, default=None, help="demo size (1)")
-    fetch.add_argument("--seed", type=int, default=None, help="demo random seed")
-
-    export = commands.add_parser(
-        "export",
-        help="write the tables of a snapshot as CSV, Excel or Parquet files",
-        description="Write every table of a snapshot into DIR: one CSV or Parquet file per "
-        "table, or one Excel workbook with a sheet per table. Personal fields of contacts are "
-        "left out unless --include-personal is given.",
-    )
-    export.set_defaults(run=_export)
-    export.add_argument("--snapshot", required=True, metavar="PATH", help="the snapshot")
-    export.add_argument("--format", required=True, choices=["csv", "xlsx", "parquet"])
-    export.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
-    export.add_argument(
-        "--include-personal",
-        action="store_true",
-        help="keep the personal fields of contacts (if the snapshot holds them)",
-    )
-
-
-def _fail(command: str, message: str, status: int = 1) -> int:
-    print(f"educatalog {command}: {message}", file=sys.stderr)
-    return status
-
-
-def _say(line: str) -> None:
-    print(line, flush=True)
-
-
-def _fetch(args: argparse.Namespace) -> int:
-    """``fetch``: the arguments checked, then :mod:`educatalog.cli.fetch` does the work."""
-    from educatalog.cli import fetch
-
-    if not args.out and not args.update and not args.archive:
-        return _fail(
-            "fetch", "give --out PATH (a new snapshot), --update PATH or --archive DIR.", 2
-        )
-    _interrupt_on_sigterm()  # so that the half-written snapshot is removed
-    if (args.scale is not None or args.seed is not None or args.as_of) and not args.demo:
-        return _fail(
-            "fetch", "--scale, --seed and --as-of choose the demo catalogue: add --demo.", 2
-        )
-    if args.archive and (args.out or args.update):
-        return _fail("fetch", "--archive takes the place of --out and --update: give one.", 2)
-    try:
-        as_of = dt.date.fromisoformat(args.as_of) if args.as_of else None
-        date = dt.date.fromisoformat(args.date) if args.date else None
-    except ValueError as exc:
-        return _fail("fetch", f"a date is YYYY-MM-DD: {exc}", 2)
-    collections = args.collections.split(",") if args.collections else None
-    options: dict[str, Any] = {
-        "collections": collections,
-        "include_personal": args.include_personal,
-        "notify": _say,
-    }
-    try:
-        origin = None
-        if args.url or args.demo or not args.update:
-            origin = resolve_origin(
-                args.url,
-                demo=args.demo,
-                seed=args.seed,
-                scale=args.scale,
-                as_of=as_of.isoformat() if as_of else None,
-            )
-        if args.archive:
-            archived = fetch.fetch_to_archive(args.archive, date=date, origin=origin, **options)
-        elif args.update:
-            done = fetch.update_snapshot(args.update, out=args.out, origin=origin, **options)
-        else:
-            done = fetch.fetch_snapshot(args.out, origin=origin, **options)
-    except KeyboardInterrupt:
-        if args.archive:
-            return _fail("fetch", "interrupted; the archive was not changed.", 130)
-        return _fail("fetch", "interrupted; no snapshot was written.", 130)
-    except (EducatalogError, OSError) as exc:
-        return _fail("fetch", str(exc))
-    if args.archive:
-        _print_archived(archived, args.archive)
-    else:
-        _print_fetched(done)
-    return 0
-
-
-def _print_fetched(done: Fetched) -> None:
-    catalogue = done.catalogue
-    print(f"Snapshot written to {done.path}: {len(catalogue)} tables, {done.rows:,} rows.")
-    if catalogue.source.demo:
-        print("(SYNTHETIC demo data)")
-    if done.include_personal:
-        print("Personal fields of contacts are INCLUDED (as asked).")
-    elif "contacts" in catalogue:
-        print("Personal fields of contacts are left out (--include-personal keeps them).")
-    changes = done.changes
-    if changes is not None:
-        print(f"\nChanges since {done.previous}:")
-        print(changes.to_string())
-        total = changes[["added", "removed", "changed"]].sum()
-        print(
-            f"In all: {total['added']:,} rows added, {total['removed']:,} removed, "
-            f"{total['changed']:,} changed."
-        )
-        if changes.isna().any().any():
-            print("(<NA>: a table that only one of the two snapshots holds)")
-
-
-def _print_archived(archived: Archived, folder: str) -> None:
-    catalogue, when, dates = archived.catalogue, archived.date, archived.archive.dates
-    rows = sum(len(frame) for frame in catalogue.values())
-    print(f"Snapshot of {when} added to {folder}: {len(catalogue)} tables, {rows:,} rows.")
-    print(f"The archive holds {len(dates)} snapshots ({dates[0]} to {when}).")
-    if catalogue.source.demo:
-        print("(SYNTHETIC demo data)")
-
-
-def _interrupt_on_sigterm(*, bound: float | None = None) -> None:
-    """Turn SIGTERM into KeyboardInterrupt, so that clean-ups run as on Ctrl+C.
-
-    With ``bound``, a process still running ``bound`` seconds after the first Ctrl+C or
-    SIGTERM prints where each of its threads waits (to standard error) and exits with
-    status 1: a clean-up that hangs cannot keep it, and says where it hung.
-    """
-    import faulthandler
-    import signal
-
-    armed = False
-
-    def interrupt(signum: int, frame: object) -> None:
-        nonlocal armed
-        if bound is not None and not armed:
-            armed = True
-            faulthandler.dump_traceback_later(bound, exit=True)
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, interrupt)
-    if bound is not None:
-        signal.signal(signal.SIGINT, interrupt)
-
-
-def _export(args: argparse.Namespace) -> int:
-    from educatalog import snapshot
-
-    try:
-        manifest = snapshot.read_manifest(args.snapshot)
-        files = snapshot.export(
-            args.snapshot, args.out, format=args.format, include_personal=args.include_personal
-        )
-    except (EducatalogError, OSError) as exc:
-        return _fail("export", str(exc))
-    for file in files:
-        print(f"  {file}")
-    print(f"Exported {len(files)} file(s) to {args.out}.")
-    held = bool(manifest.get("include_personal"))
-    if args.include_personal and not held:
-        print(
-            "Note: the snapshot was saved without the personal fields of contacts, so the "
-            "export has none either."
-        )
-    elif args.include_personal:
-        print("Personal fields of contacts are INCLUDED (as asked).")
-    elif "contacts" in manifest["tables"]:
-        print("Personal fields of contacts are left out (--include-personal keeps them).")
-    return 0
-
-
-def _snapshot_database(snapshot_path: str) -> tuple[Path, str] | None:
-    """The reference-server database of a snapshot (built once, cached) and its label."""
-    from educatalog import snapshot
-
-    print(f"Preparing the snapshot {snapshot_path} ...", flush=True)
-    try:
-        path = snapshot.database(snapshot_path)
-        manifest = snapshot.read_manifest(snapshot_path)
-    except (EducatalogError, OSError) as exc:
-        _fail("serve", str(exc), 2)
-        return None
-    source = manifest["source"]
-    what = "SYNTHETIC demo data" if source.get("demo") else (source.get("url") or "unknown")
-    label = f"the snapshot {snapshot_path} ({what}, fetched {source.get('fetched_at')})"
-    if manifest.get("personal_fields_omitted"):
-        print("The snapshot holds no personal fields of contacts: they are served as null.")
-    return path, label
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = build_parser().parse_args(argv)
@@ -586,4 +340,4 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return run(args)
     except MissingDependency as exc:  # a command of an extra that is not installed
-        return _fail(args.command, str(exc))
+        return fail(args.command, str(exc))
