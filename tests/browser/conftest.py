@@ -37,6 +37,7 @@ from browsing import Lab, Recorder
 from educatalog.files.workspace import copy_notebooks
 from educatalog.jupyter.kernels import server_args
 from educatalog.testing import serve
+from needs import missing_tool
 from processes import free_port
 
 REPO = Path(__file__).resolve().parents[2]
@@ -70,14 +71,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def chromium() -> str:
     path = shutil.which("chromium") or shutil.which("chromium-browser")
     if path is None:
-        pytest.skip(
+        missing_tool(
             "needs Debian's chromium for the browser tests (apt-get install chromium; "
             ".ci/run installs it)"
         )
     try:
         import playwright  # noqa: F401
     except ImportError:  # pragma: no cover - a dev dependency
-        pytest.skip("needs playwright (pip install -e '.[dev]')")
+        missing_tool("needs playwright (pip install -e '.[dev]')")
     return path
 
 

@@ -9,9 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 import educatalog
+from needs import missing_tool
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = Path(educatalog.__file__).parent
@@ -25,7 +24,7 @@ GENERATED = {"_sync_client.py"}
 def test_the_import_layers_hold() -> None:
     lint = Path(sys.executable).with_name("lint-imports")
     if not lint.exists():
-        pytest.skip("import-linter is not installed (it comes with the dev extra)")
+        missing_tool("import-linter is not installed (it comes with the dev extra)")
     done = subprocess.run(
         [str(lint), "--config", str(ROOT / "pyproject.toml"), "--no-cache"],
         capture_output=True,

@@ -34,6 +34,7 @@ from educatalog.report import (
 )
 from educatalog.testing import serve
 from languages import foreign
+from needs import missing_tool
 
 TOKEN = "notebook-secret-token-4711"
 NAMES = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
@@ -268,15 +269,16 @@ def test_report_passes_the_static_accessibility_check(
 CHROMIUM = shutil.which("chromium")
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium for axe-core")
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_report_passes_axe_core_in_headless_chromium(
     lang: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
     """axe-core (WCAG 2.1 A/AA and best practices) finds nothing serious or critical."""
+    if CHROMIUM is None:
+        missing_tool("needs Debian's chromium for axe-core")
     script, why = axe_script()
     if script is None:
-        pytest.skip(why)
+        missing_tool(why)
     out = request.getfixturevalue("report" if lang == "de" else "report_en")
     assert CHROMIUM is not None
     violations = run_axe(out / "report.html", CHROMIUM, script, tmp_path)
@@ -489,9 +491,10 @@ def test_report_command_writes_html_charts_tables_and_manifest(
             assert TOKEN.encode() not in path.read_bytes(), path
 
 
-@pytest.mark.skipif(shutil.which("chromium") is None, reason="needs Debian's chromium")
 def test_report_renders_in_headless_chromium(report: Path, tmp_path: Path) -> None:
     """The documented check of `make screenshot`, run wherever chromium is installed."""
+    if shutil.which("chromium") is None:
+        missing_tool("needs Debian's chromium")
     shot = tmp_path / "report.png"
     command = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"]
     command += ["--window-size=1100,5200", f"--screenshot={shot}"]
