@@ -1,0 +1,38 @@
+"""Build the documentation site: ``make docs`` (or ``python docs/build.py [OUT]``).
+
+Sphinx builds ``docs/`` into ``build/docs/html`` (or OUT), offline, every warning an error
+(``-W --keep-going``: all of them are reported before it fails).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parent
+ROOT = DOCS.parent
+OUT = ROOT / "build" / "docs" / "html"
+
+
+def build(out: Path = OUT, *, fresh: bool = False) -> None:
+    command = [sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q"]
+    if fresh:
+        command.append("-E")
+    subprocess.run([*command, str(DOCS), str(out)], check=True)
+
+
+def main() -> int:
+    out = Path(sys.argv[1]) if len(sys.argv) > 1 else OUT
+    started = time.monotonic()
+    try:
+        build(out)
+    except subprocess.CalledProcessError:
+        return 1
+    print(f"The site is in {out / 'index.html'} ({time.monotonic() - started:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
