@@ -1,6 +1,7 @@
 """Build the documentation site: ``make docs`` (or ``python docs/build.py [OUT]``).
 
-Sphinx builds ``docs/`` into ``build/docs/html`` (or OUT), offline, every warning an error
+The gallery's notebooks are run first where they changed (``docs/gallery.py``); then Sphinx
+builds ``docs/`` into ``build/docs/html`` (or OUT), offline, every warning an error
 (``-W --keep-going``: all of them are reported before it fails).
 """
 
@@ -17,6 +18,11 @@ OUT = ROOT / "build" / "docs" / "html"
 
 
 def build(out: Path = OUT, *, fresh: bool = False) -> None:
+    sys.path.insert(0, str(DOCS))
+    import gallery
+
+    if gallery.render():
+        print("The gallery's notebooks were run again.")
     command = [sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q"]
     if fresh:
         command.append("-E")
