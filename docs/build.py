@@ -17,7 +17,10 @@ ROOT = DOCS.parent
 OUT = ROOT / "build" / "docs" / "html"
 
 
-def build(out: Path = OUT, *, fresh: bool = False) -> None:
+def build(out: Path = OUT, *, fresh: bool = False) -> str:
+    """Build the site into ``out`` (``fresh``: every page read again, so that every warning
+    is reported); return what Sphinx printed on stderr. Raises CalledProcessError on a
+    warning."""
     sys.path.insert(0, str(DOCS))
     import gallery
 
@@ -26,7 +29,13 @@ def build(out: Path = OUT, *, fresh: bool = False) -> None:
     command = [sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q"]
     if fresh:
         command.append("-E")
-    subprocess.run([*command, str(DOCS), str(out)], check=True)
+    done = subprocess.run(
+        [*command, str(DOCS), str(out)], stderr=subprocess.PIPE, text=True, check=False
+    )
+    sys.stderr.write(done.stderr)
+    if done.returncode:
+        raise subprocess.CalledProcessError(done.returncode, command, stderr=done.stderr)
+    return done.stderr
 
 
 def main() -> int:
