@@ -18,16 +18,16 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 lint: setup
-	$(BIN)/ruff check --no-cache src tests benchmarks docs/conf.py docs/build.py docs/_ext
-	$(BIN)/ruff format --no-cache --check src tests benchmarks docs/conf.py docs/build.py docs/_ext
+	$(BIN)/ruff check --no-cache src tests benchmarks docs/conf.py docs/build.py docs/gallery.py docs/_ext
+	$(BIN)/ruff format --no-cache --check src tests benchmarks docs/conf.py docs/build.py docs/gallery.py docs/_ext
 	$(BIN)/python scripts/unasync.py --check
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 
 format: setup
 	$(BIN)/python scripts/unasync.py
-	$(BIN)/ruff check --fix src tests benchmarks docs/conf.py docs/build.py docs/_ext
-	$(BIN)/ruff format src tests benchmarks docs/conf.py docs/build.py docs/_ext
+	$(BIN)/ruff check --fix src tests benchmarks docs/conf.py docs/build.py docs/gallery.py docs/_ext
+	$(BIN)/ruff format src tests benchmarks docs/conf.py docs/build.py docs/gallery.py docs/_ext
 
 # The suite on one worker more than there are cores (pytest-xdist, at most 8), each taking
 # whole modules, so that a module's servers, kernels and browser are started once: a good

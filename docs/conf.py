@@ -67,7 +67,10 @@ autodoc_default_options = {"show-inheritance": True}
 
 html_theme = "pydata_sphinx_theme"
 html_title = f"educatalog {release}"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+# An icon of the site's own: without one, a browser asks the server for /favicon.ico.
+html_favicon = "_static/favicon.svg"
+html_css_files = ["educatalog.css"]
 html_show_sourcelink = False
 html_theme_options = {
     "navigation_with_keys": False,

@@ -70,9 +70,9 @@ def render(workers: int = 2) -> bool:
     for lang in LANGS:
         copies = SCRATCH / f"copies-{lang}"
         shutil.rmtree(copies, ignore_errors=True)
+        command = ["notebooks", "--out", str(copies), "--lang", lang]
         subprocess.run(
-            [sys.executable, "-m", "educatalog", "notebooks", "--out", str(copies)]
-            + ["--lang", lang],
+            [sys.executable, "-m", "educatalog", *command],
             check=True,
             stdout=subprocess.DEVNULL,
         )
