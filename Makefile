@@ -5,29 +5,29 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 
-.PHONY: setup lint format test test-floors demo lab dashboard screenshot serve bench clean \
+.PHONY: setup lint format test test-floors demo docs lab dashboard screenshot serve bench clean \
 	directus directus-stop conformance-directus
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "educatalog needs Python 3.11 or newer; set PYTHON=python3.x")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,server,lab,dashboard]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,server,lab,dashboard,docs]'
 	@touch $(STAMP)
 
 setup: $(STAMP)
 
 lint: setup
-	$(BIN)/ruff check --no-cache src tests benchmarks
-	$(BIN)/ruff format --no-cache --check src tests benchmarks
+	$(BIN)/ruff check --no-cache src tests benchmarks docs/conf.py docs/build.py docs/gallery.py docs/_ext
+	$(BIN)/ruff format --no-cache --check src tests benchmarks docs/conf.py docs/build.py docs/gallery.py docs/_ext
 	$(BIN)/python scripts/unasync.py --check
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 
 format: setup
 	$(BIN)/python scripts/unasync.py
-	$(BIN)/ruff check --fix src tests benchmarks
-	$(BIN)/ruff format src tests benchmarks
+	$(BIN)/ruff check --fix src tests benchmarks docs/conf.py docs/build.py docs/gallery.py docs/_ext
+	$(BIN)/ruff format src tests benchmarks docs/conf.py docs/build.py docs/gallery.py docs/_ext
 
 # The suite on one worker more than there are cores (pytest-xdist, at most 8), each taking
 # whole modules, so that a module's servers, kernels and browser are started once: a good
@@ -61,6 +61,11 @@ test-floors: $(FLOORS_VENV)/.installed
 
 demo: setup
 	$(BIN)/educatalog report --demo --out reports/
+
+# The documentation site (docs/, Sphinx) into build/docs/html: open build/docs/html/index.html.
+# Offline, warnings are errors; docs/build.py also renders the gallery's notebooks.
+docs: setup
+	$(BIN)/python docs/build.py
 
 # JupyterLab on copies of the notebooks in LAB_DIR, in LAB_LANG (de or en; edited copies are
 # kept, the sources in notebooks/ stay clean), with the demo server on LAB_PORT, stopped with

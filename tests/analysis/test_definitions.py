@@ -1,4 +1,5 @@
-"""docs/definitions.md ("How the numbers are defined") and the README against the code:
+"""docs/definitions.md ("How the numbers are defined"), the README and the loading page of the
+user guide against the code:
 every name the tables use is defined, the duration-class thresholds are the code's, the
 link tables listed are the ones a catalogue holds."""
 
@@ -21,6 +22,7 @@ from educatalog.frames.typed import DATETIME_DTYPE
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / stats.DEFINITIONS
 README = ROOT / "README.md"
+LOADING = ROOT / "docs" / "user-guide" / "loading.md"
 
 
 @pytest.fixture(scope="module")
@@ -97,8 +99,8 @@ def test_the_docstrings_link_to_the_page() -> None:
         assert stats.DEFINITIONS in (module.__doc__ or ""), module.__name__
 
 
-def test_the_readme_lists_every_link_table_with_its_columns(demo_catalogue: Catalogue) -> None:
-    text = README.read_text(encoding="utf-8")
+def test_the_docs_list_every_link_table_with_its_columns(demo_catalogue: Catalogue) -> None:
+    text = LOADING.read_text(encoding="utf-8")
     listed = {}
     for line in text.splitlines():
         match = re.match(r"\| `(\w+)` \| `(\w+)`, `(\w+)` \|", line)

@@ -1,13 +1,17 @@
-"""Every code block of the README runs as printed, against the synthetic demo catalogue.
+"""Every code block of the README and of the documentation's pages (``docs/**/*.md``) runs
+as printed, against the synthetic demo catalogue, as a reader runs it: a page's blocks in
+order, in one empty folder per page (what one block writes, the next may read).
 
-`python` blocks run as scripts, each in a fresh interpreter and an empty folder. A block whose
-first line is `# conftest.py` or `# test_<name>.py` is that file: a conftest block starts a
-pytest project, test files join the last one started (or one of their own), and pytest runs
-each project. `console` blocks run command by command (`$ ` starts one, a trailing `\\`
-continues it) in bash, in an empty folder; the lines a block prints under a command must
+`python` blocks run as scripts, each in a fresh interpreter. A block whose first line is
+`# conftest.py` or `# test_<name>.py` is that file: a conftest block starts a pytest project,
+test files join the last one started (or one of their own), and pytest runs each project in
+a folder of its own inside the page's. `console` blocks run command by command (`$ ` starts
+one, a trailing `\\` continues it) in bash; the lines a block prints under a command must
 appear in its output. `educatalog serve` keeps running in the background until the block
-ends, on a free port wherever the README says 8055. A block marked
+ends, on a free port wherever a page says 8055. A block marked
 `<!-- readme-test: skip REASON -->` on the line before it is skipped, visibly, with REASON.
+The README holds `python` and `console` blocks only; the pages' other blocks (``text``,
+directives such as ``{toctree}``) are not run.
 """
 
 from __future__ import annotations
@@ -27,7 +31,10 @@ import pytest
 
 from processes import free_port
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+# The pages of the site (docs/, `make docs`); the API reference and the gallery are generated.
+PAGES = [README, *sorted((ROOT / "docs").rglob("*.md"))]
 FENCE = re.compile(r"^```(\S*)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 MARK = re.compile(r"<!-- readme-test: skip (?P<reason>.+?) -->\s*$")
 FILE = re.compile(r"# ((?:conftest|test_\w+)\.py)\n")
@@ -36,6 +43,7 @@ BIN = Path(sys.executable).parent
 
 @dataclass
 class Block:
+    page: str
     line: int
     language: str
     code: str
@@ -56,16 +64,20 @@ class Example:
     @property
     def id(self) -> str:
         kind = "pytest" if self.blocks[0].file else self.blocks[0].language
-        return f"line-{self.blocks[0].line}-{kind}"
+        return f"{self.blocks[0].page}-line-{self.blocks[0].line}-{kind}"
+
+    @property
+    def where(self) -> str:
+        return f"{self.blocks[0].page} line {self.blocks[0].line}"
 
 
-def read_blocks(text: str) -> list[Block]:
+def read_blocks(text: str, page: str = "README.md") -> list[Block]:
     blocks = []
     for match in FENCE.finditer(text):
         line = text.count("\n", 0, match.start()) + 1
         before = text[: match.start()].rstrip("\n").rsplit("\n", 1)[-1]
         mark = MARK.search(before)
-        blocks.append(Block(line, match[1], match[2], mark["reason"] if mark else None))
+        blocks.append(Block(page, line, match[1], match[2], mark["reason"] if mark else None))
     return blocks
 
 
@@ -73,6 +85,8 @@ def examples(blocks: list[Block]) -> list[Example]:
     found: list[Example] = []
     project: Example | None = None
     for block in blocks:
+        if block.language not in ("python", "console"):
+            continue
         if block.file == "conftest.py" or (block.file and project is None):
             project = Example([block])
             found.append(project)
@@ -83,14 +97,40 @@ def examples(blocks: list[Block]) -> list[Example]:
     return found
 
 
-BLOCKS = read_blocks(README.read_text(encoding="utf-8"))
-EXAMPLES = examples(BLOCKS)
+def _page(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+BLOCKS = {_page(p): read_blocks(p.read_text(encoding="utf-8"), _page(p)) for p in PAGES}
+EXAMPLES = [example for blocks in BLOCKS.values() for example in examples(blocks)]
 
 
 def test_every_code_block_is_python_or_console() -> None:
-    assert len(BLOCKS) >= 10
-    assert [(b.line, b.language) for b in BLOCKS if b.language not in ("python", "console")] == []
-    assert [b.line for b in BLOCKS if b.file and b.skip] == []
+    readme = BLOCKS["README.md"]
+    assert len(readme) >= 4
+    assert [(b.line, b.language) for b in readme if b.language not in ("python", "console")] == []
+    every = [b for blocks in BLOCKS.values() for b in blocks]
+    assert len([b for b in every if b.language in ("python", "console")]) >= 25
+    assert [(b.page, b.line) for b in every if b.file and b.skip] == []
+
+
+class Pages:
+    """Each page's folder, and which of its examples have run there."""
+
+    def __init__(self, factory: pytest.TempPathFactory) -> None:
+        self.factory = factory
+        self.folders: dict[str, Path] = {}
+        self.done: set[str] = set()
+
+    def folder(self, page: str) -> Path:
+        if page not in self.folders:
+            self.folders[page] = self.factory.mktemp(re.sub(r"\W", "-", page))
+        return self.folders[page]
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory: pytest.TempPathFactory) -> Pages:
+    return Pages(tmp_path_factory)
 
 
 def _environment(folder: Path) -> dict[str, str]:
@@ -105,16 +145,30 @@ def _environment(folder: Path) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[e.id for e in EXAMPLES])
-def test_readme_example_runs(example: Example, tmp_path: Path) -> None:
+def test_readme_example_runs(example: Example, pages: Pages) -> None:
     first = example.blocks[0]
     if first.skip:
-        pytest.skip(f"README line {first.line}: {first.skip}")
+        pytest.skip(f"{example.where}: {first.skip}")
+    # The page's earlier blocks first, where this one runs alone (pytest -k).
+    for earlier in EXAMPLES[: EXAMPLES.index(example)]:
+        page, skip = earlier.blocks[0].page, earlier.blocks[0].skip
+        if page == first.page and earlier.id not in pages.done and not skip:
+            _run(earlier, pages)
+    _run(example, pages)
+
+
+def _run(example: Example, pages: Pages) -> None:
+    pages.done.add(example.id)
+    first = example.blocks[0]
+    folder = pages.folder(first.page)
     if first.file:
-        _run_pytest_project(example.blocks, tmp_path)
+        project = folder / f"project-line-{first.line}"
+        project.mkdir()
+        _run_pytest_project(example.blocks, project)
     elif first.language == "python":
-        _run_python(first, tmp_path)
+        _run_python(first, folder)
     else:
-        _run_console(first, tmp_path)
+        _run_console(first, folder)
 
 
 def _run_python(block: Block, folder: Path) -> None:
@@ -127,7 +181,7 @@ def _run_python(block: Block, folder: Path) -> None:
         text=True,
         timeout=300,
     )
-    assert done.returncode == 0, f"README line {block.line}:\n{done.stderr[-3000:]}"
+    assert done.returncode == 0, f"{block.page} line {block.line}:\n{done.stderr[-3000:]}"
 
 
 def _run_pytest_project(blocks: list[Block], folder: Path) -> None:
@@ -144,7 +198,7 @@ def _run_pytest_project(blocks: list[Block], folder: Path) -> None:
         timeout=300,
     )
     tests = sum(len(re.findall(r"(?m)^def test_", b.code)) for b in blocks)
-    assert done.returncode == 0, f"README line {blocks[0].line}:\n{done.stdout[-3000:]}"
+    assert done.returncode == 0, f"{blocks[0].page} line {blocks[0].line}:\n{done.stdout[-3000:]}"
     assert re.search(rf"\b{tests} passed", done.stdout), done.stdout
 
 
@@ -178,7 +232,7 @@ def _run_console(block: Block, folder: Path) -> None:
             text = command.text.replace("8055", port)
             expected = [line.replace("8055", port) for line in command.expected]
             if text.split()[0] == "curl" and shutil.which("curl") is None:
-                pytest.skip(f"README line {block.line}: needs curl")
+                pytest.skip(f"{block.page} line {block.line}: needs curl")
             if text.startswith("educatalog serve"):
                 servers.append((_start_server(text, port, folder, env), command))
                 continue
@@ -192,9 +246,10 @@ def _run_console(block: Block, folder: Path) -> None:
                 timeout=300,
             )
             output = done.stdout + done.stderr
-            assert done.returncode == 0, f"README line {block.line}: $ {text}\n{output[-3000:]}"
+            where = f"{block.page} line {block.line}: $ {text}\n{output[-3000:]}"
+            assert done.returncode == 0, where
             for line in expected:
-                assert line in output, f"README line {block.line}: $ {text}\n{output[-3000:]}"
+                assert line in output, where
     finally:
         outputs = [(_stop(proc), command) for proc, command in servers]
     for output, command in outputs:
@@ -243,6 +298,7 @@ def test_the_harness_reads_commands_outputs_and_marks() -> None:
         "```python\nprint(1)\n```\n"
     )
     blocks = read_blocks(text)
+    assert {b.page for b in blocks} == {"README.md"}
     assert [(b.line, b.language, b.skip) for b in blocks] == [
         (2, "console", "needs the real service"),
         (7, "python", None),

@@ -58,7 +58,7 @@ RELAY_STOP = 5.0
 
 STOP_BOUND = 45.0
 """Seconds within which ``educatalog dashboard`` ends once stopped (Ctrl+C, SIGTERM): Voilà
-gets :data:`VOILA_STOP`, the relay of its output :data:`RELAY_STOP`, then the temporary
+gets ``VOILA_STOP``, the relay of its output ``RELAY_STOP``, then the temporary
 folder is removed; a dashboard still running then prints where it waits and exits with
 status 1."""
 

@@ -93,7 +93,7 @@ class RowBuffers:
         return any(len(b) >= self.chunk_size for b in self.buffers.values())
 
     def flush(self) -> Iterator[tuple[str, list[Row]]]:
-        """The buffered rows as ``(collection, rows)`` chunks, in :data:`ENTITY_ORDER`."""
+        """The buffered rows as ``(collection, rows)`` chunks, in ``ENTITY_ORDER``."""
         for name in ENTITY_ORDER:
             rows = self.buffers[name]
             if not rows:

@@ -55,7 +55,8 @@ def _shipped_notebooks() -> Path:
 
 NOTEBOOKS = _shipped_notebooks()
 """The ready-made notebooks shipped with the package, German and English cells side by side;
-users work on copies of them in one language (:func:`copy_notebooks`)."""
+users work on copies of them in one language
+(:func:`~educatalog.files.workspace.copy_notebooks`)."""
 
 LANG_TAG = "lang:{lang}"
 """The tag of a cell that speaks one language: ``lang:de`` or ``lang:en``."""

@@ -20,11 +20,11 @@ from educatalog.frames.catalogue import Catalogue
 __all__ = ["ARCHIVE_MANIFEST", "FORMAT", "FORMAT_VERSION", "LOCK_FILE", "Versions"]
 
 FORMAT = "educatalog-archive"
-"""The ``format`` an archive's manifest names: ``"educatalog-archive"``; :func:`read_manifest`
+"""The ``format`` an archive's manifest names: ``"educatalog-archive"``; ``read_manifest``
 refuses a folder whose manifest names another."""
 FORMAT_VERSION = 1
 """Version of the archive's layout, written into its manifest (``format_version``);
-:func:`read_manifest` refuses archives of a newer version."""
+``read_manifest`` refuses archives of a newer version."""
 ARCHIVE_MANIFEST = "archive.json"
 """The file name of an archive's manifest, in the archive's folder: its snapshots, tables, offers
 and files with their checksums."""

@@ -3,7 +3,7 @@ the new row-version files are written (the files they supersede read and checked
 the manifest first), flushed to disk, rebuilt and compared, and only then does the new
 manifest replace the old one (one atomic rename); superseded files are removed last.
 Killed at any point, the archive holds the new snapshot completely or not at all, and the
-next :func:`add` removes what the killed one left (:func:`~.format.remove_strays`)."""
+next :func:`add` removes what the killed one left (``format.remove_strays``)."""
 
 from __future__ import annotations
 

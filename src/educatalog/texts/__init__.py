@@ -156,7 +156,7 @@ def period(value: pd.Period, lang: str = DEFAULT_LANG) -> str:
 
 def number(value: Any, lang: str = DEFAULT_LANG, decimals: int = 0) -> str:
     """``value`` with the language's thousands separator and decimal mark and exactly
-    ``decimals`` decimals (Babel); a missing value is :func:`unknown`."""
+    ``decimals`` decimals (Babel); a missing value is ``unknown(lang)``."""
     lang = check_lang(lang)
     if is_missing(value):
         return unknown(lang)

@@ -1,6 +1,6 @@
 """The words of the report (``educatalog report``, :mod:`educatalog.publication`): its
 headings, paragraphs, tables' titles and sheet names, and the notes under its tables and
-charts, in German and English; part of :data:`educatalog.texts.words.TEXTS`."""
+charts, in German and English; part of ``educatalog.texts.words.TEXTS``."""
 
 from __future__ import annotations
 

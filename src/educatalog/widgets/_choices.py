@@ -78,7 +78,7 @@ class View:
         return self.by2 not in (NONE, None, "") and len(self.dims) == 1
 
     def chosen(self, name: str) -> tuple[str, ...]:
-        """The values chosen in the filter ``name`` (:data:`FILTERS`)."""
+        """The values chosen in the filter ``name`` (``FILTERS``)."""
         values: tuple[str, ...] = getattr(self, name)
         return values
 
@@ -136,7 +136,7 @@ def find_dimensions(offers: pd.DataFrame, lang: str) -> dict[str, str]:
 
 
 def find_filters(offers: pd.DataFrame) -> dict[str, CategoryFilter]:
-    """The filters the frame allows (its categorical columns among :data:`FILTERS`)."""
+    """The filters the frame allows (its categorical columns among ``FILTERS``)."""
     return {
         name: CategoryFilter.of(offers[column])
         for name, (column, _) in FILTERS.items()

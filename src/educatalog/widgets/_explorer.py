@@ -81,6 +81,7 @@ class Explorer:
         """The filters, the view chosen and its numbers, without widgets."""
         model = self.model
         self.controls = make_controls(model.options, model.view, model.has_voucher, model.lang)
+        """The controls by name (``states``, ``measure``, ...), whose ``value`` can be set."""
         # The chart as an <img> in HTML, not an ipywidgets Image: a browser reads its alt
         # text, and an Image with a tooltip fails to render (ipywidgets 8.1).
         # Chart and table side by side where both fit, the table below the chart where not;
@@ -98,6 +99,7 @@ class Explorer:
         downloads the table in the chosen format)."""
         self._download = self.outputs["download"]  # tests/product/test_workspace.py reads it
         self.widget = control_layout(self.controls, self.outputs, model.lang, heading=heading)
+        """The dashboard's widget, to display."""
         # Stable names for style sheets and browser tests: educatalog-explorer, and
         # educatalog-explorer-<name> on every control and output (-states, -chart, ...).
         self.widget.add_class("educatalog-explorer")

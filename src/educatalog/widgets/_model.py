@@ -64,7 +64,7 @@ Listener = Callable[[str], None]
 
 class ExplorerModel:
     """The explorer without widgets: the offers, the :attr:`view` chosen and the numbers
-    of the view last computed (:attr:`shown`), recomputed ``debounce`` seconds after the last
+    of the view last computed (``shown``), recomputed ``debounce`` seconds after the last
     change of the view (0: at once), when ``scheduler`` calls (default: a timer thread).
     Built, it has computed the default view."""
 
@@ -109,7 +109,7 @@ class ExplorerModel:
         """Each choice's options as (label, value), in the order shown."""
         first = "state" if "state" in self.dimensions else next(iter(self.dimensions))
         self.view = self.shown = View(by=first)
-        """The view chosen; :attr:`shown`: the view of the numbers (as its update began)."""
+        """The view chosen; ``shown``: the view of the numbers (as its update began)."""
         self._listeners: list[Listener] = []
         self._debouncer = Debouncer(
             self._refresh, float(debounce), scheduler=scheduler, on_error=self._failed
