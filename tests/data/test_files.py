@@ -35,7 +35,7 @@ import os, signal, sys
 import pandas as pd
 from educatalog import snapshot
 from educatalog.frames.catalogue import Catalogue, Source
-from educatalog.cli.common import interrupt_on_sigterm
+from educatalog.cli._common import interrupt_on_sigterm
 
 interrupt_on_sigterm()
 sig = getattr(signal, sys.argv[2])

@@ -184,7 +184,7 @@ def test_make_report_checks_states_before_the_kernel(
 
 HANGS_IN_ITS_CLEAN_UP = """
 import sys, time
-from educatalog.cli.common import interrupt_on_sigterm
+from educatalog.cli._common import interrupt_on_sigterm
 
 def clean_up():
     time.sleep(120)  # hangs

@@ -19,8 +19,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from educatalog._version import __version__
-from educatalog.cli.common import fail, interrupt_on_sigterm, positive_float, positive_int, say
-from educatalog.cli.snapshot_commands import add_snapshot_commands, snapshot_database
+from educatalog.cli._common import fail, interrupt_on_sigterm, positive_float, positive_int, say
+from educatalog.cli._snapshot_commands import add_snapshot_commands, snapshot_database
 from educatalog.errors import EducatalogError, MissingDependency
 from educatalog.loading.connection import resolve_origin
 

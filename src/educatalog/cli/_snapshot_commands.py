@@ -9,7 +9,7 @@ import argparse
 import datetime as dt
 from typing import TYPE_CHECKING, Any
 
-from educatalog.cli.common import fail, interrupt_on_sigterm, positive_float, say
+from educatalog.cli._common import fail, interrupt_on_sigterm, positive_float, say
 from educatalog.errors import EducatalogError
 from educatalog.loading.connection import resolve_origin
 
