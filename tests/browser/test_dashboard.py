@@ -185,7 +185,7 @@ def open_view(recorder: Recorder, url: str, page: Any | None = None) -> tuple[An
     """Open ``url`` and wait for the first chart; returns the page and the seconds."""
     page = page or recorder.page
     started = time.monotonic()
-    page.goto(url)
+    page.goto(url, timeout=180_000)  # a busy machine may take longer than the 30 s default
     page.wait_for_function(
         "() => { const img = document.querySelector('.educatalog-explorer-chart img');"
         " return img && img.complete && img.naturalWidth > 0; }",
