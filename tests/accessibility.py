@@ -146,3 +146,19 @@ def accessibility_findings(page: str) -> list[str]:
                 findings.append(f"table {n} has a header cell without scope: {cell.get_text()!r}")
                 break
     return findings
+
+
+def language_findings(page: str, lang: str) -> list[str]:
+    """Where an HTML page says that it is in another language than ``lang`` (empty when
+    nowhere): its root's ``lang`` (missing or another), and any ``lang`` or ``xml:lang``
+    of the root or an element within that names another (WCAG 3.1.1 and 3.1.2)."""
+    soup = BeautifulSoup(page, features="html.parser")
+    root = soup.find("html")
+    said = root.get("lang") if root is not None else None
+    findings = [] if said == lang else [f"the page's lang is {said!r}, not {lang!r}"]
+    for element in soup.find_all(True):
+        for attribute in ("lang", "xml:lang"):
+            value = element.get(attribute)
+            if value is not None and str(value).split("-")[0].lower() != lang:
+                findings.append(f"<{element.name} {attribute}={str(value)!r}> on a page in {lang}")
+    return findings

@@ -11,7 +11,20 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-__all__ = ["Lab", "Recorder", "number", "screen_table"]
+import pandas as pd
+
+from educatalog import stats, tables, texts
+
+__all__ = [
+    "Lab",
+    "Recorder",
+    "Shown",
+    "explorer_table",
+    "number",
+    "same_table",
+    "screen_table",
+    "table_text",
+]
 
 WIDGET_ERRORS = (
     "Failed to create view",
@@ -190,3 +203,57 @@ _READ_TABLE = """(table) => {
     });
     return [headers.slice(labels), rows];
 }"""
+
+
+Shown = tuple[list[str], list[tuple[str, list[str]]]]
+"""A table as :func:`screen_table` reads it: the value headers, and every row's label and
+cell texts in order."""
+
+
+def table_text(table: pd.DataFrame, lang: str, totals: Any = None) -> Shown:
+    """What :func:`screen_table` must read for ``table`` (of :mod:`educatalog.stats`) shown
+    in ``lang`` (:func:`educatalog.tables.present`): every header, row label and cell as
+    text, in order; ``totals`` (a row by column), the explorer's total row, last."""
+    presented = tables.present(table, lang)
+    frame = presented.frame
+    headers = [str(c).strip() for c in frame.columns]
+    rows = []
+    for key, values in zip(frame.index, frame.itertuples(index=False), strict=True):
+        last = key[-1] if isinstance(key, tuple) else key
+        cells = [presented.cell(v, str(c)) for v, c in zip(values, frame.columns, strict=True)]
+        rows.append((presented.key_text(last), cells))
+    if totals is not None:
+        cells = [
+            presented.cell(totals.get(c, pd.NA), str(h))
+            for c, h in zip(table.columns, frame.columns, strict=True)
+        ]
+        rows.append((texts.text("total", lang), cells))
+    return headers, rows
+
+
+def explorer_table(
+    offers: pd.DataFrame, by: str, measure: str, lang: str, by2: str | None = None
+) -> Shown:
+    """The explorer's table (and the dashboard's) for ``offers`` as already filtered
+    (:func:`educatalog.stats.select`), computed by :mod:`educatalog.stats`: by one
+    dimension the events, the measure, for places the events that state them, and the
+    share, with the total row; by two the crosstab of the measure, without totals."""
+    if by2 is not None:
+        full = stats.crosstab(offers, by, by2, measure=measure, margins=True)
+        return table_text(full.iloc[:-1, :-1], lang)
+    full = stats.supply(offers, by, normalize="all", margins=True)
+    columns = ["events", *([measure] if measure != "events" else [])]
+    columns += ["events_with_capacity"] if measure == "capacity" else []
+    full = full[[*columns, "share"]]
+    return table_text(full.iloc[:-1], lang, {str(k): v for k, v in full.iloc[-1].items()})
+
+
+def same_table(shown: Shown, expected: Shown) -> None:
+    """Assert that the table on screen is the expected one, naming the first difference:
+    the headers, then row by row (a missing or extra row too), cell by cell."""
+    (headers, rows), (want_headers, want_rows) = shown, expected
+    assert headers == want_headers, f"headers on screen {headers}, expected {want_headers}"
+    for n, (got, want) in enumerate(zip(rows, want_rows, strict=False), start=1):
+        assert got == want, f"row {n}: on screen {got}, expected {want}"
+    labels, wanted = [r[0] for r in rows], [r[0] for r in want_rows]
+    assert len(rows) == len(want_rows), f"rows on screen {labels}, expected {wanted}"

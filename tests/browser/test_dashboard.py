@@ -25,7 +25,7 @@ import httpx
 import pandas as pd
 import pytest
 
-from browsing import Recorder, number, screen_table
+from browsing import Recorder, explorer_table, same_table, screen_table
 from educatalog import stats, texts
 from educatalog.cli.dashboard import STOP_BOUND
 from processes import free_port
@@ -185,7 +185,7 @@ def open_view(recorder: Recorder, url: str, page: Any | None = None) -> tuple[An
     """Open ``url`` and wait for the first chart; returns the page and the seconds."""
     page = page or recorder.page
     started = time.monotonic()
-    page.goto(url)
+    page.goto(url, timeout=180_000)  # a busy machine may take longer than the 30 s default
     page.wait_for_function(
         "() => { const img = document.querySelector('.educatalog-explorer-chart img');"
         " return img && img.complete && img.naturalWidth > 0; }",
@@ -194,6 +194,11 @@ def open_view(recorder: Recorder, url: str, page: Any | None = None) -> tuple[An
     seconds = time.monotonic() - started
     print(f"dashboard first paint: {seconds:.2f} s")
     return page, seconds
+
+
+def shown(page: Any) -> tuple[list[str], list[tuple[str, list[str]]]]:
+    """The explorer's table as the page shows it (:func:`browsing.screen_table`)."""
+    return screen_table(page.locator(".educatalog-explorer-table table"))
 
 
 def status(page: Any) -> str:
@@ -209,11 +214,25 @@ def changes(page: Any, action: Any, expected: str) -> None:
         arg=expected,
         timeout=60_000,
     )
-    page.wait_for_timeout(300)  # the address follows the controls
+
+
+def updates(page: Any) -> int:
+    """How many updates the page's explorer ran (its status line's ``data-updates``)."""
+    marker = page.locator(".educatalog-explorer-status [data-updates]")
+    return int(marker.get_attribute("data-updates"))
 
 
 def query(page: Any) -> dict[str, list[str]]:
     return parse_qs(urlsplit(page.url).query)
+
+
+def address(page: Any, expected: dict[str, list[str]]) -> None:
+    """Wait (bounded) until the page's address holds the view ``expected``; the address
+    follows the controls a moment after the status line."""
+    deadline = time.monotonic() + 30
+    while query(page) != expected:
+        assert time.monotonic() < deadline, f"the address is {page.url}, not {expected}"
+        page.wait_for_timeout(50)
 
 
 def test_the_dashboard_opens_with_its_chart_no_code_and_the_demo_mark(
@@ -230,8 +249,8 @@ def test_the_dashboard_opens_with_its_chart_no_code_and_the_demo_mark(
     assert "page()" not in body
     image = page.locator(".educatalog-explorer-chart img")
     assert "Veranstaltungen nach Bundesland" in (image.get_attribute("alt") or "")
-    _, rows = screen_table(page.locator(".educatalog-explorer-table table"))
-    assert number(dict(rows)[texts.text("total", "de")][0], "de") == len(offers)
+    # every row and cell: the events and share by state, as stats.supply counts them
+    same_table(shown(page), explorer_table(offers, "state", "events", "de"))
     everything = texts.number(len(offers), "de")
     assert f"{everything} von {everything}" in status(page)
     assert query(page) == {}  # the plain view: a plain address
@@ -244,11 +263,10 @@ def test_the_address_follows_the_controls(dashboard: str, recorder: Recorder) ->
     page, _ = open_view(recorder, dashboard)
     states = page.locator(".educatalog-explorer-states select")
     changes(page, lambda: states.select_option(label="Bayern"), "Bayern")
-    assert query(page) == {"states": ["Bayern"]}
+    address(page, {"states": ["Bayern"]})
     courses = page.locator(".educatalog-explorer-measure button", has_text="Kurse")
     changes(page, courses.click, "Bayern")
-    page.wait_for_function("() => location.search.includes('measure=courses')")
-    assert query(page) == {"measure": ["courses"], "states": ["Bayern"]}
+    address(page, {"measure": ["courses"], "states": ["Bayern"]})
 
 
 def test_a_link_restores_the_view(
@@ -264,16 +282,8 @@ def test_a_link_restores_the_view(
     assert "Kurse nach Dauer" in (
         page.locator(".educatalog-explorer-chart img").get_attribute("alt") or ""
     )
-    months = offers["event_start_date"].dt.to_period("M")
-    kept = offers[(offers["state"] == "Bayern") & (months >= pd.Period("2025-03", "M"))]
-    expected = stats.supply(kept, "duration_class", normalize="all")["courses"]
-    headers, rows = screen_table(page.locator(".educatalog-explorer-table table"))
-    column = headers.index("Kurse")
-    on_screen = {label: number(cells[column], "de") for label, cells in rows}
-    for key, value in expected.items():
-        label = texts.label(key, "de")
-        if label in on_screen:
-            assert on_screen[label] == value, label
+    kept = stats.select(offers, state=["Bayern"], start="2025-03-01")
+    same_table(shown(page), explorer_table(kept, "duration_class", "courses", "de"))
     assert query(page) == parse_qs(urlsplit(link).query)
     page.screenshot(path=str(screenshots / "dashboard-link.png"), full_page=True)
 
@@ -290,7 +300,9 @@ def test_a_link_with_mistakes_opens_and_names_them(dashboard: str, recorder: Rec
     assert query(page) == {"states": ["Sachsen"]}  # the address shows what is shown
 
 
-def test_places_by_two_dimensions_from_a_link(dashboard: str, recorder: Recorder) -> None:
+def test_places_by_two_dimensions_from_a_link(
+    dashboard: str, recorder: Recorder, offers: pd.DataFrame
+) -> None:
     """Places (capacity) in a heatmap of two dimensions: a view that once failed with
     KeyError, and its link opened no page at all."""
     link = dashboard + "?by=duration_class&by2=instruction_form_category&measure=capacity"
@@ -298,9 +310,10 @@ def test_places_by_two_dimensions_from_a_link(dashboard: str, recorder: Recorder
     alt = page.locator(".educatalog-explorer-chart img").get_attribute("alt") or ""
     assert "Plätze nach Dauer und Lernform" in alt, alt
     assert "Fehler" not in status(page)
-    headers, rows = screen_table(page.locator(".educatalog-explorer-table table"))
-    assert len(headers) > 2
-    assert rows
+    expected = explorer_table(
+        offers, "duration_class", "capacity", "de", by2="instruction_form_category"
+    )
+    same_table(shown(page), expected)
     assert not recorder.console_errors(), recorder.console
 
 
@@ -333,18 +346,38 @@ def test_a_page_that_is_gone_stops_its_kernel(
 def test_two_visitors_do_not_see_each_others_choices(
     dashboard: str, recorder: Recorder, offers: pd.DataFrame
 ) -> None:
+    """The first visitor's choice runs an update of the first page only. Proof that none
+    ran on the second: the second visitor then chooses a measure of their own, and their
+    page shows exactly one update more (its ``data-updates``), for their choice alone."""
     first, _ = open_view(recorder, dashboard)
     second, _ = open_view(recorder, dashboard, recorder.new_page())
+    before = updates(second)
     everything = texts.number(len(offers), "de")
     states = first.locator(".educatalog-explorer-states select")
     changes(first, lambda: states.select_option(label="Sachsen"), "Sachsen")
-    second.wait_for_timeout(1500)
-    assert f"{everything} von {everything}" in status(second)
-    assert "Sachsen" not in status(second)
-    assert query(second) == {}
-    assert query(first) == {"states": ["Sachsen"]}
+    address(first, {"states": ["Sachsen"]})
     saxony = texts.number(int((offers["state"] == "Sachsen").sum()), "de")
     assert f"{saxony} von {everything}" in status(first)
+    same_table(
+        shown(first),
+        explorer_table(stats.select(offers, state=["Sachsen"]), "state", "events", "de"),
+    )
+    # Meanwhile the second page ran no update; now it runs its own, and only that one.
+    assert updates(second) == before
+    courses = second.locator(".educatalog-explorer-measure button", has_text="Kurse")
+    courses.click()
+    second.wait_for_function(
+        "(n) => Number(document.querySelector('.educatalog-explorer-status [data-updates]')"
+        ".dataset.updates) > n",
+        arg=before,
+        timeout=60_000,
+    )
+    address(second, {"measure": ["courses"]})
+    assert updates(second) == before + 1
+    assert f"{everything} von {everything}" in status(second)
+    assert "Sachsen" not in status(second)
+    same_table(shown(second), explorer_table(offers, "state", "courses", "de"))
+    assert query(first) == {"states": ["Sachsen"]}
 
 
 def test_the_dashboard_speaks_english_when_asked(

@@ -17,8 +17,8 @@ import openpyxl
 import pandas as pd
 import pytest
 
-from browsing import Lab, Recorder, number, screen_table
-from educatalog import stats, texts
+from browsing import Lab, Recorder, Shown, explorer_table, number, same_table, screen_table
+from educatalog import stats
 
 LANG = "de"
 
@@ -97,12 +97,13 @@ def total_row(page: Any) -> dict[str, Any]:
     )
 
 
-def as_numbers(rows: list[tuple[str, list[str]]], column: int) -> dict[str, float]:
-    return {label: number(cells[column], LANG) for label, cells in rows if cells[column] != "–"}
-
-
-def expected_by(table: pd.DataFrame, column: str) -> dict[str, float]:
-    return {texts.label(k, LANG): float(v) for k, v in table[column].items() if pd.notna(v)}
+def settled(page: Any, expected: Shown) -> None:
+    """Wait (bounded) until the table on screen is ``expected``, then compare it row by row
+    and cell by cell (:func:`browsing.same_table` names the first difference)."""
+    deadline = time.monotonic() + 60
+    while shown(page) != expected and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    same_table(shown(page), expected)
 
 
 def test_the_explorer_renders_its_chart_with_alt_text(
@@ -116,11 +117,8 @@ def test_the_explorer_renders_its_chart_with_alt_text(
     assert "Failed to create view" not in page.locator(".jp-Notebook").inner_text()
     headers, rows = shown(page)
     assert headers[0] == "Veranstaltungen"
-    expected = expected_by(stats.supply(offers, "state", normalize="all"), "events")
-    on_screen = as_numbers(rows, 0)
-    total = on_screen.pop(texts.text("total", LANG))
-    assert on_screen == expected
-    assert total == len(offers)
+    same_table((headers, rows), explorer_table(offers, "state", "events", LANG))
+    assert number(rows[-1][1][0], LANG) == len(offers)
     # The total stands under its column (the table by state has two row labels: the key
     # and the name), and stays in view where the table scrolls in its box.
     where = total_row(page)
@@ -145,22 +143,13 @@ def test_the_explorer_follows_every_control(
     # A state: the table counts Bavaria's events, as stats.supply does on the same filter.
     states = root.locator(".educatalog-explorer-states select")
     seconds["state"] = changed(page, lambda: states.select_option(label="Bayern"), "a state")
-    bayern = offers[offers["state"] == "Bayern"]
-    _, rows = shown(page)
-    on_screen = as_numbers(rows, 0)
-    assert on_screen.pop(texts.text("total", LANG)) == len(bayern)
-    expected = expected_by(stats.supply(bayern, "state", normalize="all"), "events")
-    assert on_screen == {k: v for k, v in expected.items() if k in on_screen}
-    assert on_screen["Bayern"] == len(bayern)
+    bayern = stats.select(offers, state=["Bayern"])
+    same_table(shown(page), explorer_table(bayern, "state", "events", LANG))
 
     # The measure: courses.
     courses = root.locator(".educatalog-explorer-measure button", has_text="Kurse")
     seconds["measure"] = changed(page, courses.click, "the measure")
-    headers, rows = shown(page)
-    assert "Kurse" in headers
-    column = headers.index("Kurse")
-    expected = expected_by(stats.supply(bayern, "state", normalize="all"), "courses")
-    assert as_numbers(rows, column)["Bayern"] == expected["Bayern"]
+    same_table(shown(page), explorer_table(bayern, "state", "courses", LANG))
 
     # A second dimension: courses by duration class and instruction form, a crosstab.
     every = root.locator(".educatalog-explorer-states select")
@@ -175,15 +164,11 @@ def test_the_explorer_follows_every_control(
         "a second dimension",
         alt="Kurse nach Dauer und Lernform",
     )
-    headers, rows = shown(page)
-    crosstab = stats.crosstab(
-        offers, "duration_class", "instruction_form_category", measure="courses"
+    expected = explorer_table(
+        offers, "duration_class", "courses", LANG, by2="instruction_form_category"
     )
-    presence = headers.index("Präsenz")
-    expected_presence = {texts.label(k, LANG): float(v) for k, v in crosstab["Präsenz"].items()}
-    on_screen = {k: v for k, v in as_numbers(rows, presence).items() if k in expected_presence}
-    assert on_screen == {k: v for k, v in expected_presence.items() if k in on_screen}
-    assert len(on_screen) >= 8
+    same_table(shown(page), expected)
+    assert len(expected[1]) >= 8
 
     # The start range: the first month moves on by three (the slider's keys).
     events = root.locator(".educatalog-explorer-measure button", has_text="Veranstaltungen")
@@ -202,12 +187,8 @@ def test_the_explorer_follows_every_control(
     seconds["start range"] = changed(page, later_start, "the start range")
     months = offers["event_start_date"].dt.to_period("M")
     first = months.min() + 3
-    kept = offers[months >= first]
-    _, rows = shown(page)
-    on_screen = as_numbers(rows, 0)
-    assert on_screen.pop(texts.text("total", LANG)) == len(kept)
-    expected = expected_by(stats.supply(kept, "duration_class", normalize="all"), "events")
-    assert on_screen == {k: v for k, v in expected.items() if k in on_screen}
+    kept = stats.select(offers, start=first.start_time.date())
+    same_table(shown(page), explorer_table(kept, "duration_class", "events", LANG))
     print("explorer updates (s):", {k: round(v, 2) for k, v in seconds.items()})
     page.locator(".educatalog-explorer").screenshot(
         path=str(lab.screenshots / "explorer-changed.png")
@@ -223,7 +204,9 @@ def download(page: Any, tmp_path: Path) -> Path:
     return saved
 
 
-def test_the_download_link_gives_the_table_on_screen(explorer_page: Any, tmp_path: Path) -> None:
+def test_the_download_link_gives_the_table_on_screen(
+    explorer_page: Any, tmp_path: Path, offers: pd.DataFrame
+) -> None:
     page = explorer_page
     page.locator(".educatalog-explorer .educatalog-explorer-states select").select_option(
         label=["Bayern", "Sachsen"]
@@ -232,7 +215,8 @@ def test_the_download_link_gives_the_table_on_screen(explorer_page: Any, tmp_pat
         "() => document.querySelector('.educatalog-explorer .educatalog-explorer-status')"
         ".textContent.includes('Bayern, Sachsen')"
     )
-    page.wait_for_timeout(1000)
+    two = stats.select(offers, state=["Bayern", "Sachsen"])
+    settled(page, explorer_table(two, "state", "events", LANG))
     headers, rows = shown(page)
 
     csv = download(page, tmp_path)

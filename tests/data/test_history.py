@@ -8,7 +8,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pandas as pd
@@ -349,6 +348,7 @@ from pathlib import Path
 from educatalog import history, snapshot
 archive, plain, go, wait = sys.argv[1:5]
 catalogue = snapshot.load(plain)
+print("ready", flush=True)
 while not Path(go).exists():
     time.sleep(0.01)
 try:
@@ -384,6 +384,7 @@ def test_a_second_writer_waits_or_fails_clearly(built: tuple[Path, Path], tmp_pa
     second = _python(_ADD, target, plain / DATES[1].isoformat(), go, 0.5)
     out, err = second.communicate(timeout=120)
     assert second.returncode == 3, err
+    assert out.startswith("ready\n")
     assert f"The archive {target} is busy: process {holder.pid}" in out
     assert history.open(target).dates == DATES[:1]
     holder.communicate("\n", timeout=30)
@@ -403,7 +404,9 @@ def test_two_concurrent_adds_never_corrupt_the_archive(
     history.add(target, plain / DATES[0].isoformat())
     go = tmp_path / "go"
     writers = [_python(_ADD, target, plain / day.isoformat(), go, 300) for day in DATES[1:3]]
-    time.sleep(1.0)  # both have loaded their snapshot and wait for the start
+    for writer in writers:  # both have loaded their snapshot and wait for the start
+        assert writer.stdout is not None
+        assert writer.stdout.readline().strip() == "ready", writer.stderr
     go.touch()
     results = [(*w.communicate(timeout=300), w.returncode) for w in writers]
     for out, err, code in results:

@@ -113,40 +113,76 @@ def test_adds_killed_at_random_moments_leave_the_archive_whole(
     assert 1 in outcomes  # some kills landed before the manifest moved
 
 
-def test_a_fetch_killed_at_random_moments_leaves_the_archive_whole(
+def _files(archive: Path) -> dict[str, bytes]:
+    """The archive's Parquet files and its manifest, by path (the manifest with its bytes)."""
+    found = {p.relative_to(archive).as_posix(): b"" for p in archive.rglob("*.parquet")}
+    manifest = archive / "archive.json"
+    found["archive.json"] = manifest.read_bytes() if manifest.is_file() else b""
+    return found
+
+
+def _landed(archive: Path, before: dict[str, bytes]) -> str:
+    """Where a kill landed, read from what it left (a killed process cleans nothing up):
+    ``download`` (the archive untouched), ``writing`` (new Parquet files, the manifest
+    the old one), ``committed`` (a new manifest)."""
+    after = _files(archive)
+    if after["archive.json"] != before["archive.json"]:
+        return "committed"
+    return "writing" if set(after) - set(before) else "download"
+
+
+# Where a fetch is killed: once it says that it is fetching (the download from the demo
+# server), and once some of the new snapshot's Parquet files are written (the addition).
+KILLS = {"download": 0, "writing": 3}
+"""Phase -> how many new Parquet files to wait for before the kill."""
+
+
+def test_a_fetch_killed_while_downloading_or_writing_leaves_the_archive_whole(
     made: dict[str, Any], tmp_path: Path
 ) -> None:
-    """`educatalog fetch --archive DIR --demo --as-of DATE` killed at random moments (the
-    download from the demo server, the addition): the archive holds the new snapshot
-    completely or not at all, and the next add works."""
+    """`educatalog fetch --archive DIR --demo --as-of DATE` killed while it downloads and
+    while it writes the new snapshot's rows into the archive: the archive holds the new
+    snapshot completely or not at all, and the next add works. Each kill waits for what
+    the command does (its message, the files it writes), not for a time, and the test
+    checks where it landed from what the archive holds after it."""
     env = {**os.environ, "EDUCATALOG_CACHE": str(tmp_path / "cache")}
     env.pop("EDUCATALOG_URL", None)
     command = [sys.executable, "-m", "educatalog.cli", "fetch", "--demo", "--scale", str(SCALE)]
     command += ["--as-of", DATES[1].isoformat(), "--archive"]
-    runs = []
-    rng = random.Random(2222)
-    for i in range(3):
-        archive = tmp_path / f"archive-{i}"
-        shutil.copytree(made["root"] / "base", archive)
-        started = time.perf_counter()
-        proc = subprocess.Popen(
-            [*command, str(archive)],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            text=True,
-        )
-        if i == 0:  # the first runs to the end: how long a fetch takes
-            out, _ = proc.communicate(timeout=300)
-            took = time.perf_counter() - started
-            assert proc.returncode == 0, out
-            shutil.rmtree(archive)
+    landed: dict[str, list[str]] = {phase: [] for phase in KILLS}
+    for phase, files in KILLS.items():
+        for attempt in range(3):  # a busy machine may let the window pass unseen: again
+            archive = tmp_path / f"archive-{phase}-{attempt}"
             shutil.copytree(made["root"] / "base", archive)
-            continue
-        time.sleep(rng.uniform(0.3, took))
-        proc.send_signal(signal.SIGKILL)
-        proc.communicate(timeout=60)
-        runs.append(len(_check(archive, made)))
-        _next_add_works(archive, made)
-    print(f"\nfetch takes {took:.2f} s; dates held after each kill: {runs}")
+            before = _files(archive)
+            log = tmp_path / f"fetch-{phase}-{attempt}.log"
+            with log.open("w") as output:
+                proc = subprocess.Popen(
+                    [*command, str(archive)],
+                    env=env,
+                    stdout=output,
+                    stderr=subprocess.STDOUT,
+                    stdin=subprocess.DEVNULL,
+                )
+            deadline = time.monotonic() + 300
+            try:
+                while proc.poll() is None:
+                    assert time.monotonic() < deadline, log.read_text()
+                    said = "Fetching the catalogue" in log.read_text()
+                    new = set(_files(archive)) - set(before)
+                    if said and len(new) >= files:
+                        break
+                    time.sleep(0.002)  # polling, not a wait taken as proof
+            finally:
+                proc.send_signal(signal.SIGKILL)
+                proc.wait(timeout=60)
+            assert proc.returncode in (0, -signal.SIGKILL), (proc.returncode, log.read_text())
+            # run to its end before the kill (the window passed unseen): "completed"
+            landed[phase].append(_landed(archive, before) if proc.returncode else "completed")
+            held = 1 if landed[phase][-1] in ("download", "writing") else 2
+            assert len(_check(archive, made)) == held
+            _next_add_works(archive, made)
+            if landed[phase][-1] == phase:
+                break
+    print(f"\nwhere the kills landed: {landed}")
+    assert {phase: kills[-1] for phase, kills in landed.items()} == {p: p for p in KILLS}

@@ -23,7 +23,9 @@ import pandas as pd
 import pytest
 from bs4 import BeautifulSoup
 
-from accessibility import accessibility_findings, axe_script, run_axe
+from accessibility import accessibility_findings, axe_script, language_findings, run_axe
+from browsing import Shown, same_table, table_text
+from educatalog import stats, texts
 from educatalog.demodata import GENERATOR_VERSION
 from educatalog.files.workspace import PACKAGE
 from educatalog.report import (
@@ -225,7 +227,7 @@ def test_report_speaks_one_language_with_one_number_format(
 ) -> None:
     out = request.getfixturevalue("report" if lang == "de" else "report_en")
     page = (out / "report.html").read_text(encoding="utf-8")
-    assert f'<html lang="{lang}">' in page
+    assert language_findings(page, lang) == []  # the root's lang and xml:lang, and within
     text = visible_text(page)
     # Table 12411-0010 and ISO dates in the manifest are no numbers of either language.
     assert foreign(text.replace("12411-0010", ""), lang) == []
@@ -264,6 +266,47 @@ def test_report_passes_the_static_accessibility_check(
         assert image["alt"].startswith(kind)
     sections = 8 if lang == "en" else 7
     assert [h.name for h in soup.find_all(re.compile(r"^h[1-6]$"))] == ["h1"] + ["h2"] * sections
+
+
+def page_tables(page: str) -> dict[str, Shown]:
+    """Every table of a report page by its caption, as :func:`browsing.screen_table` reads
+    a table on screen: the value headers, and every row's label and cell texts in order."""
+    found: dict[str, Shown] = {}
+    for table in BeautifulSoup(page, features="html.parser").find_all("table"):
+        caption = table.find("caption")
+        rows, labels = [], 0
+        for row in table.find("tbody").find_all("tr"):
+            keys = [th.get_text().strip() for th in row.find_all("th")]
+            labels = max(labels, len(keys))
+            rows.append((keys[-1] if keys else "", [td.get_text().strip() for td in row("td")]))
+        head = table.find("thead").find_all("tr")[-1].find_all(["th", "td"])
+        headers = [cell.get_text().strip() for cell in head][labels:]
+        found[caption.get_text().strip() if caption else ""] = (headers, rows)
+    return found
+
+
+def test_the_reports_tables_hold_the_statistics_row_by_row(
+    report: Path, demo_catalogue: Any
+) -> None:
+    """Each table of the (German, filtered) report, read from the page, is the table of
+    :mod:`educatalog.stats` over the same offers and filters, every row and cell in order:
+    a row missing, added or changed fails."""
+    page = (report / "report.html").read_text(encoding="utf-8")
+    on_page = page_tables(page)
+    offers = stats.select(
+        demo_catalogue.offers(), state=STATES, start="2025-04-01", end="2026-03-31"
+    )
+    expected = {
+        "states": stats.supply(offers, "state", margins=True),
+        "forms": stats.supply(offers, "instruction_form_category", margins=True),
+        "durations": stats.supply(offers, "duration_class", margins=True),
+        "starts": stats.supply(offers, "quarter", margins=True),
+        "costs": stats.costs(offers, "instruction_form_category", per="course", margins=True),
+    }
+    for key, table in expected.items():
+        title = texts.text(f"report.table.{key}", "de")
+        assert title in on_page, (title, list(on_page))
+        same_table(on_page[title], table_text(table, "de"))
 
 
 CHROMIUM = shutil.which("chromium")

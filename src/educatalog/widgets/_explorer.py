@@ -21,6 +21,7 @@ from matplotlib.figure import Figure
 from educatalog import texts
 from educatalog.frames.provenance import Source
 from educatalog.widgets._choices import FILTERS, NONE, Mask
+from educatalog.widgets._debounce import Scheduler, thread_timer
 from educatalog.widgets._model import ExplorerModel
 from educatalog.widgets.controls import control_layout, make_controls
 from educatalog.widgets.display import image_html, status_html, table_html, ui_text
@@ -62,7 +63,8 @@ class Explorer:
     Displaying the object (the last line of a notebook cell, or ``display(explorer)``)
     shows :attr:`widget`. Set a control's ``value`` (``explorer.controls["states"].value =
     ("Bayern",)``) to change it from code; :meth:`refresh` recomputes at once. The numbers
-    and the view chosen live in :attr:`model`, which the widgets follow.
+    and the view chosen live in :attr:`model`, which the widgets follow. ``scheduler``
+    runs the debounced updates (:class:`educatalog.widgets.ExplorerModel`).
     """
 
     def __init__(
@@ -74,9 +76,15 @@ class Explorer:
         dpi: int = 100,
         lang: str = texts.DEFAULT_LANG,
         heading: bool = True,
+        scheduler: Scheduler = thread_timer,
     ) -> None:
         self.model = ExplorerModel(
-            offers, debounce=debounce, export_dir=export_dir, dpi=dpi, lang=lang
+            offers,
+            debounce=debounce,
+            export_dir=export_dir,
+            dpi=dpi,
+            lang=lang,
+            scheduler=scheduler,
         )
         """The filters, the view chosen and its numbers, without widgets."""
         model = self.model
@@ -339,7 +347,9 @@ class Explorer:
         m = self.model
         if m.error is not None:
             failed = f"<span style='color:#B00020'>{html.escape(m.error)}</span>"
-            self.outputs["status"].value = status_html(failed, m.source, m.lang)
+            self.outputs["status"].value = status_html(
+                failed, m.source, m.lang, updates=m.recomputes
+            )
             return
         self.outputs["chart"].value = image_html(m.png, m.alt_text)
         self.outputs["table"].value = table_html(
@@ -380,4 +390,4 @@ def status_text(model: ExplorerModel) -> str:
     if model.shown.ignored:  # the second dimension was the first one
         parts.append(ui_text("ignored", lang))
     parts.append(ui_text("updated", lang, seconds=texts.number(model.seconds, lang, 2)))
-    return status_html(" · ".join(parts), model.source, lang)
+    return status_html(" · ".join(parts), model.source, lang, updates=model.recomputes)

@@ -144,13 +144,18 @@ def title_of(fig: Figure) -> str | None:
     return (axes[0].get_title(loc="left") or None) if axes else None
 
 
-def status_html(text: str, source: Source | None, lang: str = texts.DEFAULT_LANG) -> str:
+def status_html(
+    text: str, source: Source | None, lang: str = texts.DEFAULT_LANG, *, updates: int = 0
+) -> str:
+    """The status line: ``text``, then the data's source (marked where it is the demo).
+    ``updates`` (how many updates ran) goes into the ``data-updates`` attribute, which
+    readers never see: a test waits on it to know that an update ran, or none did."""
     described = source.text(lang) if source is not None else texts.text("source.unknown", lang)
     origin = html.escape(texts.text("source", lang, source=described))
     if source is not None and source.demo:
         mark = html.escape(ui_text("demo", lang))
         origin = f"<span style='color:#B00020;font-weight:bold'>{mark}</span> · {origin}"
-    return f"<div style='font-size:12px'>{text}<br>{origin}</div>"
+    return f"<div style='font-size:12px' data-updates='{updates}'>{text}<br>{origin}</div>"
 
 
 def image_html(png: bytes, alt: str) -> str:
