@@ -23,7 +23,7 @@ from educatalog.frames.provenance import Source
 from educatalog.widgets._choices import FILTERS, NONE, Mask
 from educatalog.widgets._debounce import Scheduler, thread_timer
 from educatalog.widgets._model import ExplorerModel
-from educatalog.widgets.controls import control_layout, make_controls
+from educatalog.widgets.controls import control_layout, make_controls, make_outputs
 from educatalog.widgets.display import image_html, status_html, table_html, ui_text
 from educatalog.widgets.export import download_link
 from educatalog.widgets.url_state import State
@@ -90,18 +90,7 @@ class Explorer:
         model = self.model
         self.controls = make_controls(model.options, model.view, model.has_voucher, model.lang)
         """The controls by name (``states``, ``measure``, ...), whose ``value`` can be set."""
-        # The chart as an <img> in HTML, not an ipywidgets Image: a browser reads its alt
-        # text, and an Image with a tooltip fails to render (ipywidgets 8.1).
-        # Chart and table side by side where both fit, the table below the chart where not;
-        # the table at its own width (at most the page's, scrolling within), the chart the rest.
-        self.outputs: dict[str, w.Widget] = {
-            "chart": w.HTML(layout=w.Layout(flex="3 1 420px", min_width="320px")),
-            "table": w.HTML(
-                layout=w.Layout(flex="2 1 320px", min_width="min-content", max_width="100%")
-            ),
-            "status": w.HTML(),
-            "download": w.HTML(),
-        }
+        self.outputs: dict[str, w.Widget] = make_outputs()
         """The output widgets by name: ``chart`` (HTML: the PNG in an ``<img>`` with its
         alt text), ``table`` and ``status`` (HTML), ``download`` (HTML: the link that
         downloads the table in the chosen format)."""

@@ -102,3 +102,21 @@ def control_layout(
             w.HBox([c["format"], outputs["download"]], layout=w.Layout(align_items="center")),
         ]
     )
+
+
+def make_outputs() -> dict[str, w.Widget]:
+    """The explorer's output widgets by name: ``chart``, ``table``, ``status``, ``download``.
+
+    The chart is an ``<img>`` in HTML, not an ipywidgets Image: a browser reads its alt
+    text, and an Image with a tooltip fails to render (ipywidgets 8.1). Chart and table
+    stand side by side where both fit, the table below the chart where not; the table at its
+    own width (at most the page's, scrolling within), the chart the rest.
+    """
+    return {
+        "chart": w.HTML(layout=w.Layout(flex="3 1 420px", min_width="320px")),
+        "table": w.HTML(
+            layout=w.Layout(flex="2 1 320px", min_width="min-content", max_width="100%")
+        ),
+        "status": w.HTML(),
+        "download": w.HTML(),
+    }
