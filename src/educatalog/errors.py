@@ -35,7 +35,7 @@ A message that names something unknown ends with :func:`did_you_mean`.
 from __future__ import annotations
 
 import difflib
-import importlib
+import importlib.util
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
@@ -165,17 +165,20 @@ def require(extra: str, *modules: str, what: str) -> None:
     """
     if extra not in EXTRAS:
         raise ValueError(f"unknown extra {extra!r}{did_you_mean(extra, EXTRAS)}")
-    missing = []
-    for module in modules:
-        try:
-            importlib.import_module(module)
-        except ImportError:
-            missing.append(module)
+    missing = [module for module in modules if not _installed(module)]
     if missing:
         raise MissingDependency(
             f"{what} needs {', '.join(missing)}, which the extra {extra!r} installs: "
             f"pip install 'educatalog[{extra}]'"
         )
+
+
+def _installed(module: str) -> bool:
+    """Whether ``module`` can be imported, found without importing it (no start-up cost)."""
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a parent that fails, or a module set to None
+        return False
 
 
 class InvalidQuery(ServiceError, ValueError):
