@@ -17,7 +17,14 @@ from educatalog.server import sql
 from educatalog.server.context import Context
 from educatalog.server.store import Database
 
-__all__ = ["check_objects", "check_size", "most_objects", "objects_per_row", "too_many"]
+__all__ = [
+    "check_objects",
+    "check_size",
+    "most_objects",
+    "objects_per_row",
+    "page_objects",
+    "too_many",
+]
 
 
 def too_many(total: int, most: int) -> InvalidQuery:
@@ -69,6 +76,12 @@ def most_objects(
     per_row = objects_per_row(db, conn, coll, bound.fields, bound.deep)
     if total is None or per_row is None:
         return None
+    return page_objects(bound, total, per_row)
+
+
+def page_objects(bound: BoundQuery, total: int, per_row: int) -> int:
+    """The most objects a page of ``bound`` holds in a collection of ``total`` rows: its
+    most rows (its limit, or the rows past its offset) times ``per_row``."""
     rows = max(0, total - bound.offset)
     return (rows if bound.limit is None else min(bound.limit, rows)) * per_row
 

@@ -16,7 +16,7 @@ from educatalog.query import BoundQuery
 from educatalog.server import tuning
 from educatalog.server.context import Limits
 from educatalog.server.items import is_flat, lists_ids
-from educatalog.server.objects import objects_per_row
+from educatalog.server.objects import objects_per_row, page_objects
 from educatalog.server.store import Database
 
 __all__ = ["ReadPlan", "Shape", "plan_item", "plan_list"]
@@ -121,8 +121,7 @@ def _quick(
     if not _small(total) or per_row is None:
         return False
     assert total is not None
-    rows = max(0, total - bound.offset)
-    most = (rows if bound.limit is None else min(bound.limit, rows)) * per_row
+    most = page_objects(bound, total, per_row)
     numbers = tuning.TUNING
     cheap = flat and not lists_ids(bound.collection, bound.fields, db.schema)
     return most <= (numbers.quick_flat_objects if cheap else numbers.quick_objects)
