@@ -8,11 +8,11 @@ from collections.abc import Mapping, Sequence
 import ipywidgets as w
 
 from educatalog import texts
-from educatalog.widgets._choices import FILTERS, NONE, TIME_DIMENSIONS, Option, View
+from educatalog.widgets._choices import FILTERS, Option, View
 from educatalog.widgets.display import ui_text
 from educatalog.widgets.export import FORMATS
 
-__all__ = ["NONE", "TIME_DIMENSIONS"]
+__all__ = ["control_layout", "make_controls", "make_outputs"]
 
 
 def make_controls(
