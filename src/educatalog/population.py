@@ -37,11 +37,12 @@ import re
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pandas as pd
 
 from educatalog.errors import EducatalogError
+from educatalog.frames.districts import STATE_CODES, district_table
 from educatalog.texts.labels import EN_LABELS
 
 __all__ = [
@@ -56,6 +57,7 @@ __all__ = [
     "TABLE",
     "TOTAL",
     "YEAR",
+    "district_population",
     "origin",
     "read_population",
     "state_population",
@@ -68,7 +70,7 @@ _FILE = "population_de.csv"
 
 STATES: pd.DataFrame = pd.DataFrame(
     {
-        "key": [f"{k:02d}" for k in range(1, 17)],
+        "key": list(STATE_CODES.values()),
         "state": [
             "Schleswig-Holstein",
             "Hamburg",
@@ -89,13 +91,7 @@ STATES: pd.DataFrame = pd.DataFrame(
         ],
     },
     index=pd.Index(
-        [
-            f"DE-{c}"
-            for c in (
-                *("SH", "HH", "NI", "HB", "NW", "HE", "RP", "BW"),
-                *("BY", "SL", "BE", "BB", "MV", "SN", "ST", "TH"),
-            )
-        ],
+        list(STATE_CODES),
         name="code",
     ),
 )
@@ -113,15 +109,25 @@ STATE_KEYS: dict[str, str] = {
 _GERMANY = ("00", "DE", "Deutschland", "Germany", "DG")
 
 
+Level = Literal["state", "district"]
+"""What a population table lists: the 16 states or the 400 districts."""
+
+
 def read_population(
     path: str | os.PathLike[str] | None = None,
     *,
     date: dt.date | str | None = None,
     basis: str | None = None,
+    level: Level = "state",
 ) -> pd.DataFrame:
     """A population table from a CSV file (default: the shipped one): index ``code`` (ISO
     3166-2) in the states' key order, columns ``key``, ``state`` (German name) and
-    ``population`` (Int64).
+    ``population`` (Int64). With ``level="district"``, the districts' table of
+    :func:`district_population` from a file of districts.
+
+    A file of districts (a column ``district_key``, ``ags`` or ``key`` of 5-digit district
+    keys, or ``district`` holding such keys) serves both levels: its states are the sums of
+    their districts, and a state needs every one of its districts.
 
     The file needs the columns ``state`` (a German or English name, an ISO code or a key)
     and ``population`` (whole numbers), one row per state; ``date`` (YYYY-MM-DD),
@@ -134,8 +140,20 @@ def read_population(
     newest census basis). Fields may be separated by ``,`` or ``;``. A file that misses a
     state or gives a value that is not a whole number fails with an error naming it.
     """
+    if level not in ("state", "district"):
+        raise EducatalogError(f'A population table lists "state" or "district", got {level!r}.')
     name, text = _read_text(path)
     meta, body = _split_header(text)
+    if _of_districts(body):
+        districts = _district_table(
+            _choose(_parse_districts(body, name), name, date, basis, meta), name, meta
+        )
+        return districts if level == "district" else _states_of(districts, name)
+    if level == "district":
+        raise EducatalogError(
+            f"The population file {name} lists states; a table of districts needs a column "
+            "district_key (or ags, key) of 5-digit district keys and population."
+        )
     frame = _parse(body, name)
     frame = _choose(frame, name, date, basis, meta)
     return _finish_table(frame, name, meta)
@@ -333,6 +351,139 @@ def _source_line(meta: Mapping[str, Any]) -> str:
     return str(line)
 
 
+# -- districts ----------------------------------------------------------------------------
+
+_DISTRICT_FILE = ("districts", "district_population_2024.csv")
+_DISTRICT_META: dict[str, Any] = {
+    "publisher": "Statistische Ämter des Bundes und der Länder",
+    "publisher_en": "Federal Statistical Office and the statistical offices of the Länder",
+    "statistic": "Regionaldatenbank Deutschland, Fortschreibung des Bevölkerungsstandes",
+    "statistic_en": "Regional database Germany, population update",
+    "table": "12411-01-01-4",
+    "licence": "Datenlizenz Deutschland - Namensnennung - Version 2.0 (dl-de/by-2-0)",
+}
+_KEY_COLUMNS = ("district_key", "ags", "key", "district")
+
+
+def district_population(path: str | os.PathLike[str] | None = None) -> pd.DataFrame:
+    """Inhabitants of the 400 districts (default: the shipped table of 31.12.2024 on the
+    basis of the Zensus 2022, Regionaldatenbank table 12411-01-01-4): index ``key`` (the
+    5-digit district key) in key order, columns ``state_key``, ``district`` (the official
+    name, as :func:`educatalog.frames.districts.district_table`) and ``population``
+    (Int64, missing for a district the file does not list); ``attrs`` as a state table's.
+
+    >>> educatalog.population.district_population().loc["09162", "population"]  # doctest: +SKIP
+    1510378
+    """
+    if path is None:
+        return _shipped_districts().copy()
+    return read_population(path, level="district")
+
+
+@functools.cache
+def _shipped_districts() -> pd.DataFrame:
+    text = resources.files("educatalog").joinpath("data", *_DISTRICT_FILE).read_text("utf-8")
+    name = "/".join(("educatalog", "data", *_DISTRICT_FILE))
+    frame = _parse_districts(text, name).assign(source=None)
+    return _district_table(_choose(frame, name, None, None, {}), name, dict(_DISTRICT_META))
+
+
+def _of_districts(body: str) -> bool:
+    """Whether a population file lists districts (a column of 5-digit keys)."""
+    rows = list(csv.DictReader(io.StringIO(body), delimiter=_delimiter(body)))
+    for column in _KEY_COLUMNS:
+        values = [str(r.get(column) or "").strip() for r in rows if column in r]
+        if values and all(re.fullmatch(r"\d{5}", v) for v in values if v):
+            return True
+    return False
+
+
+def _delimiter(body: str) -> str:
+    first = body.splitlines()[0] if body else ""
+    return ";" if first.count(";") > first.count(",") else ","
+
+
+def _parse_districts(body: str, name: str) -> pd.DataFrame:
+    rows = csv.DictReader(io.StringIO(body), delimiter=_delimiter(body))
+    known = set(district_table().index)
+    records = []
+    for line, raw in enumerate(rows, start=2):
+        row = {str(k).strip().lower(): (v or "").strip() for k, v in raw.items() if k}
+        key = next((row[c] for c in _KEY_COLUMNS if row.get(c)), "")
+        if key not in known:
+            raise EducatalogError(
+                f"The population file {name} names the district key {key!r} (line {line}), "
+                "which is none of the 400 districts (5 digits, e.g. 09162 for München)."
+            )
+        value = row.get("population", "").replace("\u00a0", "").replace(" ", "")
+        if not re.fullmatch(r"\d+", value):
+            raise EducatalogError(
+                f"The population file {name} gives {row.get('population')!r} as the "
+                f"population of district {key} (line {line}); a population is a whole number."
+            )
+        when = row.get("date") or None
+        records.append(
+            {
+                "code": key,
+                "population": int(value),
+                "date": when,
+                "basis": row.get("basis") or None,
+                "source": row.get("source") or None,
+            }
+        )
+    frame = pd.DataFrame.from_records(
+        records, columns=["code", "population", "date", "basis", "source"]
+    )
+    doubled = frame[frame.duplicated(["code", "date", "basis"], keep=False)]
+    if len(doubled):
+        raise EducatalogError(
+            f"The population file {name} gives the district {doubled['code'].iloc[0]} more "
+            "than once for one date."
+        )
+    return frame
+
+
+def _district_table(chosen: pd.DataFrame, name: str, meta: dict[str, Any]) -> pd.DataFrame:
+    districts = district_table()
+    given = chosen.set_index("code")["population"]
+    frame = districts[["state_key", "district"]].copy()
+    frame["population"] = given.reindex(frame.index).astype("Int64")
+    attrs: dict[str, Any] = dict(meta)
+    when = chosen["date"].iloc[0] if len(chosen) else None
+    if when:
+        attrs["date"] = dt.date.fromisoformat(_iso(when, name))
+    if len(chosen) and chosen["basis"].iloc[0]:
+        attrs["basis"] = chosen["basis"].iloc[0]
+    sources = chosen["source"].dropna().unique()
+    if len(sources):
+        attrs["source_name"] = "; ".join(str(s) for s in sources)
+    attrs["total"] = int(frame["population"].sum())
+    attrs["year"] = attrs["date"].year if "date" in attrs else None
+    attrs["file"] = name
+    attrs["level"] = "district"
+    attrs["source"] = _source_line(attrs)
+    frame.attrs.update(attrs)
+    return frame
+
+
+def _states_of(districts: pd.DataFrame, name: str) -> pd.DataFrame:
+    """The states' table of a districts' one: each state the sum of its districts."""
+    lacking = districts[districts["population"].isna()]
+    if len(lacking):
+        states = STATES.set_index("key")["state"]
+        first = lacking.iloc[0]
+        raise EducatalogError(
+            f"The population file {name} lists districts but not {first['district']} "
+            f"({first.name}) of {states[first['state_key']]}, nor {len(lacking) - 1} more: a "
+            "state's population is the sum of all its districts."
+        )
+    sums = districts.groupby("state_key")["population"].sum()
+    frame = STATES.copy()
+    frame["population"] = frame["key"].map(sums).astype("Int64")
+    frame.attrs.update({k: v for k, v in districts.attrs.items() if k != "level"})
+    return frame
+
+
 def tables() -> pd.DataFrame:
     """The population tables that ship: one row per ``date`` and ``basis``, with the
     ``total`` for Germany; newest last."""
@@ -351,15 +502,19 @@ def table(date: dt.date | str | None = None, *, basis: str | None = None) -> pd.
     return read_population(None, date=date, basis=basis)
 
 
-def table_for(stand: dt.date | str) -> pd.DataFrame:
+def table_for(stand: dt.date | str, *, level: Level = "state") -> pd.DataFrame:
     """The shipped table that data as they stood on ``stand`` are measured against: the
     newest reference date on or before ``stand`` on the current census basis
-    (:data:`BASIS`); for data older than all of them, the oldest of them.
+    (:data:`BASIS`); for data older than all of them, the oldest of them. With
+    ``level="district"``, the districts' (:func:`district_population`: one date ships,
+    31.12.2024).
 
     >>> educatalog.population.table_for("2024-03-15").attrs["date"]  # doctest: +SKIP
     datetime.date(2023, 12, 31)
     """
     day = dt.date.fromisoformat(_iso(stand, "table_for"))
+    if level == "district":
+        return district_population()
     dates = sorted(_current_tables())
     chosen = max((d for d in dates if d <= day), default=dates[0])
     return _current_tables()[chosen].copy()  # a copy: the caller may change it

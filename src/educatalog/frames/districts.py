@@ -28,13 +28,45 @@ from educatalog.errors import UsageError
 
 __all__ = [
     "AMBIGUOUS",
+    "DISTRICT_COLUMNS",
     "DISTRICT_PROBLEMS",
     "NO_POSTAL_CODE",
     "OTHER_STATE",
+    "STATE_CODES",
     "UNKNOWN_POSTAL_CODE",
     "assign_districts",
     "district_table",
 ]
+
+STATE_CODES: dict[str, str] = {
+    f"DE-{code}": f"{key:02d}"
+    for key, code in enumerate(
+        [
+            "SH",
+            "HH",
+            "NI",
+            "HB",
+            "NW",
+            "HE",
+            "RP",
+            "BW",
+            "BY",
+            "SL",
+            "BE",
+            "BB",
+            "MV",
+            "SN",
+            "ST",
+            "TH",
+        ],
+        start=1,
+    )
+}
+"""The 16 states' ISO 3166-2 codes and their official keys (the first two digits of a
+district key), in key order: ``"DE-SH"`` -> ``"01"`` … ``"DE-TH"`` -> ``"16"``."""
+
+DISTRICT_COLUMNS: tuple[str, ...] = ("district", "district_key", "district_problem")
+"""The columns :func:`assign_districts` gives, as the offers frame carries them."""
 
 NO_POSTAL_CODE = "no postal code"
 """The address has no postal code (empty or missing)."""

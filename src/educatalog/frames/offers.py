@@ -5,15 +5,18 @@
 
 Columns (:data:`OFFER_COLUMNS`): the event and its course (``event_id``, ``course_id``,
 ``institution``, ``course_title``), its dates and duration (``event_start_date``,
-``event_end_date``, ``duration_days``, ``duration_class``), where it takes place (``state``,
-``state_code``, ``zip``, ``city``, ``barrier_free``), how (``instruction_form``,
-``instruction_form_category``, ``instruction_time``), what (``education_type``,
-``course_type``, ``institution_type``), access (``education_voucher``, ``is_part_time``,
-``has_individual_start``, ``is_inhouse``), capacity (``min_participants``,
-``max_participants``), costs (``cost``, ``cost_currency``) and the raw reference ids
-(``state_id``, ``instruction_form_id``, ...) beside their labels, so that unknown ids stay
-visible. Labels are categoricals whose categories follow the reference list's id order, so
-charts and tables list every state or form, also those without offers.
+``event_end_date``, ``duration_days``, ``duration_class``), where it takes place
+(``state``, ``state_code``, ``district``, ``district_key``, ``zip``, ``city``,
+``barrier_free``), how (``instruction_form``, ``instruction_form_category``,
+``instruction_time``), what (``education_type``, ``course_type``, ``institution_type``),
+access (``education_voucher``, ``is_part_time``, ``has_individual_start``, ``is_inhouse``),
+capacity (``min_participants``, ``max_participants``), costs (``cost``, ``cost_currency``)
+and the raw reference ids (``state_id``, ``instruction_form_id``, ...) beside their labels, so that unknown ids stay
+visible. The district (``district``, the name, and ``district_key``, the 5-digit key) comes
+from the address's postal code and city (:mod:`educatalog.frames.districts`); where there is
+none, ``district_problem`` says why. Labels are categoricals whose categories follow the
+reference list's id order, so charts and tables list every state or form, also those without
+offers.
 
 Duration classes follow the catalogue's ``durations`` list (KURSNET: "bis 3 Tage" ...
 "mehr als 3 Jahre"). The service gives no class per event, so it is derived from its start
@@ -48,6 +51,7 @@ import pandas as pd
 
 from educatalog.errors import UsageError
 from educatalog.frames.columns import require_columns
+from educatalog.frames.districts import STATE_CODES, assign_districts
 from educatalog.frames.provenance import SOURCE_ATTR, Source, remember
 from educatalog.frames.typed import DATETIME_DTYPE
 
@@ -61,6 +65,7 @@ __all__ = [
     "duration_days",
     "ends_before_start",
     "labelled",
+    "with_districts",
 ]
 
 DURATION_CLASS_LIMITS: tuple[pd.DateOffset, ...] = (
@@ -120,6 +125,8 @@ OFFER_COLUMNS: tuple[str, ...] = (
     "duration_class",
     "state",
     "state_code",
+    "district",
+    "district_key",
     "zip",
     "city",
     "barrier_free",
@@ -145,9 +152,11 @@ OFFER_COLUMNS: tuple[str, ...] = (
     "course_type_id",
     "institution_type_id",
     "duration_class_id",
+    "district_problem",
 )
 """The columns of the offers frame, in order (see the module's docstring): the event, course and
-labelled dimensions, then ``address_id`` and the raw reference ids beside their labels."""
+labelled dimensions, then ``address_id``, the raw reference ids beside their labels and why
+an event has no district (``district_problem``)."""
 
 
 class Tables(Protocol):
@@ -200,6 +209,10 @@ def build_offers(catalogue: Tables, *, funding: bool = False) -> pd.DataFrame:
     out["state_code"] = labelled(state_id, states.get("code"))
     out["zip"] = _lookup(address_id, addresses, "zip", "string")
     out["city"] = _lookup(address_id, addresses, "city", "string")
+    places = with_districts(out)
+    after_state = list(out.columns).index("state_code") + 1
+    out.insert(after_state, "district", places["district"])
+    out.insert(after_state + 1, "district_key", places["district_key"])
     out["barrier_free"] = _lookup(address_id, addresses, "barrier_free", "boolean")
 
     form_id = _column(ev, "instruction_form", "Int64")
@@ -236,6 +249,7 @@ def build_offers(catalogue: Tables, *, funding: bool = False) -> pd.DataFrame:
     for field, ids in course_refs.items():
         out[f"{field}_id"] = ids
     out["duration_class_id"] = class_ids
+    out["district_problem"] = places["district_problem"]
     if funding:
         out = _with_funding(out, catalogue)
     recorded = dict(ev.attrs.get(SOURCE_ATTR) or catalogue.source.to_attrs())
@@ -244,6 +258,14 @@ def build_offers(catalogue: Tables, *, funding: bool = False) -> pd.DataFrame:
     if source is not None:
         remember(out, source)  # recognised after a merge or concat, which drop attrs
     return out
+
+
+def with_districts(offers: pd.DataFrame) -> pd.DataFrame:
+    """The district of each row of a frame with ``zip``, ``city`` and ``state_code``
+    (:func:`educatalog.frames.districts.assign_districts`, the address's state checked):
+    ``district_key``, ``district`` and ``district_problem``."""
+    state_key = offers["state_code"].astype("string").map(STATE_CODES).astype("string")
+    return assign_districts(offers["zip"], offers["city"], state_key)
 
 
 def duration_days(events: pd.DataFrame) -> pd.Series:

@@ -17,6 +17,7 @@ import pyarrow.compute as pc
 from educatalog import snapshot as _snapshot
 from educatalog.errors import ArchiveError
 from educatalog.frames.catalogue import Catalogue
+from educatalog.frames.offers import OFFER_COLUMNS, with_districts
 from educatalog.frames.provenance import SOURCE_ATTR, Source
 from educatalog.history import trends
 from educatalog.history.format import (
@@ -219,6 +220,9 @@ class Archive:
         for column, categories in entry["offers"]["categories"].items():
             ordered = column == "duration_class"
             frame[column] = pd.Categorical(frame[column], categories=categories, ordered=ordered)
+        if {"zip", "city", "state_code"} <= set(frame.columns):  # derived, never stored
+            frame = pd.concat([frame, with_districts(frame)], axis=1)
+            frame = frame[[c for c in OFFER_COLUMNS if c in frame]]
         frame.attrs[SOURCE_ATTR] = self._source_of(entry).to_attrs()
         return frame
 
@@ -249,7 +253,8 @@ class Archive:
             files = self.files("offers")
             if not files:
                 raise ArchiveError("The archive holds no offers frame (no snapshot with events).")
-            self._view(con, "offer_versions", files)
+            self._view(con, "stored_offer_versions", files)
+            self._with_districts(con)
             dates = pd.DataFrame(
                 {
                     "snapshot_date": pd.to_datetime([d.isoformat() for d in self.dates]),
@@ -269,6 +274,28 @@ class Archive:
                 con.execute(_as_of_view(FUNDING, "funding_versions"))
             self._con = con
         return self._con
+
+    def _with_districts(self, con: duckdb.DuckDBPyConnection) -> None:
+        """The view ``offer_versions``: the stored row versions and the district of each
+        row's address, derived by the rule of today
+        (:func:`educatalog.frames.offers.with_districts`) for the archive's distinct
+        addresses, so that an archive written before districts existed has them too."""
+        addresses = self._duckdb(
+            con, "SELECT DISTINCT zip, city, state_code FROM stored_offer_versions"
+        )
+        places = with_districts(addresses.astype("string"))
+        table = pd.concat([addresses.astype("string"), places.astype("string")], axis=1)
+        con.register("_address_districts", table)
+        con.execute("CREATE TABLE address_districts AS SELECT * FROM _address_districts")
+        con.unregister("_address_districts")
+        same = " AND ".join(
+            f"v.{c} IS NOT DISTINCT FROM d.{c}" for c in ("zip", "city", "state_code")
+        )
+        con.execute(
+            "CREATE VIEW offer_versions AS SELECT v.*, d.district, d.district_key, "
+            f"d.district_problem FROM stored_offer_versions v LEFT JOIN address_districts d "
+            f"ON {same}"
+        )
 
     def _view(self, con: duckdb.DuckDBPyConnection, name: str, files: list[Path]) -> None:
         self._checker.check_all(files)

@@ -7,6 +7,7 @@ when each snapshot was added, and the tables take the shape of :func:`educatalog
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -15,6 +16,7 @@ import pandas as pd
 
 from educatalog import stats
 from educatalog.errors import UsageError, did_you_mean
+from educatalog.frames.districts import DISTRICT_PROBLEMS, district_table
 from educatalog.frames.offers import OFFER_COLUMNS
 from educatalog.frames.provenance import SOURCE_ATTR
 from educatalog.history.format import FUNDING, VALID_FROM, VALID_TO
@@ -213,6 +215,7 @@ def _supply_table(
     (else the sum of the groups' events)."""
     entry = archive.entry(day)
     categories = {
+        **_district_categories(),
         **entry["offers"]["categories"],
         **(entry.get(FUNDING) or {}).get("categories", {}),
     }
@@ -319,6 +322,15 @@ def lifetimes(archive: Archive, level: str = "courses") -> pd.DataFrame:
 
 def _quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
+
+
+@functools.cache
+def _district_categories() -> dict[str, list[str]]:
+    """The levels of the districts, which the archive derives when read, never stores."""
+    return {
+        "district": list(district_table()["district"]),
+        "district_problem": list(DISTRICT_PROBLEMS),
+    }
 
 
 def _levels(values: pd.Series, key: str, categories: Mapping[str, list[str]]) -> pd.Series:

@@ -15,6 +15,7 @@ import pyarrow as pa
 
 from educatalog.errors import ArchiveError
 from educatalog.frames.catalogue import LINK_TABLES
+from educatalog.frames.districts import DISTRICT_COLUMNS
 from educatalog.history.format import VALID_FROM, VALID_TO
 from educatalog.snapshot.comparing import values_differ
 
@@ -36,8 +37,11 @@ FUNDING_COLUMNS = ("course_id", "funding_level", "funding_type")
 
 
 def offers_storage(offers: pd.DataFrame) -> pd.DataFrame:
-    """The offers frame with its labels as text (one schema for every engine and file)."""
-    flat = offers.sort_values("event_id", kind="stable").reset_index(drop=True)
+    """The offers frame with its labels as text (one schema for every engine and file),
+    without the districts: the archive derives them from the address when it reads
+    (:func:`educatalog.frames.offers.with_districts`), by the rule of the day it is read."""
+    flat = offers.drop(columns=[c for c in DISTRICT_COLUMNS if c in offers])
+    flat = flat.sort_values("event_id", kind="stable").reset_index(drop=True)
     for column in flat.columns:
         if isinstance(flat[column].dtype, pd.CategoricalDtype):
             flat[column] = flat[column].astype("string")

@@ -25,6 +25,7 @@ from educatalog.files import atomic as files
 from educatalog.files import manifests
 from educatalog.files.atomic import atomic_text
 from educatalog.frames.catalogue import Catalogue
+from educatalog.frames.districts import DISTRICT_COLUMNS
 from educatalog.history import versions as _v
 from educatalog.history.archive import Archive
 from educatalog.history.format import (
@@ -297,7 +298,8 @@ class _Writer:
         if stored != "versioned":  # pragma: no cover - the offers frame always has a key
             raise ArchiveError(f"The offers frame of {stamp} cannot be stored as row versions.")
         manifest["offers"] = versions.to_json()
-        return {"rows": len(offers), "categories": _categories(offers)}
+        kept = offers.drop(columns=list(DISTRICT_COLUMNS))  # derived when read
+        return {"rows": len(offers), "categories": _categories(kept)}
 
     def _funding(self, catalogue: Catalogue, manifest: dict[str, Any], stamp: str) -> Any:
         """The funding types of the offers' courses (``offers(funding=True)``), so that the

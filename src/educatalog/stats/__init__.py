@@ -5,6 +5,7 @@
 >>> supply(offers, by=["state", "instruction_form_category"], normalize="index")
 >>> crosstab(offers, "state", "duration_class")     # a wide table for reports
 >>> per_capita(offers)                              # events per 100,000 inhabitants
+>>> per_capita(offers, by="district", subtotals=True)  # the 400 districts under their states
 >>> costs(offers, by="instruction_form_category")   # median and quartiles per currency
 >>> share(offers, "education_voucher", by="state")  # a flag's share, unknowns explicit
 >>> quality(offers)                                 # what is missing or impossible
@@ -26,7 +27,8 @@ missing value form a group of their own (``dropna=False``, the default), so that
 add up to the total.
 
 The package's modules: :mod:`~educatalog.stats.dimensions` (what a frame is grouped by),
-:mod:`~educatalog.stats.supply` (supply, crosstab, per capita, capacity, share),
+:mod:`~educatalog.stats.supply` (supply, crosstab, capacity, share),
+:mod:`~educatalog.stats.per_capita` (by state or district),
 :mod:`~educatalog.stats.costs` and :mod:`~educatalog.stats.quality`; every name is here too.
 """
 
@@ -46,6 +48,7 @@ from educatalog.stats.dimensions import (
     dimension,
     dimensions,
 )
+from educatalog.stats.per_capita import per_capita
 from educatalog.stats.quality import quality
 from educatalog.stats.selection import select
 from educatalog.stats.supply import (
@@ -53,7 +56,6 @@ from educatalog.stats.supply import (
     UNKNOWN_CHOICES,
     capacity,
     crosstab,
-    per_capita,
     share,
     supply,
 )

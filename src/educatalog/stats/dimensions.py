@@ -11,6 +11,7 @@ import pandas as pd
 
 from educatalog.errors import MissingColumns, UsageError, WrongType, did_you_mean
 from educatalog.frames.columns import require_columns
+from educatalog.frames.districts import district_table
 from educatalog.frames.provenance import SOURCE_ATTR, source_of
 from educatalog.population import STATE_KEYS
 
@@ -113,6 +114,8 @@ def distinct_events(
     for key in keys:
         if key in STATE_DIMENSIONS:  # also names known by their code only
             columns[key] = _in_key_order(columns[key], offers)
+        if key == "district_key":  # every district, as the frame's districts list them
+            columns[key] = _district_keys(columns[key], offers)
     for name in ("event_id", "course_id", "institution", "max_participants", *extra):
         if name in offers and name not in columns:
             columns[name] = offers[name]
@@ -144,6 +147,21 @@ def all_levels(values: pd.Series) -> pd.Series:
         return values
     return pd.Series(
         pd.Categorical(values, categories=levels, ordered=True),
+        index=values.index,
+        name=values.name,
+    )
+
+
+def _district_keys(values: pd.Series, offers: pd.DataFrame) -> pd.Series:
+    """District keys as a categorical of every district's key, in key order: the keys of the
+    frame's ``district`` levels (narrowed by a selection), else all 400."""
+    table = district_table()
+    keys = list(table.index)
+    if "district" in offers and isinstance(offers["district"].dtype, pd.CategoricalDtype):
+        listed = set(offers["district"].cat.categories)
+        keys = [k for k, name in table["district"].items() if name in listed]
+    return pd.Series(
+        pd.Categorical(values.astype("object"), categories=keys),
         index=values.index,
         name=values.name,
     )
@@ -224,8 +242,10 @@ def _is_levelled(dtype: Any, key: str) -> bool:
     if not isinstance(dtype, pd.CategoricalDtype):
         return False
     inner = dtype.categories.dtype
-    return isinstance(inner, pd.PeriodDtype) or (
-        key == "year" and pd.api.types.is_integer_dtype(inner)
+    return (
+        isinstance(inner, pd.PeriodDtype)
+        or (key == "year" and pd.api.types.is_integer_dtype(inner))
+        or key == "district_key"
     )
 
 

@@ -7,6 +7,7 @@ from typing import Any
 import pandas as pd
 
 from educatalog.frames.columns import require_columns
+from educatalog.frames.districts import DISTRICT_PROBLEMS
 from educatalog.frames.offers import ends_before_start
 from educatalog.frames.provenance import SOURCE_ATTR
 from educatalog.stats.dimensions import keep_source
@@ -18,6 +19,20 @@ _CHECKS: dict[str, str] = {
     "events_without_state": "events whose location has no known state",
     "addresses_without_state": "events whose address has no state",
     "unknown_state": "events whose address names a state id missing from states",
+    "events_without_district": "events whose address has no known district",
+    "district_no_postal_code": "events without a district: the address has no postal code",
+    "district_unknown_postal_code": (
+        "events without a district: the postal code is not in the table (PO box, large "
+        "customer, new or malformed code)"
+    ),
+    "district_ambiguous": (
+        "events without a district: the postal code lies in several districts and the place "
+        "does not pick one"
+    ),
+    "district_other_state": (
+        "events without a district: the postal code's district lies in another state than "
+        "the address's"
+    ),
     "missing_start_date": "events without a start date",
     "missing_end_date": "events without an end date",
     "end_before_start": "events that end before they start",
@@ -66,6 +81,7 @@ def quality(offers: pd.DataFrame, catalogue: Any = None) -> pd.DataFrame:
         "events_without_state": o["state"].isna(),
         "addresses_without_state": o["address_id"].notna() & o["state_id"].isna(),
         "unknown_state": o["state_id"].notna() & o["state"].isna(),
+        **_district_masks(o),
         "missing_start_date": start.isna(),
         "missing_end_date": end.isna(),
         "end_before_start": ends_before_start(start, end),
@@ -112,6 +128,13 @@ _ANSWERED_BY: dict[str, tuple[str, ...]] = {
         "unknown_state",
     ),
     "start": ("missing_start_date",),
+    "district": (
+        "events_without_district",
+        "district_no_postal_code",
+        "district_unknown_postal_code",
+        "district_ambiguous",
+        "district_other_state",
+    ),
 }
 """The checks a selection answers by itself: of states (without events that have none),
 of start dates (without events that have none)."""
@@ -127,7 +150,25 @@ def _selected(offers: pd.DataFrame) -> list[str]:
         why.append("state")
     if selection.get("start") or selection.get("end"):
         why.append("start")
+    for key in ("district", "district_key"):
+        chosen = selection.get(key)
+        if chosen and None not in chosen and "district" not in why:
+            why.append("district")
     return why
+
+
+def _district_masks(offers: pd.DataFrame) -> dict[str, pd.Series | None]:
+    """Events without a district, and why (missing counts where the frame has no
+    districts, e.g. one built by hand)."""
+    names = ("no_postal_code", "unknown_postal_code", "ambiguous", "other_state")
+    if "district" not in offers or "district_problem" not in offers:
+        absent: dict[str, pd.Series | None] = {"events_without_district": None}
+        return absent | {f"district_{n}": None for n in names}
+    why = offers["district_problem"]
+    masks: dict[str, pd.Series | None] = {"events_without_district": offers["district"].isna()}
+    for name, problem in zip(names, DISTRICT_PROBLEMS, strict=True):
+        masks[f"district_{name}"] = (why == problem).fillna(False).astype(bool)
+    return masks
 
 
 def _unknown(offers: pd.DataFrame, ref: str) -> pd.Series | None:

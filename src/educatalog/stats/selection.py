@@ -11,6 +11,7 @@ import pandas as pd
 
 from educatalog.errors import MissingColumns, UsageError, did_you_mean
 from educatalog.files.manifests import as_date
+from educatalog.frames.districts import STATE_CODES, district_table
 from educatalog.frames.provenance import SOURCE_ATTR
 
 __all__ = ["select"]
@@ -32,7 +33,8 @@ def select(
     Each keyword names a labelled (categorical) column and one value or a list of values
     (``None`` selects the events without a value); ``start`` and ``end`` (dates, both
     included) keep the events starting within them, and no event without a start date.
-    Selecting ``state`` narrows ``state_code`` alike. A value that is no level of its
+    Selecting ``state`` narrows ``state_code`` alike, and ``district`` to the districts of
+    the states selected. A value that is no level of its
     column fails, naming the levels. ``attrs["educatalog"]["selection"]`` records what was
     selected (the values, ``start`` and ``end`` as ISO dates).
     """
@@ -59,12 +61,21 @@ def select(
             codes = offers.loc[offers["state"].isin(values), "state_code"].dropna().unique()
             keep_missing = any(v is None for v in values)
             out["state_code"] = narrow(out["state_code"], [*codes, *([None] * keep_missing)])
+            if "district" in out and "district" not in narrowed:
+                out["district"] = narrow(out["district"], _districts_of(list(codes)))
     out.attrs = {k: (dict(v) if isinstance(v, dict) else v) for k, v in offers.attrs.items()}
     recorded = dict(out.attrs.get(SOURCE_ATTR) or {})
     selection = {c: [None if v is None else str(v) for v in vs] for c, vs in narrowed.items()}
     recorded["selection"] = {**recorded.get("selection", {}), **selection, **dates}
     out.attrs[SOURCE_ATTR] = recorded
     return out
+
+
+def _districts_of(state_codes: Sequence[Any]) -> list[str]:
+    """The names of the districts of the states of these ISO codes."""
+    keys = {STATE_CODES[str(c)] for c in state_codes if str(c) in STATE_CODES}
+    table = district_table()
+    return list(table.loc[table["state_key"].isin(keys), "district"])
 
 
 def _values(chosen: Any) -> list[Any]:

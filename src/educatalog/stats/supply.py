@@ -1,21 +1,18 @@
 """Counts of the offers: :func:`supply` (events, courses, institutions, capacity and a
-share), :func:`crosstab`, :func:`per_capita`, :func:`capacity` and a flag's :func:`share`.
+share), :func:`crosstab`, :func:`capacity` and a flag's :func:`share`
+(:func:`~educatalog.stats.per_capita.per_capita` has a module of its own).
 Definitions: ``docs/definitions.md``."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import pandas as pd
 
-from educatalog import population as _population
 from educatalog.errors import MissingColumns, UsageError, did_you_mean
 from educatalog.frames.columns import require_columns
-from educatalog.frames.provenance import SOURCE_ATTR, source_of
-from educatalog.population import STATE_POPULATION
 from educatalog.stats.dimensions import (
     MARGINS,
     choice,
@@ -38,7 +35,6 @@ __all__ = [
     "Unknown",
     "capacity",
     "crosstab",
-    "per_capita",
     "share",
     "supply",
 ]
@@ -215,99 +211,6 @@ def _normalized(
     return values.div(np.where(base == 0, np.nan, base)[: values.shape[1]], axis=1)
 
 
-def per_capita(
-    offers: pd.DataFrame,
-    *,
-    per: int = 100_000,
-    population: Population | None = None,
-    margins: bool = False,
-    margins_name: str = MARGINS,
-) -> pd.DataFrame:
-    """Offers per ``per`` inhabitants by state: ``events``, ``courses``, ``institutions``,
-    ``population`` and ``events_per_<per>`` (e.g. ``events_per_100k``).
-
-    ``population`` is by default the shipped table (:mod:`educatalog.population`: the
-    Fortschreibung des Bevölkerungsstandes of Destatis, table 12411-0010, on the basis of
-    the Zensus 2022) of the newest date on or before the data's date, their source's
-    "Stand" (:func:`educatalog.population.table_for`: 31.12.2024 for a catalogue fetched
-    today, 31.12.2023 for a snapshot of March 2024), matched on the ISO code where the frame has
-    ``state_code`` (so a differently spelled state name still finds its population), else
-    on the name. Another table: :func:`educatalog.population.table` (an earlier date or
-    basis), the path of a CSV file (:func:`educatalog.population.read_population`), such a
-    table of your own (index ``code``, columns ``state`` and ``population``), or a mapping
-    or Series of state name -> inhabitants. A state with no or zero population gets no rate.
-    ``margins=True`` adds a total row ``margins_name`` ("All"): the events of the states
-    listed (each event, course and institution once) over their summed population, which
-    for all 16 states is the national rate. The table names the figures' origin in
-    ``attrs["educatalog"]["population"]`` (``source``, ``date``, ``basis`` ...; of your own
-    Series, its ``attrs`` ``source``, ``year`` and ``date``). Definitions:
-    ``docs/definitions.md``.
-    """
-    if isinstance(per, bool) or not isinstance(per, int) or per <= 0:
-        raise UsageError(f"per must be a positive number of inhabitants, got {per}")
-    table = supply(offers, "state", normalize=False, dropna=True, margins=margins)
-    states = table.index[:-1] if margins else table.index
-    pop, origin = _population_by_name(offers, population)
-    inhabitants = pd.Series(
-        [pop.get(str(s), pd.NA) for s in states], index=states, dtype="Int64"
-    ).mask(lambda values: values <= 0)
-    if margins:
-        known = inhabitants.notna().all() or not len(inhabitants)
-        total = int(inhabitants.sum()) if known and len(inhabitants) else pd.NA
-        inhabitants = pd.Series([*inhabitants, total], index=table.index, dtype="Int64")
-    out = table[["events", "courses", "institutions"]].copy()
-    out["population"] = inhabitants.to_numpy()
-    out[f"events_per_{_short(per)}"] = (table["events"] * per / out["population"]).astype("Float64")
-    out = keep_source(out, offers)
-    out.attrs[SOURCE_ATTR] = {**out.attrs.get(SOURCE_ATTR, {}), "population": origin}
-    stateless = offers.loc[offers["state"].isna().to_numpy(), "event_id"].nunique()
-    out.attrs["without_state"] = int(stateless)
-    if margins:
-        out.attrs["margins"] = margins_name
-    return out
-
-
-Population = Mapping[str, int] | pd.Series | pd.DataFrame | str | os.PathLike[str]
-"""What ``per_capita(population=...)`` takes."""
-
-
-def _population_by_name(
-    offers: pd.DataFrame, population: Population | None
-) -> tuple[pd.Series, dict[str, Any]]:
-    """Inhabitants by the frame's state names, and the figures' origin."""
-    if population is None:  # the shipped table of the data's date (its Stand)
-        source = source_of(offers)
-        population = STATE_POPULATION if source is None else _population.table_for(source.stand)
-    elif isinstance(population, str | os.PathLike):
-        population = _population.read_population(population)
-    if not isinstance(population, pd.DataFrame):  # a Series (its attrs name it) or a mapping
-        given = population if isinstance(population, pd.Series) else pd.Series(dtype="Int64")
-        origin = _population.origin(given)  # source, date, basis ... as a table's
-        if origin.get("source") is None:
-            origin["source"] = "given by the caller (population=...)"
-        return pd.Series(population, dtype="Int64"), origin
-    if not {"state", "population"} <= set(population.columns):
-        raise MissingColumns(
-            "per_capita(population=...) needs a table with the columns state and "
-            f"population (and the ISO code as index or column code); got the columns "
-            f"{', '.join(map(str, population.columns))}."
-        )
-    codes = population.get("code", population.index)
-    pop = pd.Series(
-        population["population"].to_numpy(), index=population["state"].astype(str)
-    ).astype("Int64")
-    by_code = pd.Series(population["population"].to_numpy(), index=codes.astype(str))
-    origin = _population.origin(population)
-    if population is not STATE_POPULATION and origin.get("source") is None:
-        origin["source"] = "given by the caller (population=...)"
-    if "state_code" in offers:
-        pairs = offers[["state", "state_code"]].dropna().drop_duplicates()
-        for name, code in pairs.astype(str).itertuples(index=False):
-            if code in by_code.index:
-                pop[name] = by_code[code]
-    return pop, origin
-
-
 def capacity(offers: pd.DataFrame, by: str | Sequence[str] = "state") -> pd.DataFrame:
     """Places on offer: ``capacity`` (sum of the stated ``max_participants``; missing where
     the group has events but none states a maximum), ``events_with_capacity`` (events that
@@ -446,10 +349,3 @@ def _share(
     denominator = counts.index.get_level_values(level).map(totals)  # type: ignore[arg-type]
     divisor = pd.array(np.asarray(denominator, dtype="float64"), dtype="Float64")
     return (counts / divisor).astype("Float64")
-
-
-def _short(per: int) -> str:
-    for size, suffix in ((1_000_000, "m"), (1_000, "k")):
-        if per % size == 0:
-            return f"{per // size}{suffix}"
-    return str(per)

@@ -77,4 +77,12 @@ EN_LABELS: dict[str, str] = {
 """English names of the labels every report shows; other labels stay as the catalogue
 names them (they are names, like a course title)."""
 
-DE_LABELS: dict[str, str] = {"federal": "Bund", "regional": "Land/Region"}
+DE_LABELS: dict[str, str] = {
+    "federal": "Bund",
+    "regional": "Land/Region",
+    # why an event has no district (educatalog.frames.districts.DISTRICT_PROBLEMS)
+    "no postal code": "keine Postleitzahl",
+    "postal code not in the table": "Postleitzahl nicht im Verzeichnis",
+    "postal code and place name several districts": "Postleitzahl und Ort in mehreren Kreisen",
+    "district in another state": "Kreis in einem anderen Bundesland",
+}

@@ -26,6 +26,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "dimension.state": ("Bundesland", "state"),
     "dimension.snapshot_date": ("Stichtag", "snapshot date"),
     "dimension.state_code": ("Bundesland", "state"),
+    "dimension.district": ("Kreis", "district"),
+    "dimension.district_key": ("Kreis", "district"),
+    "dimension.district_problem": ("Grund für unbekannten Kreis", "why the district is unknown"),
     "dimension.city": ("Ort", "city"),
     "dimension.zip": ("Postleitzahl", "postcode"),
     "dimension.institution": ("Bildungsanbieter", "institution"),
@@ -237,6 +240,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "note.not_meaningful.state": ("bekanntem Bundesland", "a known state"),
     "note.not_meaningful.start": ("Beginndatum", "a start date"),
+    "note.not_meaningful.district": ("bekanntem Kreis", "a known district"),
     "note.not_meaningful.flows": (
         "der erste Stichtag hat keinen früheren zum Vergleich; „Gelistet“ hat keine Summe, "
         "ein Kurs steht an vielen Stichtagen",
@@ -408,6 +412,26 @@ TEXTS: dict[str, tuple[str, str]] = {
     "check.unknown_state": (
         "Veranstaltungen mit unbekannter Bundesland-ID",
         "events whose address names an unknown state id",
+    ),
+    "check.events_without_district": (
+        "Veranstaltungen ohne bekannten Kreis",
+        "events whose address has no known district",
+    ),
+    "check.district_no_postal_code": (
+        "ohne Kreis: Adresse ohne Postleitzahl",
+        "no district: the address has no postal code",
+    ),
+    "check.district_unknown_postal_code": (
+        "ohne Kreis: Postleitzahl nicht im Verzeichnis (Postfach, Großkunde, neu oder fehlerhaft)",
+        "no district: postal code not in the table (PO box, large customer, new or malformed)",
+    ),
+    "check.district_ambiguous": (
+        "ohne Kreis: Postleitzahl in mehreren Kreisen, der Ort entscheidet nicht",
+        "no district: the postal code lies in several districts and the place does not decide",
+    ),
+    "check.district_other_state": (
+        "ohne Kreis: der Kreis der Postleitzahl liegt in einem anderen Bundesland",
+        "no district: the postal code's district lies in another state",
     ),
     "check.missing_start_date": ("Veranstaltungen ohne Beginndatum", "events without a start date"),
     "check.missing_end_date": ("Veranstaltungen ohne Enddatum", "events without an end date"),
