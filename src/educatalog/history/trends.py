@@ -329,6 +329,7 @@ def _district_categories() -> dict[str, list[str]]:
     """The levels of the districts, which the archive derives when read, never stores."""
     return {
         "district": list(district_table()["district"]),
+        "district_key": list(district_table().index),
         "district_problem": list(DISTRICT_PROBLEMS),
     }
 
