@@ -23,7 +23,27 @@ from educatalog.frames.offers import OFFER_COLUMNS
 DATA = resources.files("educatalog").joinpath("data", "districts")
 ISO_KEYS = {
     f"DE-{c}": f"{k:02d}"
-    for k, c in enumerate("SH HH NI HB NW HE RP BW BY SL BE BB MV SN ST TH".split(), start=1)
+    for k, c in enumerate(
+        [
+            "SH",
+            "HH",
+            "NI",
+            "HB",
+            "NW",
+            "HE",
+            "RP",
+            "BW",
+            "BY",
+            "SL",
+            "BE",
+            "BB",
+            "MV",
+            "SN",
+            "ST",
+            "TH",
+        ],
+        start=1,
+    )
 }
 
 
