@@ -29,6 +29,13 @@ TEXTS: dict[str, tuple[str, str]] = {
     "dimension.district": ("Kreis", "district"),
     "dimension.district_key": ("Kreis", "district"),
     "dimension.district_problem": ("Grund für unbekannten Kreis", "why the district is unknown"),
+    "dimension.subject": ("Fachgebiet (Systematik)", "subject (systematics)"),
+    "dimension.subject_code": ("Systematik-Code", "systematics code"),
+    "dimension.subject_area": ("Fachgebiet", "subject area"),
+    "dimension.subject_area_code": ("Fachgebiet (Code)", "subject area (code)"),
+    "dimension.subject_group": ("Obergruppe der Systematik", "systematics group"),
+    "dimension.subject_group_code": ("Obergruppe (Code)", "systematics group (code)"),
+    "dimension.degree_type": ("Abschlussart", "degree type"),
     "dimension.city": ("Ort", "city"),
     "dimension.zip": ("Postleitzahl", "postcode"),
     "dimension.institution": ("Bildungsanbieter", "institution"),
@@ -432,6 +439,18 @@ TEXTS: dict[str, tuple[str, str]] = {
     "check.district_other_state": (
         "ohne Kreis: der Kreis der Postleitzahl liegt in einem anderen Bundesland",
         "no district: the postal code's district lies in another state",
+    ),
+    "check.events_without_subject": (
+        "Veranstaltungen, deren Kurs keinem Fachgebiet zugeordnet ist",
+        "events whose course has no subject",
+    ),
+    "check.unknown_subject": (
+        "Veranstaltungen, deren Kurs eine unbekannte Systematik-ID nennt",
+        "events whose course names an unknown systematics id",
+    ),
+    "check.events_without_degree": (
+        "Veranstaltungen, deren Kurs keinen Abschluss nennt",
+        "events whose course names no degree",
     ),
     "check.missing_start_date": ("Veranstaltungen ohne Beginndatum", "events without a start date"),
     "check.missing_end_date": ("Veranstaltungen ohne Enddatum", "events without an end date"),
