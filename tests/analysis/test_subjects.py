@@ -176,3 +176,29 @@ def test_the_demos_subject_areas_equal_a_plain_count_from_raw_http(
     assert got == {area: len(ids) for area, ids in per_area.items()}
     rates = stats.per_capita(offers, by=["state", "subject_area"], margins=True)
     assert rates.iloc[-1]["events"] == offers.loc[offers["state"].notna(), "event_id"].nunique()
+
+
+def test_the_subject_chart_shows_the_largest_areas_the_others_and_the_shares(
+    demo_catalogue: Catalogue,
+) -> None:
+
+    offers = demo_catalogue.offers(subjects=True)
+    table = stats.supply(offers, "subject_area", dropna=True)
+    ranked = table["events"][table["events"] > 0].sort_values(ascending=False, kind="stable")
+    total = offers["event_id"].nunique()
+    for lang, others in (("de", "übrige"), ("en", "others")):
+        fig = offers.edu.plot.subjects(top=3, lang=lang)
+        ax = fig.axes[0]
+        labels = [t.get_text() for t in ax.get_yticklabels()]
+        assert labels[:3] == [str(k) for k in ranked.index[:3]]
+        assert labels[3] == f"{others} ({len(ranked) - 3})"
+        widths = [p.get_width() for p in ax.patches]
+        rest = offers.loc[offers["subject_area"].isin(ranked.index[3:]), "event_id"].nunique()
+        assert widths[:4] == [*ranked.iloc[:3].tolist(), rest]
+        values = [t.get_text() for t in ax.texts if "(" in t.get_text() and "%" in t.get_text()]
+        share = round(100 * ranked.iloc[0] / total)
+        assert values[0].endswith(f"({share}\xa0%)" if lang == "de" else f"({share}%)")
+        footer = " ".join(t.get_text() for t in fig.texts)
+        assert ("Mehrfachzuordnung" if lang == "de" else "Multiple assignment") in footer
+    with pytest.raises(Exception, match="subjects=True"):
+        demo_catalogue.offers().edu.plot.subjects()

@@ -104,6 +104,18 @@ TEXTS: dict[str, tuple[str, str]] = {
     "measure.entered": ("Neu gelistete", "Entered"),
     "measure.exited": ("Nicht mehr gelistete", "Exited"),
     "measure.net": ("Saldo", "Net change"),
+    "label.others": ("übrige ({n})", "others ({n})"),
+    "note.multiple_subjects": (
+        "Mehrfachzuordnung: ein Kurs kann mehreren Fachgebieten angehören und zählt in jedem; "
+        "die Summe der Balken übersteigt die Gesamtzahl ({total} Veranstaltungen). Anteile an "
+        "allen Veranstaltungen.",
+        "Multiple assignment: a course may belong to several subject areas and counts in each; "
+        "the bars add up to more than the total ({total} events). Shares of all events.",
+    ),
+    "alt.subjects": (
+        "{title}: Balkendiagramm; am meisten {top} mit {top_value}; {n} Fachgebiete mit Angebot.",
+        "{title}: bar chart; most {top} with {top_value}; {n} subject areas with offers.",
+    ),
     "title.top": ("{title} (die {top} größten)", "{title} (top {top})"),
     "title.shares": (
         "Anteil der Veranstaltungen nach {columns} je {rows}",
@@ -311,6 +323,12 @@ TEXTS: dict[str, tuple[str, str]] = {
         "kleinster: {low} ({low_value}); {n} Gruppen.",
         "Bar chart: {title}. Largest: {top} ({top_value}); smallest: {low} ({low_value}); "
         "{n} groups.",
+    ),
+    "note.multiple_assignment": (
+        "Mehrfachzuordnung: eine Veranstaltung kann mehreren Gruppen angehören und zählt in "
+        "jeder; zusammen ergeben die Felder mehr als die Gesamtzahl (mehr als 100 %).",
+        "Multiple assignment: an event may belong to several groups and counts in each; the "
+        "cells add up to more than the total (more than 100%).",
     ),
     "note.n_events": (
         "n: die Zahl der Veranstaltungen jeder Zeile.",
