@@ -330,6 +330,31 @@ def test_supply_by_funding_types_equals_pandas(
     assert (trend["events"] > 0).any()
 
 
+@pytest.mark.parametrize(
+    ("by", "normalize", "dropna"),
+    [
+        ("subject_area", "all", False),
+        ("subject_group_code", "all", True),
+        (["state", "subject_area"], "index", False),
+        (["subject_area", "funding_level"], "columns", False),
+    ],
+)
+def test_supply_by_subjects_equals_pandas(
+    archive: history.Archive, originals: dict, by: str | list[str], normalize: str, dropna: bool
+) -> None:
+    """Subjects are derived from each snapshot's archived systematics tables: DuckDB groups
+    by them as stats.supply does on the frame of offers(subjects=True)."""
+    trend = archive.supply(by=by, normalize=normalize, dropna=dropna)
+    funding = "funding_level" in by
+    for day, cat in originals.items():
+        frame = cat.offers(subjects=True, funding=funding)
+        expected = stats.supply(frame, by=by, normalize=normalize, dropna=dropna)
+        got = trend.xs(pd.Timestamp(day), level="snapshot_date")
+        pd.testing.assert_frame_equal(got, expected, check_index_type=False, obj=str(day))
+        assert list(map(str, got.index)) == list(map(str, expected.index))
+    assert (trend["events"] > 0).any()
+
+
 def test_funding_types_are_stored_once_and_missing_ones_are_named(
     archive: history.Archive, originals: dict, tmp_path: Path
 ) -> None:

@@ -23,6 +23,7 @@ __all__ = [
     "SUBJECT_COLUMNS",
     "SUBJECT_TABLES",
     "subject_levels",
+    "subject_rows",
     "with_course_rows",
     "with_degrees",
     "with_funding",
@@ -158,11 +159,18 @@ def subject_levels(systematics: pd.DataFrame) -> pd.DataFrame:
 
 
 def with_subjects(offers: pd.DataFrame, catalogue: Tables) -> pd.DataFrame:
-    """One row per event and subject of its course (:data:`SUBJECT_COLUMNS`): a course's
-    links to the systematics, each node that is no ancestor of another of its links (a
-    course linked to "C 14" and to its leaf "C 1435-10-10" has the one subject, the leaf).
-    A link to an area or group gives that level and leaves the levels below missing; an id
-    missing from the systematics stays visible as ``subject_id`` with no labels."""
+    """One row per event and subject of its course (:data:`SUBJECT_COLUMNS`; see
+    :func:`subject_rows`)."""
+    return with_course_rows(offers, subject_rows(catalogue))
+
+
+def subject_rows(catalogue: Tables) -> pd.DataFrame:
+    """The subjects of each course: ``course_id`` and :data:`SUBJECT_COLUMNS`, one row per
+    course and subject. A course's subjects are its links to the systematics, each node
+    that is no ancestor of another of its links (a course linked to "C 14" and to its leaf
+    "C 1435-10-10" has the one subject, the leaf). A link to an area or group gives that
+    level and leaves the levels below missing; an id missing from the systematics stays
+    visible as ``subject_id`` with no labels."""
     links = catalogue["courses_systematics"]
     course_col, node_col = _link_columns(links)
     pairs = (
@@ -202,7 +210,7 @@ def with_subjects(offers: pd.DataFrame, catalogue: Tables) -> pd.DataFrame:
         out[column] = _labels(ids, tree["name"], levels)
         out[f"{column}_code"] = _labels(ids, tree["code"], levels)
     out["subject_id"] = rows["subject_id"].to_numpy()
-    return with_course_rows(offers, out)
+    return out
 
 
 def _is_level(level: int | None, column: str) -> bool:
