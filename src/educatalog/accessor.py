@@ -243,3 +243,10 @@ class PlotAccessor:
         from educatalog import plots
 
         return plots.tile_map(self._frame, **options)
+
+    def district_map(self, **options: Any) -> Figure:
+        """The 400 districts as a map, or one state's (:func:`educatalog.plots.district_map`):
+        ``offers.edu.plot.district_map(state="Bayern")``."""
+        from educatalog import plots
+
+        return plots.district_map(self._frame, **options)
