@@ -6,9 +6,10 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 import functools
+import itertools
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Generic, TypeVar
 
 from educatalog.demodata import reference_data as ref
@@ -80,17 +81,23 @@ class Weighted(Generic[T]):
 
     def __init__(self, pairs: Sequence[tuple[T, float]]) -> None:
         self.items = [item for item, _ in pairs]
-        self.cum: list[float] = []
-        acc = 0.0
-        for _, w in pairs:
-            acc += w
-            self.cum.append(acc)
-        self.total = acc
+        # the running sums, added from the first (as a loop would: the same floats)
+        self.cum: list[float] = list(itertools.accumulate(w for _, w in pairs))
+        self.total = self.cum[-1] if self.cum else 0.0
         self.last = len(self.items) - 1
+
+    @classmethod
+    def of(cls, items: Iterable[T], weights: Iterable[float]) -> Weighted[T]:
+        """Items and their weights from two sequences of one length."""
+        return cls(list(zip(items, weights, strict=True)))
 
     def pick(self, rnd: Callable[[], float]) -> T:
         i = bisect.bisect_right(self.cum, rnd() * self.total)
         return self.items[i if i <= self.last else self.last]
+
+    def weight(self, k: int) -> float:
+        """The weight of the ``k``-th item."""
+        return self.cum[k] - (self.cum[k - 1] if k else 0.0)
 
 
 # ---------------------------------------------------------------------------------------
