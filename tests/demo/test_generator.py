@@ -596,7 +596,7 @@ def test_people_and_places(demo_default: Rows) -> None:
     for a in demo_default["addresses"]:
         for name in ("phone", "mobile", "fax"):
             assert a[name] is None or phone.match(a[name]), a[name]
-    # the places: real pairs of postal code and place, in their state (test_districts.py)
+    # the places: real pairs of postal code and place, in their state (test_demo_districts.py)
     assert _shares([a["country"] for a in demo_default["addresses"]])["DE"] >= 0.95
     assert {a["barrier_free"] for a in demo_default["addresses"]} == {True, False, None}
 
