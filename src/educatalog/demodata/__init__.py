@@ -15,11 +15,17 @@ What the data looks like (see ``docs/catalogue-schema.md``):
 
 * institutions (not a collection; their UUID is the ``institution`` field) of a few kinds
   (commercial providers, adult-education centres, chambers, language schools, vocational
-  rehabilitation centres, universities), each with 1–3 addresses, 1–4 contacts and a handful of
-  courses; one institution in 150 (always institution 0) is a nationwide provider with 100–200
-  branch addresses and 3–8 contacts whose flagship course has one event per branch plus second
-  dates at some branches (150–400 events, past the 100-item nested cap);
-* addresses in states drawn from KURSNET's events-by-state shares, on real postcodes;
+  rehabilitation centres, universities), each with a handful of courses, 1–4 contacts and
+  an address, plus a site more for about every four courses; one institution in 150 (always
+  institution 0) is a nationwide provider with 200–250 branch addresses and 3–8 contacts
+  whose flagship course has one event per branch plus more dates at the branches where more
+  people live (250–400 events, past the 100-item nested cap);
+* addresses on real postal codes and places of the 400 districts (Kreise and kreisfreie
+  Städte, :mod:`educatalog.demodata.places`): the state drawn from KURSNET's events-by-state
+  shares, the district within it in proportion to its population, kreisfreie Städte 1.8
+  times as dense, each district with a spread of its own, so some districts have very few
+  offers. The first two nationwide providers (institutions 0 and 150) have a branch, and an
+  event, in every one of the 400 districts: from scale 0.51 on, every district has both;
 * courses from ~80 course kinds, with duration classes, instruction forms and times, education
   types, costs, degrees, keywords, funding, handicaps and systematics in realistic shares;
 * events from 2025-01-01 to 2026-12-31 whose end date matches the course's duration class.
@@ -36,16 +42,26 @@ Documented defects (:data:`DEFECTS`), so that data-quality checks have something
 * ``course_without_events``: courses without any event (~2 %);
 * ``unknown_instruction_form``: events pointing at instruction form 999, which does not
   exist (~0.2 %);
-* ``event_without_address``: events with no address (~1 %).
+* ``event_without_address``: events with no address (~1 %);
+* the faults of real addresses, each a few times at scale 1, which leave an address without
+  a district (:func:`educatalog.frames.districts.assign_districts`) or find it another way:
+  ``address_missing_postal_code`` (~0.2 %), ``address_unknown_postal_code`` (a PO box's
+  code or a malformed one, ~0.2 %), ``address_city_mismatch`` (a city that is not a place
+  of the postal code, so the code alone finds the district, or none where it lies in
+  several, ~0.5 %) and ``address_other_state`` (a branch given its headquarters' state,
+  ~0.3 %).
 
-Every defect occurs at least once at any scale (institution 0 carries one of each).
+Every defect occurs at least once at any scale (institution 0 carries one of each, and a
+mismatched city with a postal code in one district and with one in several), and so do the
+rarest levels: institution 0 holds a course without a stated duration (class 0) and a
+short digital one (class 1), and its branches lie in every state.
 
 The package (not ``educatalog.demo``: that is the function that connects to the demo):
 ``generator`` (:func:`iter_rows`, :func:`collect`) drives three writers over one buffer of
-rows, ``institutions`` -> ``courses`` -> ``events``; ``distributions`` and
-``reference_data`` hold what they draw from; ``timeline`` spreads the catalogue over time
-(pandas, imported only when used); ``embedded`` builds the demo's database once and serves
-it in a thread, the toolkit's default data source.
+rows, ``institutions`` -> ``courses`` -> ``events``; ``distributions``, ``reference_data``
+and ``places`` (the districts and their places) hold what they draw from; ``timeline``
+spreads the catalogue over time (pandas, imported only when used); ``embedded`` builds the
+demo's database once and serves it in a thread, the toolkit's default data source.
 """
 
 from __future__ import annotations

@@ -63,16 +63,23 @@ class CourseWriter:
         flagship: bool,
         no_events: bool,
         force_defects: bool,
+        rare: tuple[int, int | None] | None = None,
     ) -> None:
-        """Append a course with its costs, degrees, keywords, junction rows and events."""
+        """Append a course with its costs, degrees, keywords, junction rows and events;
+        ``rare`` is the duration class and form category (None: drawn) of one of the courses
+        that institution 0 holds for the rarest levels."""
         rnd = rng.random
         course_id = self.rows.next_id("courses")
         if flagship:
             duration_class = FLAGSHIP_CLASSES.pick(rnd)
             t = TEMPLATES_BY_CLASS[duration_class].pick(rnd)
+        elif rare is not None:
+            duration_class = rare[0]
+            t = TEMPLATES_BY_CLASS[duration_class].pick(rnd)
         else:
             t, duration_class = self._template(rng, inst.kind.name)
-        terms, lessons = _terms(rng, t, duration_class, flagship, force_defects)
+        category = rare[1] if rare is not None else None
+        terms, lessons = _terms(rng, t, duration_class, flagship, force_defects, category)
         federal = self._funding(rng, inst, t, terms)
         self._course(rng, inst, course_id, t, terms, lessons)
         funded = terms.voucher or t.funding in ("avgs", "bamf")
@@ -82,14 +89,15 @@ class CourseWriter:
         self._course_junctions(rng, inst, course_id, t, federal, duration_class, terms.part_time)
         if no_events:
             return
-        if flagship:  # an event at every branch, and second dates at some
-            branches = list(address_ids)
-            extra = rng.sample(branches, min(len(branches), 50 + int(rnd() * 151)))
-            event_addresses = branches + extra
+        venue = inst.venues.pick
+        if flagship:  # more dates at some branches, then an event at every branch
+            extra = [venue(rnd) for _ in range(50 + int(rnd() * 101))]
+            event_addresses = extra + address_ids
             n_events = len(event_addresses)
+            terms.addressed_from = len(extra)
         else:
             n_events = EVENTS_PER_COURSE[min(duration_class, 7)].pick(rnd)
-            event_addresses = [rng.choice(address_ids) for _ in range(n_events)]
+            event_addresses = [venue(rnd) for _ in range(n_events)]
         starts = sorted(START_MIN + int(rnd() * START_SPAN) for _ in range(n_events))
         if duration_class >= 3:  # longer courses start on Mondays
             starts = [nearest_monday(s) for s in starts]
@@ -406,10 +414,13 @@ def _terms(
     duration_class: int,
     flagship: bool,
     force_defects: bool,
+    category: int | None = None,
 ) -> tuple[EventTerms, int]:
-    """How the course's events are held (funding still to be drawn) and its lessons."""
+    """How the course's events are held (funding still to be drawn) and its lessons;
+    ``category``, the instruction form's, is drawn where it is None."""
     rnd = rng.random
-    category = 1 if flagship else FORM_CATEGORIES.pick(rnd)
+    if category is None:
+        category = 1 if flagship else FORM_CATEGORIES.pick(rnd)
     form = FORMS[category].pick(rnd)
     forced = _forced_part_time(t)
     part_time = forced or (not flagship and rnd() < 0.28)

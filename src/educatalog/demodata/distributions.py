@@ -6,9 +6,10 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 import functools
+import itertools
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Generic, TypeVar
 
 from educatalog.demodata import reference_data as ref
@@ -17,8 +18,9 @@ from educatalog.model.schema import SCHEMA
 DEMO_TOKEN: str = "educatalog-demo-token"
 """The fixed bearer token of the demo server."""
 
-GENERATOR_VERSION: int = 3
-"""Bumped whenever the rows generated for a given ``(seed, scale)`` change."""
+GENERATOR_VERSION: int = 4
+"""Bumped whenever the rows generated for a given ``(seed, scale)`` change (4: the addresses
+in all 400 districts, with the faults of real addresses)."""
 
 DEFAULT_SEED: int = 0
 
@@ -37,6 +39,13 @@ DEFECTS: dict[str, str] = {
     "unknown_instruction_form": "Events whose instruction_form is 999, an id missing from "
     "instruction_forms (~0.2 % of events).",
     "event_without_address": "Events whose address is null (~1 % of events).",
+    "address_missing_postal_code": "Addresses whose zip is null (~0.2 % of addresses).",
+    "address_unknown_postal_code": "Addresses whose zip is in no delivery area: a PO box's "
+    "code, or a malformed one (~0.2 % of addresses).",
+    "address_city_mismatch": "Addresses whose city is not a place of their zip: the zip "
+    "alone finds the district, or none where it lies in several (~0.5 % of addresses).",
+    "address_other_state": "Addresses whose state is not their district's: a branch given "
+    "its headquarters' state (~0.3 % of addresses).",
 }
 """The realistic defects the demo data carries on purpose: name -> description with share."""
 
@@ -66,9 +75,18 @@ P_END_BEFORE_START = 0.005
 P_UNKNOWN_FORM = 0.002
 P_NO_ADDRESS = 0.01
 P_EMPTY_PARTICIPANTS = 0.45
+P_NO_POSTAL_CODE = 0.002
+P_UNKNOWN_POSTAL_CODE = 0.002
+P_CITY_MISMATCH = 0.005
+P_HEADQUARTERS_STATE = 0.01  # of the branches in another state than their headquarters
 
 INSTITUTIONS_PER_SCALE = 300
 NATIONWIDE_EVERY = 150  # institution i is a nationwide provider when i % 150 == 0
+NATIONWIDE_MORE_BRANCHES = 40  # beyond one in each of half the districts: 0 to 40 more
+RARE_COURSES: dict[int, tuple[int, int | None]] = {1: (0, None), 2: (1, 2)}
+"""Institution 0's courses 1 and 2, held for the rarest levels in every demo: (duration
+class, form category or None: drawn): one without a stated duration, one short and digital."""
+COVERING_PROVIDERS = 2  # the first two nationwide providers have a branch in every district
 
 T = TypeVar("T")
 
@@ -80,17 +98,23 @@ class Weighted(Generic[T]):
 
     def __init__(self, pairs: Sequence[tuple[T, float]]) -> None:
         self.items = [item for item, _ in pairs]
-        self.cum: list[float] = []
-        acc = 0.0
-        for _, w in pairs:
-            acc += w
-            self.cum.append(acc)
-        self.total = acc
+        # the running sums, added from the first (as a loop would: the same floats)
+        self.cum: list[float] = list(itertools.accumulate(w for _, w in pairs))
+        self.total = self.cum[-1] if self.cum else 0.0
         self.last = len(self.items) - 1
+
+    @classmethod
+    def of(cls, items: Iterable[T], weights: Iterable[float]) -> Weighted[T]:
+        """Items and their weights from two sequences of one length."""
+        return cls(list(zip(items, weights, strict=True)))
 
     def pick(self, rnd: Callable[[], float]) -> T:
         i = bisect.bisect_right(self.cum, rnd() * self.total)
         return self.items[i if i <= self.last else self.last]
+
+    def weight(self, k: int) -> float:
+        """The weight of the ``k``-th item."""
+        return self.cum[k] - (self.cum[k - 1] if k else 0.0)
 
 
 # ---------------------------------------------------------------------------------------
@@ -210,10 +234,6 @@ REGULATED_TEMPLATES = [t for t in ref.COURSE_TEMPLATES if t.education_type == 10
 
 SYSTEMATIC_IDS: dict[str, int] = {code: k + 1 for k, (code, _, _) in enumerate(ref.SYSTEMATICS)}
 SYSTEMATIC_PARENT: dict[str, str | None] = {code: p for code, _, p in ref.SYSTEMATICS}
-
-LOCATIONS_BY_STATE: dict[int, list[ref.Location]] = {}
-for _loc in ref.LOCATIONS:
-    LOCATIONS_BY_STATE.setdefault(_loc.state, []).append(_loc)
 
 REGION_PROGRAMS: dict[int, list[int]] = {}
 REGION_LEAVE: dict[int, int] = {}

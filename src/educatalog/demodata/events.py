@@ -113,13 +113,14 @@ def _defects(
     rnd: Draw, j: int, address: int | None, terms: EventTerms
 ) -> tuple[int, int | None, bool]:
     """The event's instruction form and address, and whether it ends before it starts:
-    the documented defects drawn (and forced on the first three events of institution 0)."""
+    the documented defects drawn (and forced on the first three events of institution 0),
+    an address kept from ``terms.addressed_from`` on."""
     form = terms.form if rnd() < 0.85 else FORMS[terms.category].pick(rnd)
     r = rnd()
     end_before_start = r < P_END_BEFORE_START
     if P_END_BEFORE_START <= r < P_END_BEFORE_START + P_UNKNOWN_FORM:
         form = UNKNOWN_INSTRUCTION_FORM
-    elif r >= 0.99:
+    elif r >= 0.99 and j < terms.addressed_from:
         address = None
     if terms.force_defects and j < 3:  # institution 0 shows every event defect
         end_before_start = j == 0

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import re
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from educatalog.demodata import reference_data as ref
@@ -21,18 +22,28 @@ from educatalog.demodata.distributions import (
     CERTIFIER_SHARES,
     CONTACTS_PER_INSTITUTION,
     COURSES_PER_INSTITUTION,
+    COVERING_PROVIDERS,
     KINDS,
-    LOCATIONS_BY_STATE,
     NATIONWIDE,
     NATIONWIDE_EVERY,
+    NATIONWIDE_MORE_BRANCHES,
     P_ADDRESS_NO_STATE,
+    P_CITY_MISMATCH,
     P_COURSE_NO_EVENTS,
+    P_HEADQUARTERS_STATE,
+    P_NO_POSTAL_CODE,
+    P_UNKNOWN_POSTAL_CODE,
+    RARE_COURSES,
     STATE_SHARES,
+    Weighted,
     slug,
 )
+from educatalog.demodata.places import Place, places
 from educatalog.demodata.rows import Institution, RowBuffers
 
 __all__ = ["InstitutionWriter"]
+
+Draw = Callable[[], float]
 
 _RESERVED_TLD = ".example"
 """The top-level domain of every synthetic institution (RFC 2606: reserved for examples)."""
@@ -61,6 +72,18 @@ def _fax(inst: Institution) -> str:
     return _fictional(inst.area, f"{inst.phone_base[-2:]}9")
 
 
+NO_POSTAL_CODE = "address_missing_postal_code"
+UNKNOWN_POSTAL_CODE = "address_unknown_postal_code"
+CITY_MISMATCH = "address_city_mismatch"
+OTHER_STATE = "address_other_state"
+COVERING = ""
+"""The fault of a nationwide provider's covering branch: none, never one drawn."""
+
+Plan = list[tuple[Place, str | None]]
+"""The places of an institution's addresses, each with the fault it carries: one of the
+four above, :data:`COVERING`, or None (a fault drawn by chance)."""
+
+
 class InstitutionWriter:
     """Writes institutions, each with its addresses and contacts, and hands its courses to
     the courses' writer. Institution ``i`` draws from a random generator of its own, seeded
@@ -70,6 +93,7 @@ class InstitutionWriter:
         self.rows = rows
         self.courses = courses
         self.seed = seed
+        self.places = places()
 
     def write(self, i: int) -> None:
         """All rows of institution ``i``: addresses, contacts, courses and their events."""
@@ -82,52 +106,119 @@ class InstitutionWriter:
         kind = NATIONWIDE if nationwide else KINDS.pick(rnd)
         inst.kind = kind
         inst.main_state = STATE_SHARES.pick(rnd)
-        main_loc = rng.choice(LOCATIONS_BY_STATE[inst.main_state])
-        name = self._institution_name(rng, kind.name, main_loc.city, i)
-        inst.domain = self._domain(kind.name, name, main_loc.city)
-        inst.url = f"https://www.{inst.domain}"
-        inst.area = main_loc.area_code
-        inst.phone_base = self._phone_base(rng, main_loc.area_code)
-        inst.institution_type = kind.institution_types.pick(rnd)
-        inst.certifier = CERTIFIER_SHARES.pick(rnd) if rnd() < kind.certified else None
-        inst.account = 100_000 + int(rnd() * 900_000)
-        initials = "".join(w[0] for w in re.findall(r"[A-ZÄÖÜ][\wäöüß]+", name))[:3].upper()
-        inst.offer_prefix = (initials or "K") if rnd() < 0.55 else None
-
-        # addresses: a main address, 0-2 more, or 100-200 branches for nationwide providers
-        if nationwide:
-            n_addresses = 100 + int(rnd() * 101)
-        else:
-            n_addresses = 1 if rnd() < 0.7 else (2 if rnd() < 0.75 else 3)
-        address_ids: list[int] = []
-        for k in range(n_addresses):
-            if k == 0:
-                loc = main_loc
-            elif nationwide or rnd() < 0.3:
-                loc = rng.choice(LOCATIONS_BY_STATE[STATE_SHARES.pick(rnd)])
-            else:
-                loc = rng.choice(LOCATIONS_BY_STATE[inst.main_state])
-            missing_state = (force_defects and k == 1) or rnd() < P_ADDRESS_NO_STATE
-            address_ids.append(self.address(rng, inst, loc, k, missing_state))
-
-        n_contacts = 3 + int(rnd() * 6) if nationwide else CONTACTS_PER_INSTITUTION.pick(rnd)
-        for k in range(n_contacts):
-            inst.contact_ids.append(self.contact(rng, inst, k))
-
         if nationwide:
             n_courses = 4 + int(rnd() * 5)
         elif kind.name == "university":
             n_courses = 1 + int(rnd() * 6)
         else:
             n_courses = COURSES_PER_INSTITUTION.pick(rnd)
+        main = self.places.pick(rnd, inst.main_state)
+        name = self._institution_name(rng, kind.name, main.city, i)
+        inst.domain = self._domain(kind.name, name, main.city)
+        inst.url = f"https://www.{inst.domain}"
+        inst.area = main.area_code
+        inst.phone_base = self._phone_base(rng, main.area_code)
+        inst.institution_type = kind.institution_types.pick(rnd)
+        inst.certifier = CERTIFIER_SHARES.pick(rnd) if rnd() < kind.certified else None
+        inst.account = 100_000 + int(rnd() * 900_000)
+        initials = "".join(w[0] for w in re.findall(r"[A-ZÄÖÜ][\wäöüß]+", name))[:3].upper()
+        inst.offer_prefix = (initials or "K") if rnd() < 0.55 else None
+
+        if nationwide:
+            plan = self._branches(rnd, inst, main, i // NATIONWIDE_EVERY, force_defects)
+        else:
+            plan = self._addresses(rnd, inst, main, n_courses)
+        address_ids: list[int] = []
+        for k, (place, planned) in enumerate(plan):
+            fault = self._fault(rnd, inst, place, k) if planned is None else planned
+            missing_state = (force_defects and k == 1) or rnd() < P_ADDRESS_NO_STATE
+            if fault == OTHER_STATE:
+                missing_state = False
+            address_ids.append(self.address(rng, inst, place, k, missing_state, fault))
+        # a nationwide provider holds more events where more people live
+        inst.venues = Weighted.of(
+            address_ids,
+            [self.places.by_key[p.district].weight if nationwide else 1.0 for p, _ in plan],
+        )
+
+        n_contacts = 3 + int(rnd() * 6) if nationwide else CONTACTS_PER_INSTITUTION.pick(rnd)
+        for k in range(n_contacts):
+            inst.contact_ids.append(self.contact(rng, inst, k))
+
         for k in range(n_courses):
             flagship = nationwide and k == 0
+            rare = RARE_COURSES.get(k) if force_defects else None
             no_events = (force_defects and k == n_courses - 1) or (
-                not flagship and rnd() < P_COURSE_NO_EVENTS
+                not flagship and rare is None and rnd() < P_COURSE_NO_EVENTS
             )
             self.courses.write(
-                rng, inst, address_ids, flagship, no_events, force_defects and k == 0
+                rng, inst, address_ids, flagship, no_events, force_defects and k == 0, rare
             )
+
+    def _addresses(self, rnd: Draw, inst: Institution, main: Place, n_courses: int) -> Plan:
+        """A main address and a site more for about every four courses (and now and then
+        one more), most in the main state."""
+        n_addresses = 1 + n_courses // 4 + (1 if rnd() < 0.3 else 0)
+        plan: Plan = [(main, None)]
+        for _ in range(1, n_addresses):
+            state = STATE_SHARES.pick(rnd) if rnd() < 0.3 else inst.main_state
+            plan.append((self.places.pick(rnd, state), None))
+        return plan
+
+    def _branches(
+        self, rnd: Draw, inst: Institution, main: Place, provider: int, force_defects: bool
+    ) -> Plan:
+        """A nationwide provider's headquarters and about 200 branches, then 0 to 40 more,
+        and for institution 0 a branch with each fault. The branches of the first two
+        providers (institutions 0 and 150) cover the districts, one in each of half of them
+        (:meth:`~educatalog.demodata.places.Places.covering`); a later provider's are where
+        people live, as the more branches are."""
+        places = self.places
+        plan: Plan = [(main, None)]
+        if provider < COVERING_PROVIDERS:
+            for district in places.covering(provider):
+                plan.append((places.draw(rnd, district), COVERING))
+        else:
+            for _ in range(len(places.districts) // 2):
+                plan.append((places.pick(rnd, STATE_SHARES.pick(rnd)), None))
+        for _ in range(int(rnd() * (NATIONWIDE_MORE_BRANCHES + 1))):
+            plan.append((places.pick(rnd, STATE_SHARES.pick(rnd)), None))
+        if force_defects:
+            plan += self._faulty_branches(rnd, inst)
+        return plan
+
+    def _faulty_branches(self, rnd: Draw, inst: Institution) -> Plan:
+        """One branch with each fault of real addresses, the mismatched city twice: with a
+        postal code in one district (which then decides) and in several (none does)."""
+        places = self.places
+        other = STATE_SHARES.pick(rnd)
+        while other == inst.main_state:
+            other = STATE_SHARES.pick(rnd)
+        single = places.pick(rnd, inst.main_state)
+        while single.zip in places.shared_codes:
+            single = places.pick(rnd, inst.main_state)
+        shared = places.shared[int(rnd() * len(places.shared))]
+        return [
+            (places.pick(rnd, inst.main_state), NO_POSTAL_CODE),
+            (places.pick(rnd, inst.main_state), UNKNOWN_POSTAL_CODE),
+            (places.pick(rnd, other), OTHER_STATE),
+            (single, CITY_MISMATCH),
+            (shared, CITY_MISMATCH),
+        ]
+
+    @staticmethod
+    def _fault(rnd: Draw, inst: Institution, place: Place, k: int) -> str | None:
+        """The fault an address carries by chance (mostly none)."""
+        r = rnd()
+        if r < P_NO_POSTAL_CODE:
+            return NO_POSTAL_CODE
+        if r < P_NO_POSTAL_CODE + P_UNKNOWN_POSTAL_CODE:
+            return UNKNOWN_POSTAL_CODE
+        if r < P_NO_POSTAL_CODE + P_UNKNOWN_POSTAL_CODE + P_CITY_MISMATCH:
+            return CITY_MISMATCH
+        if k and place.state != inst.main_state and r >= 1 - P_HEADQUARTERS_STATE:
+            return OTHER_STATE
+        return None
 
     @staticmethod
     def _institution_name(rng: random.Random, kind: str, city: str, i: int) -> str:
@@ -188,24 +279,40 @@ class InstitutionWriter:
         return _fictional(prefix, f"{number % 1000:03d}")
 
     def address(
-        self, rng: random.Random, inst: Institution, loc: ref.Location, k: int, missing_state: bool
+        self,
+        rng: random.Random,
+        inst: Institution,
+        place: Place,
+        k: int,
+        missing_state: bool,
+        fault: str | None = None,
     ) -> int:
-        """Append one address row; returns its id."""
+        """Append one address row at ``place``, with ``fault`` if it has one; returns its id."""
         rnd = rng.random
         aid = self.rows.next_id("addresses")
         number = str(1 + int(rnd() * 180)) + ("a" if rnd() < 0.08 else "")
-        base = inst.phone_base if k == 0 else self._phone_base(rng, loc.area_code)
-        area = inst.area if k == 0 else loc.area_code
-        city_slug = slug(loc.city)
+        base = inst.phone_base if k == 0 else self._phone_base(rng, place.area_code)
+        area = inst.area if k == 0 else place.area_code
+        city_slug = slug(place.city)
+        zip_code: str | None = place.zip
+        city, state = place.city, place.state
+        if fault == NO_POSTAL_CODE:
+            zip_code = None
+        elif fault == UNKNOWN_POSTAL_CODE:
+            zip_code = self.places.unknown_code(rnd, place.zip)
+        elif fault == CITY_MISMATCH:
+            city = self.places.wrong_city(place)
+        elif fault == OTHER_STATE:
+            state = inst.main_state
         self.rows["addresses"].append(
             {
                 "id": aid,
                 "institution": inst.uuid,
                 "street": f"{rng.choice(ref.STREETS)} {number}",
-                "zip": loc.zip,
-                "city": loc.city,
+                "zip": zip_code,
+                "city": city,
                 "country": "DE" if rnd() < 0.985 else None,
-                "state": None if missing_state else loc.state,
+                "state": None if missing_state else state,
                 "phone": _fictional(area, f"{base[-2:]}0") if rnd() < 0.85 else None,
                 "mobile": self._mobile(rng) if rnd() < 0.12 else None,
                 "fax": _fictional(area, f"{base[-2:]}9") if rnd() < 0.45 else None,

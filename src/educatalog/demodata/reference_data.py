@@ -10,6 +10,10 @@ lists, read from the data files in ``educatalog/demodata/data/``.
 * ``course_templates.json``: the kinds of course the generator builds courses from.
 * ``words.json``: names, streets, title suffixes, remarks and the other word lists.
 
+The places of the addresses come from the district tables the package ships in
+``educatalog/data/districts/`` (:data:`DISTRICT_FILES`, read by
+:mod:`educatalog.demodata.places`).
+
 Everything here is plain data, read once at import: tuples and strings with no randomness,
 so the demo generator is deterministic by construction. Each name keeps the type it had as
 Python source (tuples, not lists; dicts keyed by integer ids).
@@ -36,6 +40,7 @@ __all__ = [
     "COURSE_TYPES",
     "DATA_FILES",
     "DESCRIPTION_SENTENCES",
+    "DISTRICT_FILES",
     "DIVERSE_FIRST_NAMES",
     "DURATIONS",
     "DURATION_SPANS",
@@ -77,6 +82,7 @@ __all__ = [
     "CourseTemplate",
     "Location",
     "data_bytes",
+    "district_text",
 ]
 
 
@@ -110,14 +116,27 @@ class CourseTemplate(NamedTuple):
 DATA_FILES = ("reference_lists.json", "locations.csv", "course_templates.json", "words.json")
 """The data files this module reads, in ``educatalog/demodata/data/``."""
 
+DISTRICT_FILES = ("plz_place_district.csv", "district_population_2024.csv")
+"""The district tables the addresses' places are drawn from, in ``educatalog/data/districts/``
+(their sources and licences in its ``README.md``); ``plz_district.csv`` holds the same postal
+codes and districts."""
+
 
 def _text(name: str) -> str:
     return (resources.files("educatalog.demodata") / "data" / name).read_text(encoding="utf-8")
 
 
+def district_text(name: str) -> str:
+    """One of the :data:`DISTRICT_FILES`, as text."""
+    path = resources.files("educatalog").joinpath("data", "districts", name)
+    return path.read_text(encoding="utf-8")
+
+
 def data_bytes() -> bytes:
-    """The data files' contents, for fingerprints of what is generated from them."""
-    return b"".join(_text(name).encode() for name in DATA_FILES)
+    """The data files' contents (the district tables' too), for fingerprints of what is
+    generated from them."""
+    texts = [_text(name) for name in DATA_FILES] + [district_text(n) for n in DISTRICT_FILES]
+    return b"".join(text.encode() for text in texts)
 
 
 def _frozen(value: Any) -> Any:
@@ -235,7 +254,9 @@ before its children: the rows of ``systematics``, whose ids are positions + 1; a
 template's ``systematic`` is one of its leaf codes."""
 
 LOCATIONS: tuple[Location, ...] = _locations()
-"""All locations, sorted by postcode; a location's id is its position + 1."""
+"""All locations, sorted by postcode; a location's id is its position + 1: the rows of
+``locations``, and the telephone area codes of the addresses' places (each takes that of the
+location nearest to its postal code)."""
 
 # ---------------------------------------------------------------------------------------
 # Course templates and word lists

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from educatalog.demodata.distributions import CHUNK_SIZE, ENTITY_ORDER, Kind
+from educatalog.demodata.distributions import CHUNK_SIZE, ENTITY_ORDER, Kind, Weighted
 
 Row = dict[str, Any]
 
@@ -28,6 +28,7 @@ class Institution:
         "phone_base",
         "url",
         "uuid",
+        "venues",
     )
 
     account: int
@@ -42,6 +43,7 @@ class Institution:
     phone_base: str
     url: str
     uuid: str
+    venues: Weighted[int]  # the address ids its events are held at, by weight
 
     def __init__(self) -> None:
         self.contact_ids = []
@@ -66,6 +68,9 @@ class EventTerms:
     voucher: bool
     measure_number: str | None
     force_defects: bool
+    addressed_from: int = 1 << 30
+    """Events from this index on keep their address whatever is drawn: a nationwide
+    provider's one event at each branch (the other courses' events may lose theirs)."""
 
 
 class RowBuffers:
