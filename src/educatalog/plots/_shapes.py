@@ -13,6 +13,8 @@ to 400 m beside it, and drawn as borders they would dash every state with false 
 an edge held by one district is a border only where the land just beyond it (0.25 km,
 else 1 km, on either side) lies in another state's district or in none (the national
 border and the coast); where it lies in a district of the same state, it is an inner edge.
+Where both states' districts hold their own line of one border, up to 400 m apart, a map
+draws one of them: the line of the state in view (:meth:`DistrictGeometry.border_lines`).
 """
 
 from __future__ import annotations
@@ -53,7 +55,24 @@ class DistrictGeometry:
     bounds: Floats
     """(400, 4): each district's x0, y0, x1, y1."""
     borders: tuple[Floats, ...]
-    """The state borders and the national border as polylines, each an (n, 2) array."""
+    """The borders drawn on every map as polylines, each an (n, 2) array: the national
+    border and the coast, and the state borders the districts on both sides share."""
+    beside: dict[tuple[str, str], tuple[Floats, ...]]
+    """The state borders each side draws its own line of (up to 400 m from the other's),
+    by the state whose districts hold them and the state beside: (``"12"``, ``"11"``) is
+    Brandenburg's line along Berlin."""
+
+    def border_lines(self, focus: Iterable[str]) -> list[Floats]:
+        """The borders to draw on a map of the states ``focus`` (their keys): of a border
+        with two lines, the line of the state in focus, else of the state with the lower
+        key, so that no border is drawn twice beside itself."""
+        shown = set(focus)
+        lines = list(self.borders)
+        for (own, other), pieces in self.beside.items():
+            mine, theirs = own in shown, other in shown
+            if (mine and (not theirs or own < other)) or (not mine and not theirs and own < other):
+                lines.extend(pieces)
+        return lines
 
     def box(self, keys: Iterable[str]) -> tuple[float, float, float, float]:
         """x0, y0, x1, y1 around the districts of ``keys``."""
@@ -99,10 +118,17 @@ def district_geometry() -> DistrictGeometry:
         vertices = np.asarray(path.vertices, dtype=float)
         bounds.append([*vertices.min(axis=0), *vertices.max(axis=0)])
     geometry = DistrictGeometry(
-        keys=tuple(keys), paths=tuple(paths), bounds=np.asarray(bounds, dtype=float), borders=()
+        keys=tuple(keys),
+        paths=tuple(paths),
+        bounds=np.asarray(bounds, dtype=float),
+        borders=(),
+        beside={},
     )
-    edges = _border_edges(owners, geometry)
-    return dataclasses.replace(geometry, borders=tuple(_projected(line) for line in _chains(edges)))
+    groups = _border_edges(owners, geometry)
+    lines = {
+        group: tuple(_projected(line) for line in _chains(edges)) for group, edges in groups.items()
+    }
+    return dataclasses.replace(geometry, borders=lines.pop(("", "")), beside=lines)
 
 
 def districts_at(geometry: DistrictGeometry, points: Floats) -> list[set[str]]:
@@ -152,11 +178,16 @@ def _path(polygons: Sequence[Sequence[Sequence[Vertex]]]) -> Path:
 
 def _border_edges(
     owners: dict[tuple[Vertex, Vertex], list[str]], geometry: DistrictGeometry
-) -> list[tuple[Vertex, Vertex]]:
-    """The edges on a state's border: those of two districts in different states (a key's
-    first two digits), and those of one district where the land beside it belongs to
-    another state or to none (see the module's docstring)."""
-    borders = [e for e, keys in owners.items() if len(keys) == 2 and keys[0][:2] != keys[1][:2]]
+) -> dict[tuple[str, str], list[tuple[Vertex, Vertex]]]:
+    """The edges on a border, grouped: (``""``, ``""``) those of two districts in different
+    states (a key's first two digits) and those of one district with no land beside it;
+    (own state, state beside) those of one district with another state's land beside it
+    (see the module's docstring). An edge with land of its own state only beside it is
+    inside its state."""
+    groups: dict[tuple[str, str], list[tuple[Vertex, Vertex]]] = defaultdict(list)
+    groups[("", "")] = [
+        e for e, keys in owners.items() if len(keys) == 2 and keys[0][:2] != keys[1][:2]
+    ]
     single = [(edge, keys[0]) for edge, keys in owners.items() if len(keys) == 1]
     undecided = list(range(len(single)))
     beside: list[set[str]] = [set() for _ in single]
@@ -175,9 +206,12 @@ def _border_edges(
             beside[i] = (sides[number] | sides[n + number]) - {single[i][1]}
         undecided = [i for i in undecided if not beside[i]]
     for (edge, key), others in zip(single, beside, strict=True):
-        if not others or any(other[:2] != key[:2] for other in others):
-            borders.append(edge)
-    return borders
+        states = sorted({other[:2] for other in others} - {key[:2]})
+        if not others:
+            groups[("", "")].append(edge)
+        elif states:
+            groups[(key[:2], states[0])].append(edge)
+    return groups
 
 
 def _chains(edges: Sequence[tuple[Vertex, Vertex]]) -> list[list[Vertex]]:
