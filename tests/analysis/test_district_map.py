@@ -181,7 +181,8 @@ def test_the_classes_are_quantiles_of_the_values_above_zero(offers: pd.DataFrame
     assert counts.min() >= 0.2 * len(above)  # about a quarter each
     # Ties give fewer classes, never empty ones.
     assert class_bounds([0, 0, 3, 3, 3, 3], 5, whole=True).count == 2
-    assert class_bounds([2.5, 2.5, 2.5], 4).labels("de") == ["2,5 bis 2,5"]
+    assert class_bounds([2.5, 2.5, 2.5], 4).labels("de") == ["2,5"]
+    assert class_bounds([1, 1, 1, 2], 2).labels("de") == ["1,0 bis 2,0"]
     assert class_bounds([0, 0], 5).labels("en") == ["0"]
     assert class_bounds([1.0, 2.0, 3.0, 4.0], 2).labels("en") == ["under 2.5", "2.5 and over"]
 
@@ -507,6 +508,59 @@ def test_state_borders_run_between_states_not_through_them() -> None:
         inside = np.array([a == b and len(a) == 1 for a, b in zip(left, right, strict=True)])
         assert length[inside].sum() < share * length.sum()
     assert 12_000 < length.sum() < 14_000  # km: national border, coast and state borders
+
+
+def test_a_border_drawn_twice_is_drawn_once_on_the_side_in_view() -> None:
+    """Where Berlin's and Brandenburg's lines of their border differ (the shapes were
+    simplified one by one), a map of Berlin draws Berlin's line, one of Brandenburg
+    Brandenburg's: never both beside each other."""
+
+    def border_points_around_berlin(state: str) -> tuple[np.ndarray, set[tuple[float, ...]]]:
+        fig = plots.district_map(_tiny(), state=state, measure="events")
+        (borders,) = [c for c in fig.axes[0].collections if isinstance(c, LineCollection)]
+        berlin = collection(fig).get_paths()[KEYS.index("11000")].vertices
+        points = np.concatenate(borders.get_segments())
+        (x0, y0), (x1, y1) = berlin.min(axis=0), berlin.max(axis=0)
+        near = (points[:, 0] >= x0) & (points[:, 0] <= x1) & (points[:, 1] >= y0)
+        near &= points[:, 1] <= y1
+        return points[near], {tuple(np.round(v, 6)) for v in berlin}
+
+    points, own = border_points_around_berlin("Berlin")
+    assert len(points) > 100
+    assert all(tuple(np.round(p, 6)) in own for p in points)
+    points, own = border_points_around_berlin("Brandenburg")
+    assert not all(tuple(np.round(p, 6)) in own for p in points)
+
+
+def test_events_without_a_district_are_counted_for_the_state_shown() -> None:
+    frame = pd.concat([_tiny(), _tiny().iloc[:2]], ignore_index=True)
+    frame["event_id"] = pd.array(range(1, 7), dtype="Int64")
+    frame.loc[4:, ["district", "district_key"]] = None
+    frame["state"] = frame["state"].cat.add_categories([]).where(frame.index != 5, None)
+    assert (
+        footer(plots.district_map(frame, measure="events", lang="en")).count(
+            "Not shown: 2 events without a district."
+        )
+        == 1
+    )
+    bavaria = footer(plots.district_map(frame, measure="events", state="Bayern", lang="en"))
+    assert "Not shown: 1 event without a district." in bavaria
+    berlin = footer(plots.district_map(frame, measure="events", state="Berlin", lang="en"))
+    assert "without a district" not in berlin
+
+
+def test_the_map_draws_into_a_given_axes(offers: pd.DataFrame) -> None:
+    import matplotlib.pyplot as plt
+
+    fig = Figure(figsize=(13, 7), layout="constrained")
+    left, right = fig.subplots(1, 2)
+    assert plots.tile_map(offers, ax=left, lang="en") is fig
+    assert plots.district_map(offers, ax=right, lang="en") is fig
+    assert right.get_title(loc="left") == "Events per 100,000 inhabitants by district"
+    assert footer(fig).count("Source:") == 1  # one source, one line
+    assert plt.get_fignums() == []
+    with pytest.raises(WrongType, match="Axes"):
+        plots.district_map(offers, ax="right")  # type: ignore[arg-type]
 
 
 # -- a hand-made frame -----------------------------------------------------------------------

@@ -13,13 +13,14 @@ to 400 m beside it, and drawn as borders they would dash every state with false 
 an edge held by one district is a border only where the land just beyond it (0.25 km,
 else 1 km, on either side) lies in another state's district or in none (the national
 border and the coast); where it lies in a district of the same state, it is an inner edge.
+Where both states' districts hold their own line of one border, up to 400 m apart, a map
+draws one of them: the line of the state in view (:meth:`DistrictGeometry.border_lines`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-import itertools
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -39,7 +40,6 @@ STEPS = (0.25, 1.0)
 """How far beside an edge held by one district (km) its other side is looked for."""
 
 Floats = npt.NDArray[np.float64]
-Vertex = tuple[float, float]
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,24 @@ class DistrictGeometry:
     bounds: Floats
     """(400, 4): each district's x0, y0, x1, y1."""
     borders: tuple[Floats, ...]
-    """The state borders and the national border as polylines, each an (n, 2) array."""
+    """The borders drawn on every map as polylines, each an (n, 2) array: the national
+    border and the coast, and the state borders the districts on both sides share."""
+    beside: dict[tuple[str, str], tuple[Floats, ...]]
+    """The state borders each side draws its own line of (up to 400 m from the other's),
+    by the state whose districts hold them and the state beside: (``"12"``, ``"11"``) is
+    Brandenburg's line along Berlin."""
+
+    def border_lines(self, focus: Iterable[str]) -> list[Floats]:
+        """The borders to draw on a map of the states ``focus`` (their keys): of a border
+        with two lines, the line of the state in focus, else of the state with the lower
+        key, so that no border is drawn twice beside itself."""
+        shown = set(focus)
+        lines = list(self.borders)
+        for (own, other), pieces in self.beside.items():
+            mine, theirs = own in shown, other in shown
+            if (mine and (not theirs or own < other)) or (not mine and not theirs and own < other):
+                lines.extend(pieces)
+        return lines
 
     def box(self, keys: Iterable[str]) -> tuple[float, float, float, float]:
         """x0, y0, x1, y1 around the districts of ``keys``."""
@@ -83,31 +100,46 @@ def project(lon: npt.ArrayLike, lat: npt.ArrayLike) -> tuple[Floats, Floats]:
 def district_geometry() -> DistrictGeometry:
     """The shipped shapes, read and projected once a session."""
     features = sorted(district_shapes()["features"], key=lambda f: f["properties"]["ags"])
-    keys, paths, bounds = [], [], []
-    owners: dict[tuple[Vertex, Vertex], list[str]] = defaultdict(list)
-    for feature in features:
-        key = str(feature["properties"]["ags"])
-        polygons = _polygons(feature["geometry"])
-        for polygon in polygons:
-            for ring in polygon:
-                for a, b in itertools.pairwise(ring):
-                    if a != b:
-                        owners[(a, b) if a < b else (b, a)].append(key)
-        path = _path(polygons)
-        keys.append(key)
-        paths.append(path)
-        vertices = np.asarray(path.vertices, dtype=float)
-        bounds.append([*vertices.min(axis=0), *vertices.max(axis=0)])
-    geometry = DistrictGeometry(
-        keys=tuple(keys), paths=tuple(paths), bounds=np.asarray(bounds, dtype=float), borders=()
-    )
-    edges = _border_edges(owners, geometry)
-    return dataclasses.replace(geometry, borders=tuple(_projected(line) for line in _chains(edges)))
+    keys = tuple(str(f["properties"]["ags"]) for f in features)
+    rings = [
+        (number, index, np.asarray(ring, dtype=float))
+        for number, feature in enumerate(features)
+        for polygon in _polygons(feature["geometry"])
+        for index, ring in enumerate(polygon)
+    ]
+    lonlat = np.concatenate([ring for _, _, ring in rings])
+    x, y = project(lonlat[:, 0], lonlat[:, 1])
+    projected = np.column_stack([x, y])
+    starts = np.cumsum([0] + [len(ring) for _, _, ring in rings])
+    pieces: list[list[Floats]] = [[] for _ in keys]
+    for (number, index, _), start, end in zip(rings, starts[:-1], starts[1:], strict=True):
+        pieces[number].append(_oriented(projected[start:end], hole=index > 0))
+    paths = tuple(_path(parts) for parts in pieces)
+    corners = [np.asarray(p.vertices, dtype=float) for p in paths]
+    bounds = np.asarray([[*xy.min(axis=0), *xy.max(axis=0)] for xy in corners])
+    geometry = DistrictGeometry(keys=keys, paths=paths, bounds=bounds, borders=(), beside={})
+    # Vertices are the same point wherever their rounded coordinates are (4 decimals).
+    code = np.round(lonlat * 10_000).astype(np.int64)
+    vertex, where = np.unique(code[:, 0] * 10_000_000 + code[:, 1], return_inverse=True)
+    points = np.zeros((len(vertex), 2))
+    points[where] = projected
+    owner = np.repeat([number for number, _, _ in rings], [len(ring) for _, _, ring in rings])
+    last = np.zeros(len(lonlat), dtype=bool)
+    last[starts[1:] - 1] = True  # a ring's last vertex starts no edge
+    a, b, district = where[:-1][~last[:-1]], where[1:][~last[:-1]], owner[:-1][~last[:-1]]
+    keep = a != b
+    edges = np.column_stack([np.minimum(a, b), np.maximum(a, b)])[keep]
+    groups = _border_edges(edges, district[keep], geometry, points)
+    lines = {
+        group: tuple(points[line] for line in _chains(found)) for group, found in groups.items()
+    }
+    return dataclasses.replace(geometry, borders=lines.pop(("", ""), ()), beside=lines)
 
 
-def districts_at(geometry: DistrictGeometry, points: Floats) -> list[set[str]]:
-    """The keys of the districts each point (x, y in km) lies in."""
-    found: list[set[str]] = [set() for _ in range(len(points))]
+def districts_at(geometry: DistrictGeometry, points: Floats) -> dict[int, set[str]]:
+    """The keys of the districts each point (x, y in km) lies in, by the point's row
+    (points in no district left out)."""
+    found: dict[int, set[str]] = defaultdict(set)
     for key, path, (x0, y0, x1, y1) in zip(
         geometry.keys, geometry.paths, geometry.bounds, strict=True
     ):
@@ -119,70 +151,101 @@ def districts_at(geometry: DistrictGeometry, points: Floats) -> list[set[str]]:
         )[0]
         if len(near):
             for row in near[path.contains_points(points[near])]:
-                found[row].add(key)
+                found[int(row)].add(key)
     return found
 
 
-def _polygons(geometry: dict[str, Any]) -> list[list[list[Vertex]]]:
-    """The polygons of a GeoJSON geometry, each a list of rings of (lon, lat) tuples."""
-    parts = geometry["coordinates"]
+def _polygons(geometry: dict[str, Any]) -> list[Any]:
+    """The polygons of a GeoJSON geometry, each a list of rings of [lon, lat] pairs."""
     if geometry["type"] == "Polygon":
-        parts = [parts]
-    elif geometry["type"] != "MultiPolygon":
+        return [geometry["coordinates"]]
+    if geometry["type"] != "MultiPolygon":
         raise ValueError(f"a district's geometry is a {geometry['type']}, not a polygon")
-    return [[[(float(x), float(y)) for x, y in ring] for ring in polygon] for polygon in parts]
+    return list(geometry["coordinates"])
 
 
-def _path(polygons: Sequence[Sequence[Sequence[Vertex]]]) -> Path:
-    """One compound path of the polygons, projected: outer rings counter-clockwise, holes
-    clockwise, so that holes stay open under either fill rule."""
-    pieces, codes = [], []
-    for polygon in polygons:
-        for index, ring in enumerate(polygon):
-            xy = np.column_stack(project(*np.asarray(ring, dtype=float).T))
-            area = np.sum(xy[:-1, 0] * xy[1:, 1] - xy[1:, 0] * xy[:-1, 1])
-            if (area > 0) == (index > 0):  # an outer ring turning clockwise, a hole not
-                xy = xy[::-1]
-            kinds = np.full(len(xy), Path.LINETO, dtype=Path.code_type)
-            kinds[0], kinds[-1] = Path.MOVETO, Path.CLOSEPOLY
-            pieces.append(xy)
-            codes.append(kinds)
-    return Path(np.concatenate(pieces), np.concatenate(codes), readonly=True)
+def _oriented(xy: Floats, *, hole: bool) -> Floats:
+    """A ring counter-clockwise (a hole clockwise), so that holes stay open under either
+    fill rule."""
+    area = np.sum(xy[:-1, 0] * xy[1:, 1] - xy[1:, 0] * xy[:-1, 1])
+    return xy[::-1] if (area > 0) == hole else xy
+
+
+def _path(rings: Sequence[Floats]) -> Path:
+    """One compound path of the rings."""
+    codes = []
+    for ring in rings:
+        kinds = np.full(len(ring), Path.LINETO, dtype=Path.code_type)
+        kinds[0], kinds[-1] = Path.MOVETO, Path.CLOSEPOLY
+        codes.append(kinds)
+    return Path(np.concatenate(rings), np.concatenate(codes), readonly=True)
 
 
 def _border_edges(
-    owners: dict[tuple[Vertex, Vertex], list[str]], geometry: DistrictGeometry
-) -> list[tuple[Vertex, Vertex]]:
-    """The edges on a state's border: those of two districts in different states (a key's
-    first two digits), and those of one district where the land beside it belongs to
-    another state or to none (see the module's docstring)."""
-    borders = [e for e, keys in owners.items() if len(keys) == 2 and keys[0][:2] != keys[1][:2]]
-    single = [(edge, keys[0]) for edge, keys in owners.items() if len(keys) == 1]
+    edges: npt.NDArray[np.int64],
+    owners: npt.NDArray[np.int64],
+    geometry: DistrictGeometry,
+    points: Floats,
+) -> dict[tuple[str, str], list[tuple[int, int]]]:
+    """The edges on a border, grouped: (``""``, ``""``) those of two districts in different
+    states (a key's first two digits) and those of one district with no land beside it;
+    (own state, state beside) those of one district with another state's land beside it
+    (see the module's docstring). An edge with land of its own state only beside it is
+    inside its state. ``edges`` are pairs of vertex numbers (``points`` their places, the
+    lower number first), one row for each ring that holds the edge, ``owners`` the district
+    (its number) of each row."""
+    size = len(points)
+    order = np.argsort(edges[:, 0] * size + edges[:, 1], kind="stable")
+    code, start, counts = np.unique(
+        (edges[:, 0] * size + edges[:, 1])[order], return_index=True, return_counts=True
+    )
+    owner = owners[order]
+    state = [key[:2] for key in geometry.keys]
+    groups: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
+    for number, first in zip(code[counts == 2].tolist(), start[counts == 2].tolist(), strict=True):
+        if state[int(owner[first])] != state[int(owner[first + 1])]:
+            groups[("", "")].append(divmod(number, size))
+    single = [
+        (divmod(number, size), int(owner[first]))
+        for number, first in zip(
+            code[counts == 1].tolist(), start[counts == 1].tolist(), strict=True
+        )
+    ]
+    ends = points[np.asarray([edge for edge, _ in single], dtype=np.int64)]  # (n, 2, 2)
+    along = ends[:, 1] - ends[:, 0]
+    normal = np.column_stack([-along[:, 1], along[:, 0]])
+    normal /= np.maximum(np.hypot(normal[:, 0], normal[:, 1]), 1e-9)[:, None]
+    middle = ends.mean(axis=1)
+    beside: dict[int, set[str]] = {}
     undecided = list(range(len(single)))
-    beside: list[set[str]] = [set() for _ in single]
     for step in STEPS:
         if not undecided:
             break
-        ends = np.asarray([single[i][0] for i in undecided], dtype=float)  # (n, 2, 2)
-        ax, ay = project(ends[:, 0, 0], ends[:, 0, 1])
-        bx, by = project(ends[:, 1, 0], ends[:, 1, 1])
-        length = np.maximum(np.hypot(bx - ax, by - ay), 1e-9)
-        normal = np.column_stack([(ay - by) / length, (bx - ax) / length]) * step
-        middle = np.column_stack([(ax + bx) / 2, (ay + by) / 2])
-        sides = districts_at(geometry, np.concatenate([middle + normal, middle - normal]))
-        n = len(undecided)
+        shift = normal[undecided] * step
+        sides = districts_at(
+            geometry, np.concatenate([middle[undecided] + shift, middle[undecided] - shift])
+        )
         for number, i in enumerate(undecided):
-            beside[i] = (sides[number] | sides[n + number]) - {single[i][1]}
-        undecided = [i for i in undecided if not beside[i]]
-    for (edge, key), others in zip(single, beside, strict=True):
-        if not others or any(other[:2] != key[:2] for other in others):
-            borders.append(edge)
-    return borders
+            found = sides.get(number, set()) | sides.get(len(undecided) + number, set())
+            found -= {geometry.keys[single[i][1]]}
+            if found:
+                beside[i] = found
+        undecided = [i for i in undecided if i not in beside]
+    for i, (edge, district) in enumerate(single):
+        own = state[district]
+        if i not in beside:
+            groups[("", "")].append(edge)
+            continue
+        states = sorted({other[:2] for other in beside[i]} - {own})
+        if states:
+            groups[(own, states[0])].append(edge)
+    return groups
 
 
-def _chains(edges: Sequence[tuple[Vertex, Vertex]]) -> list[list[Vertex]]:
-    """The edges joined into polylines (each edge once), so that thick lines join cleanly."""
-    links: dict[Vertex, list[int]] = defaultdict(list)
+def _chains(edges: Sequence[tuple[int, int]]) -> list[list[int]]:
+    """The edges (pairs of vertex numbers) joined into polylines, each edge once, so that
+    thick lines join cleanly."""
+    links: dict[int, list[int]] = defaultdict(list)
     for number, (a, b) in enumerate(edges):
         links[a].append(number)
         links[b].append(number)
@@ -203,7 +266,3 @@ def _chains(edges: Sequence[tuple[Vertex, Vertex]]) -> list[list[Vertex]]:
             line.append(end)
         lines.append(line)
     return lines
-
-
-def _projected(line: Sequence[Vertex]) -> Floats:
-    return np.column_stack(project(*np.asarray(line, dtype=float).T))

@@ -44,15 +44,29 @@ from educatalog.plots._setup import (
 )
 from educatalog.plots._shapes import DistrictGeometry, district_geometry
 
-__all__ = ["DISTRICT_MEASURES", "MapClasses", "class_bounds", "district_map"]
+__all__ = [
+    "DISTRICT_MEASURES",
+    "GID",
+    "HATCHES",
+    "NOT_SELECTED_COLOR",
+    "NO_DATA_COLOR",
+    "MapClasses",
+    "class_bounds",
+    "class_colors",
+    "district_map",
+]
 
 DISTRICT_MEASURES: tuple[str, ...] = (PER_100K, "events", "courses", "institutions")
 """What :func:`district_map` colours the districts by (``measure=``)."""
 
 NO_DATA_COLOR = "#E3E3E3"
+"""The fill of a district without a value ("keine Angabe" / "no data"), under its hatch."""
 NOT_SELECTED_COLOR = "#F7F7F7"
-HATCH_COLORS = {"no_data": "#8C8C8C", "not_selected": "#C8C8C8"}
+"""The fill of a district a selection left out ("nicht ausgewählt" / "not selected")."""
 HATCHES = {"no_data": "////", "not_selected": "\\\\\\\\"}
+"""The hatch of each kind of district without a colour: darker lines for no data, lighter
+ones, the other way, for not selected."""
+HATCH_COLORS = {"no_data": "#8C8C8C", "not_selected": "#C8C8C8"}
 BORDER_COLOR = "#3C3C3C"
 GID = "educatalog-districts"
 """The ``gid`` of the collection of the 400 districts (in key order); its hatched overlays
@@ -108,6 +122,8 @@ class MapClasses:
                 words.append(
                     texts.text("map.positive", lang)
                     if self.zero
+                    else shown(self.low)
+                    if self.low == self.high
                     else texts.text(
                         "map.range", lang, lower=shown(self.low), upper=shown(self.high)
                     )
@@ -157,7 +173,7 @@ def class_bounds(values: npt.ArrayLike, classes: int = 5, *, whole: bool = False
 def class_colors(count: int) -> list[tuple[float, float, float, float]]:
     """``count`` colours of :data:`~educatalog.plots.SEQUENTIAL_CMAP`, lightest first."""
     cmap = mpl.colormaps[SEQUENTIAL_CMAP]
-    steps = np.linspace(0.1, 0.92, count) if count > 1 else np.array([0.5])
+    steps = np.linspace(0.1, 0.92, count) if count > 1 else np.array([0.5] * count)
     return [tuple(float(c) for c in cmap(step)) for step in steps]  # type: ignore[misc]
 
 
@@ -323,7 +339,7 @@ def _draw(
                 autolim=False,
             )
     borders = LineCollection(
-        list(geometry.borders),
+        geometry.border_lines({key[:2] for key in selected}),
         colors=BORDER_COLOR,
         linewidths=1.3 if zoomed else 0.8,
         capstyle="round",
@@ -436,7 +452,10 @@ def _notes(
     notes = []
     if without:
         notes.append(texts.text("note.without_district", lang, events=texts.count(without, lang)))
-    notes.append(texts.text("note.map_classes_zero" if found.zero else "note.map_classes", lang))
+    if found.count > 1:
+        notes.append(
+            texts.text("note.map_classes_zero" if found.zero else "note.map_classes", lang)
+        )
     if status["not_selected"]:
         notes.append(texts.text("note.districts_not_selected", lang))
     if measure == PER_100K:
