@@ -11,7 +11,8 @@ Columns (:data:`OFFER_COLUMNS`): the event and its course (``event_id``, ``cours
 ``instruction_time``), what (``education_type``, ``course_type``, ``institution_type``),
 access (``education_voucher``, ``is_part_time``, ``has_individual_start``, ``is_inhouse``),
 capacity (``min_participants``, ``max_participants``), costs (``cost``, ``cost_currency``)
-and the raw reference ids (``state_id``, ``instruction_form_id``, ...) beside their labels, so that unknown ids stay
+and the raw reference ids (``state_id``, ``instruction_form_id``, ...) beside their labels,
+so that unknown ids stay
 visible. The district (``district``, the name, and ``district_key``, the 5-digit key) comes
 from the address's postal code and city (:mod:`educatalog.frames.districts`); where there is
 none, ``district_problem`` says why. Labels are categoricals whose categories follow the
