@@ -243,3 +243,11 @@ class PlotAccessor:
         from educatalog import plots
 
         return plots.tile_map(self._frame, **options)
+
+    def subjects(self, by: str = "subject_area", **options: Any) -> Figure:
+        """The subject areas, largest first, with their share and the others
+        (:func:`educatalog.plots.subject_bars`); the frame of ``offers(subjects=True)``."""
+        from educatalog import plots
+
+        self._check(by)
+        return plots.subject_bars(self._frame, by, **options)

@@ -31,7 +31,8 @@ shows; the report puts it on the image. In a figure of your own, use
 
 The charts by family: :mod:`~educatalog.plots.supply` (bars, the tile map of the states),
 :mod:`~educatalog.plots.distributions` (stacked shares, heatmap),
-:mod:`~educatalog.plots.costs` (boxplots), :mod:`~educatalog.plots.trends` (starts per
+:mod:`~educatalog.plots.costs` (boxplots),
+:mod:`~educatalog.plots.subjects` (subject areas), :mod:`~educatalog.plots.trends` (starts per
 period, trends over snapshots); what they share (look, figure, source line, demo mark, text
 alternative, saving) is in ``_setup``. Importing the package leaves IPython alone; a chart
 registers its inline display there when drawn (:func:`register_notebook_display`).
@@ -58,6 +59,7 @@ from educatalog.plots._setup import (
 from educatalog.plots.costs import cost_boxplot
 from educatalog.plots.display import register_notebook_display
 from educatalog.plots.distributions import heatmap, stacked_shares
+from educatalog.plots.subjects import subject_bars
 from educatalog.plots.supply import TILE_GRID, supply_bars, tile_map
 from educatalog.plots.trends import starts_over_time, trend
 from educatalog.texts import population_text
@@ -84,6 +86,7 @@ __all__ = [
     "save",
     "stacked_shares",
     "starts_over_time",
+    "subject_bars",
     "supply_bars",
     "tile_map",
     "trend",

@@ -34,6 +34,13 @@ TEXTS: dict[str, tuple[str, str]] = {
     "dimension.district": ("Kreis", "district"),
     "dimension.district_key": ("Kreis", "district"),
     "dimension.district_problem": ("Grund für unbekannten Kreis", "why the district is unknown"),
+    "dimension.subject": ("Fachgebiet (Systematik)", "subject (systematics)"),
+    "dimension.subject_code": ("Systematik-Code", "systematics code"),
+    "dimension.subject_area": ("Fachgebiet", "subject area"),
+    "dimension.subject_area_code": ("Fachgebiet (Code)", "subject area (code)"),
+    "dimension.subject_group": ("Obergruppe der Systematik", "systematics group"),
+    "dimension.subject_group_code": ("Obergruppe (Code)", "systematics group (code)"),
+    "dimension.degree_type": ("Abschlussart", "degree type"),
     "dimension.city": ("Ort", "city"),
     "dimension.zip": ("Postleitzahl", "postcode"),
     "dimension.institution": ("Bildungsanbieter", "institution"),
@@ -102,6 +109,18 @@ TEXTS: dict[str, tuple[str, str]] = {
     "measure.entered": ("Neu gelistete", "Entered"),
     "measure.exited": ("Nicht mehr gelistete", "Exited"),
     "measure.net": ("Saldo", "Net change"),
+    "label.others": ("übrige ({n})", "others ({n})"),
+    "note.multiple_subjects": (
+        "Mehrfachzuordnung: ein Kurs kann mehreren Fachgebieten angehören und zählt in jedem; "
+        "die Summe der Balken übersteigt die Gesamtzahl ({total} Veranstaltungen). Anteile an "
+        "allen Veranstaltungen.",
+        "Multiple assignment: a course may belong to several subject areas and counts in each; "
+        "the bars add up to more than the total ({total} events). Shares of all events.",
+    ),
+    "alt.subjects": (
+        "{title}: Balkendiagramm; am meisten {top} mit {top_value}; {n} Fachgebiete mit Angebot.",
+        "{title}: bar chart; most {top} with {top_value}; {n} subject areas with offers.",
+    ),
     "title.top": ("{title} (die {top} größten)", "{title} (top {top})"),
     "title.shares": (
         "Anteil der Veranstaltungen nach {columns} je {rows}",
@@ -329,6 +348,12 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Bar chart: {title}. Largest: {top} ({top_value}); smallest: {low} ({low_value}); "
         "{n} groups.",
     ),
+    "note.multiple_assignment": (
+        "Mehrfachzuordnung: eine Veranstaltung kann mehreren Gruppen angehören und zählt in "
+        "jeder; zusammen ergeben die Felder mehr als die Gesamtzahl (mehr als 100 %).",
+        "Multiple assignment: an event may belong to several groups and counts in each; the "
+        "cells add up to more than the total (more than 100%).",
+    ),
     "note.n_events": (
         "n: die Zahl der Veranstaltungen jeder Zeile.",
         "n: the number of events in each row.",
@@ -456,6 +481,18 @@ TEXTS: dict[str, tuple[str, str]] = {
     "check.district_other_state": (
         "ohne Kreis: der Kreis der Postleitzahl liegt in einem anderen Bundesland",
         "no district: the postal code's district lies in another state",
+    ),
+    "check.events_without_subject": (
+        "Veranstaltungen, deren Kurs keinem Fachgebiet zugeordnet ist",
+        "events whose course has no subject",
+    ),
+    "check.unknown_subject": (
+        "Veranstaltungen, deren Kurs eine unbekannte Systematik-ID nennt",
+        "events whose course names an unknown systematics id",
+    ),
+    "check.events_without_degree": (
+        "Veranstaltungen, deren Kurs keinen Abschluss nennt",
+        "events whose course names no degree",
     ),
     "check.missing_start_date": ("Veranstaltungen ohne Beginndatum", "events without a start date"),
     "check.missing_end_date": ("Veranstaltungen ohne Enddatum", "events without an end date"),
