@@ -15,7 +15,11 @@ lists all 16 states; states come in the order of their official keys with the ke
 the name. :meth:`Table.to_html` formats the values with Babel (``1.635``, ``10,4 %``) in a
 ``<table>`` with a caption and header cells with ``scope``; :func:`write_excel`
 (:mod:`educatalog.tables.workbook`) writes the same tables into a workbook whose every
-sheet stands alone. Text that starts with ``=`` stays text.
+sheet stands alone. Text that starts with ``=`` stays text. A per-capita table of districts
+under their states (``per_capita(by="district", subtotals=True)``) shows the district key
+beside each name and each state's subtotal as "Bayern zusammen" / "Bavaria total", set off
+like the total; :func:`district_ranking` lists the districts with the most or the fewest
+events per inhabitant.
 """
 
 from __future__ import annotations
