@@ -5,6 +5,7 @@
 >>> plots.save(fig, "supply.png")                                  # doctest: +SKIP
 >>> fig, axes = plt.subplots(1, 2, layout="constrained")           # doctest: +SKIP
 >>> plots.tile_map(offers, ax=axes[0]); plots.heatmap(offers, ax=axes[1])  # doctest: +SKIP
+>>> plots.district_map(offers, state="Bayern", lang="en")          # doctest: +SKIP
 
 Every chart takes the frame of offers (:meth:`educatalog.Catalogue.offers`), computes its
 numbers with :mod:`educatalog.stats` and returns a :class:`matplotlib.figure.Figure`: a new
@@ -30,6 +31,7 @@ shows; the report puts it on the image. In a figure of your own, use
 ``layout="constrained"`` so that the source line gets room of its own.
 
 The charts by family: :mod:`~educatalog.plots.supply` (bars, the tile map of the states),
+:mod:`~educatalog.plots.districts` (the map of the 400 districts),
 :mod:`~educatalog.plots.distributions` (stacked shares, heatmap),
 :mod:`~educatalog.plots.costs` (boxplots),
 :mod:`~educatalog.plots.subjects` (subject areas), :mod:`~educatalog.plots.trends` (starts per
@@ -59,6 +61,7 @@ from educatalog.plots._setup import (
 from educatalog.plots.costs import cost_boxplot
 from educatalog.plots.display import register_notebook_display
 from educatalog.plots.distributions import heatmap, stacked_shares
+from educatalog.plots.districts import district_map
 from educatalog.plots.subjects import subject_bars
 from educatalog.plots.supply import TILE_GRID, supply_bars, tile_map
 from educatalog.plots.trends import starts_over_time, trend
@@ -80,6 +83,7 @@ __all__ = [
     "add_note",
     "alt_text",
     "cost_boxplot",
+    "district_map",
     "heatmap",
     "population_text",
     "register_notebook_display",

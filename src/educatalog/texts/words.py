@@ -203,6 +203,38 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Schraffiert: nicht ausgewählte Bundesländer (nicht Teil der Auswahl, nicht 0).",
         "Hatched: states not selected (not part of the selection, not 0).",
     ),
+    "note.without_district": (
+        "Nicht dargestellt: {events} ohne Kreis.",
+        "Not shown: {events} without a district.",
+    ),
+    "note.districts_not_selected": (
+        "Schraffiert: nicht ausgewählte Kreise (nicht Teil der Auswahl, nicht 0).",
+        "Hatched: districts not selected (not part of the selection, not 0).",
+    ),
+    "note.map_classes": (
+        "Farbstufen: etwa gleich viele Kreise je Stufe (Quantile).",
+        "Colour classes: about as many districts in each (quantiles).",
+    ),
+    "note.map_classes_zero": (
+        "Farbstufen: Kreise ohne Veranstaltung eine für sich, die übrigen etwa gleich viele "
+        "Kreise je Stufe (Quantile).",
+        "Colour classes: districts without events one of their own, the others about as "
+        "many districts in each (quantiles).",
+    ),
+    "note.map_shapes": (
+        "Kartengrundlage: © GeoBasis-DE / BKG 2021 (Daten verändert); Kreis einer Adresse "
+        "aus Postleitzahl und Ort: © OpenStreetMap contributors (ODbL).",
+        "Map: © GeoBasis-DE / BKG 2021 (Daten verändert); an address's district from its "
+        "postal code and place: © OpenStreetMap contributors (ODbL).",
+    ),
+    "map.no_data": ("keine Angabe", "no data"),
+    "map.below": ("unter {upper}", "under {upper}"),
+    "map.between": ("{lower} bis unter {upper}", "{lower} to under {upper}"),
+    "map.above": ("{lower} und mehr", "{lower} and over"),
+    "map.over_zero": ("über 0 bis unter {upper}", "over 0 to under {upper}"),
+    "map.positive": ("über 0", "over 0"),
+    "map.range": ("{lower} bis {upper}", "{lower} to {upper}"),
+    "title.in": ("{title}: {where}", "{title}: {where}"),
     "note.capacity_unknown": (
         "Ohne Balken: {groups} – keine Veranstaltung nennt eine Höchstteilnehmerzahl.",
         "No bar: {groups} – no event states a maximum number of participants.",
@@ -397,6 +429,22 @@ TEXTS: dict[str, tuple[str, str]] = {
     "alt.not_selected": (
         "{n} Bundesländer nicht ausgewählt (schraffiert).",
         "{n} states not selected (hatched).",
+    ),
+    "alt.districts": (
+        "Karte der Kreise: {title}. Höchster Wert: {top} ({top_value}); "
+        "niedrigster: {low} ({low_value}).",
+        "Map of the districts: {title}. Highest: {top} ({top_value}); lowest: {low} ({low_value}).",
+    ),
+    "alt.districts_more": ("{name} und {more} weitere Kreise", "{name} and {more} more districts"),
+    "alt.districts_value": ("{value}; {events}", "{value}; {events}"),
+    "alt.districts_one_more": ("{name} und 1 weiterer Kreis", "{name} and 1 more district"),
+    "alt.districts_no_data": (
+        "Kreise ohne Angabe (schraffiert): {n}.",
+        "Districts without data (hatched): {n}.",
+    ),
+    "alt.districts_not_selected": (
+        "Kreise nicht ausgewählt (schraffiert): {n}.",
+        "Districts not selected (hatched): {n}.",
     ),
     "alt.demo": ("Synthetische Demodaten.", "Synthetic demo data."),
     "alt.chart": ("Diagramm: {title}.", "Chart: {title}."),
