@@ -508,32 +508,38 @@ def district_notes(rates: pd.DataFrame, quality: pd.DataFrame, lang: str) -> lis
 
 def by_district(
     pub: Publication,
+    offers: pd.DataFrame,
     rates: pd.DataFrame,
-    quality: pd.DataFrame,
     *,
+    population: Any = None,
     notes: Sequence[str] = (),
     top: int = 10,
 ) -> dict[str, tables.Table]:
-    """The section on supply by district: the ``top`` districts with the most and the
-    fewest events per 100,000 inhabitants (of a selection of ``top`` districts or fewer,
-    all of them in one list), then every district of ``rates``
-    (:func:`educatalog.stats.per_capita` with ``by="district", subtotals=True,
-    margins=True``) under its state with the states' subtotals, collapsed (and on a sheet
-    of its own). Every table has ``notes`` and :func:`district_notes`; the lists say their
-    order and compare with the total. Returns the tables shown, by key."""
+    """The section on supply by district of ``offers``: the map of events per 100,000
+    inhabitants (:func:`educatalog.plots.district_map`, the districts of the selection,
+    ``population`` the districts' figures) with its table collapsed under it, every
+    district of ``rates`` (:func:`educatalog.stats.per_capita` of ``offers`` with
+    ``by="district", subtotals=True, margins=True``) under its state with the states'
+    subtotals (on a sheet of its own too), then the ``top`` districts with the most and the
+    fewest events per inhabitant (of a selection of ``top`` districts or fewer, all of them
+    in one list). Every table has ``notes`` and :func:`district_notes` (the map ``notes``);
+    the lists say their order and compare with the total. Returns the tables, by key."""
+    from educatalog import plots
+
     lang = pub.lang
     listed = len(tables.districts_of(rates))
     few = listed <= top
     sheet = texts.text("report.sheet.districts", lang)
     paragraph = "report.districts.few" if few else "report.districts.text"
     pub.say(paragraph, top=top, n=texts.number(listed, lang), sheet=sheet)
-    common = [*notes, *district_notes(rates, quality, lang)]
-    shown = {}
+    common = [*notes, *district_notes(rates, stats.quality(offers), lang)]
+    figure = plots.district_map(offers, lang=lang, population=population)
+    pub.chart("09-district-map", figure, notes=notes)
+    shown = {"districts": pub.table("districts", rates, collapsed=True, notes=common)}
     for fewest in [False] if few else [False, True]:
         ranked = tables.district_ranking(rates, top, fewest=fewest)
         key = "districts_ranked" if few else f"districts_{'fewest' if fewest else 'most'}"
         title = texts.text(f"report.table.{key}", lang, n=texts.number(len(ranked), lang))
         lead = _ranking_notes(ranked, rates, lang)
         shown[key] = pub.table(key, ranked, title=title, notes=common, lead=lead)
-    shown["districts"] = pub.table("districts", rates, collapsed=True, notes=common)
     return shown

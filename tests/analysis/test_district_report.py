@@ -43,7 +43,7 @@ def section(offers: pd.DataFrame, lang: str, tmp_path: Path, **filters: Any) -> 
         tmp_path, lang, source=SOURCE, filters=publication.scope(states, None, None, lang)
     )
     rates = rates_of(offers)
-    found = publication.by_district(pub, rates, stats.quality(offers), notes=["period"])
+    found = publication.by_district(pub, offers, rates, notes=["period"])
     return pub, rates, found
 
 
@@ -53,6 +53,7 @@ def test_the_lists_are_per_capita_with_ties_broken_by_key(
 ) -> None:
     _, rates, found = section(offers, lang, tmp_path)
     assert shown(found["districts_most"]) == district_list(offers, lang)
+    assert (tmp_path / "charts" / "09-district-map.png").is_file()  # the map, saved
     assert shown(found["districts_fewest"]) == district_list(offers, lang, fewest=True)
     # The fewest: more districts without any event than the list holds; the first ten
     # of them by key, and the note says how many share the rate.

@@ -507,6 +507,10 @@ def test_the_district_section_is_per_capita_over_the_same_offers(
             int(values[c]) for c in ("events", "courses", "institutions", "population")
         ]
         assert row[6] == pytest.approx(float(values["events_per_100k"]))
+    maps = [i for i in soup_of(german).find_all("img") if i["alt"].startswith("Karte der Kreise")]
+    assert len(maps) == 1
+    assert f"Höchster Wert: {most[0][1]}" in maps[0]["alt"]  # the first of the list
+    assert (german / "charts" / "09-district-map.png").is_file()
     text = section_of(german, "Angebot nach Kreisen")
     assert "alle 400 Kreise mit den Summen ihrer Länder" in text
     assert "Tabelle 12411-01-01-4), Stand 31.12.2024" in text
@@ -543,5 +547,8 @@ def test_a_report_of_states_lists_their_districts_only_in_english(
     assert "Filters: states: Bavaria, Saxony; start dates 1 Apr 2025 to 31 Mar 2026" in (
         lines_under(sheet)
     )
+    (image,) = [i for i in soup_of(english).find_all("img") if i["alt"].startswith("Map of the")]
+    selection = "Selection: states: Bavaria, Saxony; start dates 1 Apr 2025 to 31 Mar 2026."
+    assert image["alt"].endswith(selection)
     # The state file of one's own has no districts: theirs are the shipped figures.
     assert any("(table 12411-01-01-4), as of 31 Dec 2024" in n for n in lines_under(sheet))

@@ -44,25 +44,25 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
     "report.districts": ("Angebot nach Kreisen", "Supply by district"),
     "report.districts.text": (
         "Veranstaltungen je 100.000 Einwohner des Kreises (Landkreis oder kreisfreie Stadt) "
-        "ihrer Adresse; den Kreis bestimmen Postleitzahl und Ort der Adresse. Die Listen "
-        "zeigen die {top} Kreise mit den meisten und die {top} mit den wenigsten "
-        "Veranstaltungen je Einwohner, alle {n} Kreise mit den Summen ihrer Länder stehen in "
-        "der Tabelle darunter und im Arbeitsblatt „{sheet}“.",
+        "ihrer Adresse; den Kreis bestimmen Postleitzahl und Ort der Adresse. Die Karte "
+        "zeigt alle {n} Kreise, ihre Zahlen stehen mit den Summen der Länder in der Tabelle "
+        "zur Karte und im Arbeitsblatt „{sheet}“; die Listen darunter nennen die {top} "
+        "Kreise mit den meisten und die {top} mit den wenigsten Veranstaltungen je Einwohner.",
         "Events per 100,000 inhabitants of the district (rural district or district-free "
         "city) of their address; the postal code and place of the address decide the "
-        "district. The lists show the {top} districts with the most and the {top} with the "
-        "fewest events per inhabitant; all {n} districts, with their states' totals, are in "
-        "the table below and on the sheet “{sheet}”.",
+        "district. The map shows all {n} districts, their numbers with the states' totals "
+        "are in the map's table and on the sheet “{sheet}”; the lists below name the {top} "
+        "districts with the most and the {top} with the fewest events per inhabitant.",
     ),
     "report.districts.few": (
         "Veranstaltungen je 100.000 Einwohner des Kreises (Landkreis oder kreisfreie Stadt) "
-        "ihrer Adresse; den Kreis bestimmen Postleitzahl und Ort der Adresse. Die Liste "
-        "zeigt die Kreise der Auswahl ({n}), mit den Summen ihrer Länder stehen sie in der "
-        "Tabelle darunter und im Arbeitsblatt „{sheet}“.",
+        "ihrer Adresse; den Kreis bestimmen Postleitzahl und Ort der Adresse. Karte und "
+        "Liste zeigen die Kreise der Auswahl ({n}), mit den Summen ihrer Länder stehen sie in "
+        "der Tabelle zur Karte und im Arbeitsblatt „{sheet}“.",
         "Events per 100,000 inhabitants of the district (rural district or district-free "
         "city) of their address; the postal code and place of the address decide the "
-        "district. The list shows the districts of the selection ({n}); with their states' "
-        "totals they are in the table below and on the sheet “{sheet}”.",
+        "district. The map and the list show the districts of the selection ({n}); with their "
+        "states' totals they are in the map's table and on the sheet “{sheet}”.",
     ),
     "report.districts.why.district_no_postal_code": (
         "Adresse ohne Postleitzahl",
