@@ -512,7 +512,7 @@ def test_the_district_section_is_per_capita_over_the_same_offers(
     assert f"Höchster Wert: {most[0][1]}" in maps[0]["alt"]  # the first of the list
     assert (german / "charts" / "09-district-map.png").is_file()
     text = section_of(german, "Angebot nach Kreisen")
-    assert "alle 400 Kreise mit den Summen ihrer Länder" in text
+    assert "Die Karte zeigt alle 400 Kreise, ihre Zahlen stehen mit den Summen der Länder" in text
     assert "Tabelle 12411-01-01-4), Stand 31.12.2024" in text
     assert "© OpenStreetMap contributors" in text
     assert "Kleine Kreise: Die Kreise sind sehr verschieden groß (Zweibrücken: 33.323" in text
