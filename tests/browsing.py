@@ -19,9 +19,11 @@ __all__ = [
     "Lab",
     "Recorder",
     "Shown",
+    "district_list",
     "explorer_table",
     "number",
     "same_table",
+    "screen_rows",
     "screen_table",
     "table_text",
 ]
@@ -205,6 +207,16 @@ _READ_TABLE = """(table) => {
 }"""
 
 
+def screen_rows(locator: Any) -> list[list[str]]:
+    """Every body row of an ``educatalog-table`` on screen, all its cells (header cells, the
+    key and the name of a district, too) as text, in order."""
+    rows: list[list[str]] = locator.evaluate(
+        "(table) => [...table.querySelectorAll('tbody tr')].map((row) =>"
+        " [...row.querySelectorAll('th, td')].map((cell) => cell.innerText.trim()))"
+    )
+    return rows
+
+
 Shown = tuple[list[str], list[tuple[str, list[str]]]]
 """A table as :func:`screen_table` reads it: the value headers, and every row's label and
 cell texts in order."""
@@ -257,3 +269,33 @@ def same_table(shown: Shown, expected: Shown) -> None:
         assert got == want, f"row {n}: on screen {got}, expected {want}"
     labels, wanted = [r[0] for r in rows], [r[0] for r in want_rows]
     assert len(rows) == len(want_rows), f"rows on screen {labels}, expected {wanted}"
+
+
+def district_list(
+    offers: pd.DataFrame, lang: str, n: int = 10, *, fewest: bool = False
+) -> list[list[str]]:
+    """The rows of the report's list of the ``n`` districts with the most (``fewest``: the
+    fewest) events per 100,000 inhabitants over ``offers``, each row's cells as text (key,
+    name, state, events, inhabitants, rate), worked out here from
+    :func:`educatalog.stats.per_capita` by district: the highest (lowest) rate first,
+    districts of the same rate in the order of their keys."""
+    from educatalog.frames.districts import district_table
+    from educatalog.population import STATES
+
+    rates = stats.per_capita(offers, by="district")
+    keys = dict(zip(district_table()["district"], district_table().index, strict=True))
+    states = STATES.set_index("key")["state"]
+    rated = [(str(d), row) for d, row in rates.iterrows() if pd.notna(row["events_per_100k"])]
+    sign = 1 if fewest else -1
+    rated.sort(key=lambda item: (sign * float(item[1]["events_per_100k"]), keys[item[0]]))
+    return [
+        [
+            keys[name],
+            texts.label(name, lang),
+            texts.label(states[keys[name][:2]], lang),
+            texts.number(row["events"], lang),
+            texts.number(row["population"], lang),
+            texts.rate(row["events_per_100k"], lang),
+        ]
+        for name, row in rated[:n]
+    ]

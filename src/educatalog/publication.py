@@ -35,11 +35,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Publication",
+    "by_district",
     "chart_shares",
     "cost_coverage",
     "course_lifetimes",
     "dates",
     "describe_source",
+    "district_notes",
+    "district_population",
     "events_by_state",
     "flows",
     "over_time",
@@ -191,18 +194,21 @@ class Publication:
         stand: str | None = None,
         filtered: bool = True,
         notes: Sequence[str] = (),
+        title: str | None = None,
+        lead: Sequence[str] = (),
     ) -> tables.Table:
-        """``frame`` shown as a table titled ``report.table.<key>`` (collapsed under a
-        summary, for a chart's own table) and kept for the workbook, its sheet named
-        ``report.sheet.<key>``, with ``notes`` under it and, in a filtered report, the
-        selection; ``filtered=False`` for a table the report's filters do not apply to (it
-        says so instead of naming them)."""
-        title = texts.text(f"report.table.{key}", self.lang)
+        """``frame`` shown as a table titled ``report.table.<key>`` (or ``title``; collapsed
+        under a summary, for a chart's own table) and kept for the workbook, its sheet named
+        ``report.sheet.<key>``, with ``notes`` under it (``lead``: notes on how to read it,
+        first) and, in a filtered report, the selection; ``filtered=False`` for a table the
+        report's filters do not apply to (it says so instead of naming them)."""
+        title = title or texts.text(f"report.table.{key}", self.lang)
         sheet_key = f"report.sheet.{key}"
         sheet = texts.text(sheet_key, self.lang) if texts.has_text(sheet_key) else None
         presented = tables.present(
             frame, self.lang, title=title, source=source or self.source, sheet=sheet, stand=stand
         )
+        presented.notes[:0] = lead
         presented.notes.extend(notes)
         if not filtered:
             presented.filtered = False
@@ -417,3 +423,123 @@ def course_lifetimes(arc: Archive, lang: str) -> pd.DataFrame:
     )
     out.attrs["notes"] = [texts.text("note.lifetimes", lang)]
     return out
+
+
+def district_population(population: str | os.PathLike[str] | None = None) -> pd.DataFrame:
+    """The districts' inhabitants of the report's rates by district: those of the file
+    ``population`` where it lists districts (:func:`educatalog.population.read_population`),
+    else the shipped table (Regionaldatenbank 12411-01-01-4, 31.12.2024, Zensus 2022 basis):
+    a file of states has no figures of districts."""
+    from educatalog.errors import EducatalogError
+    from educatalog.population import district_population as shipped
+    from educatalog.population import read_population
+
+    if population is None:
+        return shipped()
+    try:
+        return read_population(population, level="district")
+    except EducatalogError:
+        read_population(population)  # a file of states: else its own error is raised
+        return shipped()
+
+
+def _ranking_notes(ranked: pd.DataFrame, rates: pd.DataFrame, lang: str) -> list[str]:
+    """Under a list of districts: its order, a tie at its end, the rate of all to compare."""
+    info = ranked.attrs["ranking"]
+    notes = [texts.text(f"note.districts.{'fewest' if info['fewest'] else 'most'}", lang)]
+    if info["tied"] > info["shown"]:
+        notes.append(
+            texts.text(
+                "note.districts.tie",
+                lang,
+                tied=texts.number(info["tied"], lang),
+                rate=texts.rate(info["rate"], lang),
+                shown=texts.number(info["shown"], lang),
+                table=texts.text("report.table.districts", lang),
+            )
+        )
+    states = {str(s) for s in rates.index.get_level_values(0)} - {str(rates.attrs["margins"])}
+    national = len(states) == 16 and rates.index.names[0] == "state"
+    if national or len(states) != 1:
+        where = texts.text("total.germany" if national else "note.districts.selection", lang)
+    else:  # one state: its districts
+        where = texts.label(states.pop(), lang)
+    total = rates[tables.rate_column(rates)].iloc[-1]
+    notes.append(
+        texts.text("note.districts.compare", lang, where=where, rate=texts.rate(total, lang))
+    )
+    return notes
+
+
+def district_notes(rates: pd.DataFrame, quality: pd.DataFrame, lang: str) -> list[str]:
+    """The notes under every table of districts: why events have no district (the checks of
+    ``quality``, :func:`educatalog.stats.quality`), how much a small district's rate swings,
+    and where the districts come from (OpenStreetMap's postal-code areas)."""
+    reasons = []
+    for check in quality.index:
+        count = quality.loc[check, "count"]
+        key = f"report.districts.why.{check}"
+        if texts.has_text(key) and not texts.is_missing(count) and int(count):
+            reasons.append(f"{texts.text(key, lang)} ({texts.count(count, lang)})")
+    if reasons:
+        notes = [texts.text("note.districts.why", lang, reasons="; ".join(reasons))]
+    else:
+        notes = [texts.text("note.districts.all_known", lang)]
+    rows = tables.districts_of(rates)
+    sizes = rows["population"].dropna().astype("int64")
+    if len(sizes) > 1:
+        small, large = int(sizes.argmin()), int(sizes.argmax())
+        names = sizes.index.get_level_values("district")
+        per = int(rates.attrs.get("per_capita", {}).get("per", 100_000))
+        notes.append(
+            texts.text(
+                "note.districts.small",
+                lang,
+                small=texts.label(names[small], lang),
+                small_population=texts.number(sizes.iloc[small], lang),
+                large=texts.label(names[large], lang),
+                large_population=texts.number(sizes.iloc[large], lang),
+                step=texts.rate(per / int(sizes.iloc[small]), lang),
+            )
+        )
+    notes.append(texts.text("note.districts.source", lang))
+    return notes
+
+
+def by_district(
+    pub: Publication,
+    offers: pd.DataFrame,
+    rates: pd.DataFrame,
+    *,
+    population: Any = None,
+    notes: Sequence[str] = (),
+    top: int = 10,
+) -> dict[str, tables.Table]:
+    """The section on supply by district of ``offers``: the map of events per 100,000
+    inhabitants (:func:`educatalog.plots.district_map`, the districts of the selection,
+    ``population`` the districts' figures) with its table collapsed under it, every
+    district of ``rates`` (:func:`educatalog.stats.per_capita` of ``offers`` with
+    ``by="district", subtotals=True, margins=True``) under its state with the states'
+    subtotals (on a sheet of its own too), then the ``top`` districts with the most and the
+    fewest events per inhabitant (of a selection of ``top`` districts or fewer, all of them
+    in one list). Every table has ``notes`` and :func:`district_notes` (the map ``notes``);
+    the lists say their order and compare with the total. Returns the tables, by key."""
+    from educatalog import plots
+
+    lang = pub.lang
+    listed = len(tables.districts_of(rates))
+    few = listed <= top
+    sheet = texts.text("report.sheet.districts", lang)
+    paragraph = "report.districts.few" if few else "report.districts.text"
+    pub.say(paragraph, top=top, n=texts.number(listed, lang), sheet=sheet)
+    common = [*notes, *district_notes(rates, stats.quality(offers), lang)]
+    figure = plots.district_map(offers, lang=lang, population=population)
+    pub.chart("09-district-map", figure, notes=notes)
+    shown = {"districts": pub.table("districts", rates, collapsed=True, notes=common)}
+    for fewest in [False] if few else [False, True]:
+        ranked = tables.district_ranking(rates, top, fewest=fewest)
+        key = "districts_ranked" if few else f"districts_{'fewest' if fewest else 'most'}"
+        title = texts.text(f"report.table.{key}", lang, n=texts.number(len(ranked), lang))
+        lead = _ranking_notes(ranked, rates, lang)
+        shown[key] = pub.table(key, ranked, title=title, notes=common, lead=lead)
+    return shown

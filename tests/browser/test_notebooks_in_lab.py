@@ -6,11 +6,22 @@ with its alt text. A screenshot of each lands in build/screenshots/."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
-from browsing import Lab, Recorder, outputs_with_problems
+from browsing import (
+    Lab,
+    Recorder,
+    district_list,
+    outputs_with_problems,
+    same_table,
+    screen_rows,
+    screen_table,
+    table_text,
+)
+from educatalog import stats, texts
 from educatalog.files.workspace import NOTEBOOKS
 from languages import foreign
 
@@ -63,10 +74,36 @@ def proper_names(service: Any) -> list[str]:
     return sorted(names, key=len, reverse=True)
 
 
+def titled(page: Any, title: str) -> Any:
+    """The table for readers on the page whose caption is ``title``."""
+    caption = page.locator("caption", has_text=re.compile(f"^{re.escape(title)}$"))
+    return page.locator("table.educatalog-table", has=caption)
+
+
+def district_tables_hold_per_capita(page: Any, offers: Any, lang: str) -> None:
+    """The report's section by district as the notebook shows it: both lists of ten, every
+    cell (key and name too), and the table of every district with the states' subtotals,
+    row by row, as stats.per_capita over the same offers gives them."""
+    for fewest in (False, True):
+        key = f"report.table.districts_{'fewest' if fewest else 'most'}"
+        shown = screen_rows(titled(page, texts.text(key, lang, n=10)))
+        assert shown == district_list(offers, lang, fewest=fewest), key
+    rates = stats.per_capita(offers, by="district", subtotals=True, margins=True)
+    caption = texts.text("report.table.districts", lang)  # collapsed: opened, as a reader does
+    page.locator("details", has=titled(page, caption)).locator("summary").click()
+    every = screen_table(titled(page, texts.text("report.table.districts", lang)))
+    same_table(every, table_text(rates, lang))
+
+
 @pytest.mark.parametrize("lang", ["de", "en"])
 @pytest.mark.parametrize("name", NAMES)
 def test_notebook_runs_in_jupyterlab(
-    lab: Lab, recorder: Recorder, proper_names: list[str], name: str, lang: str
+    lab: Lab,
+    recorder: Recorder,
+    proper_names: list[str],
+    offers: Any,
+    name: str,
+    lang: str,
 ) -> None:
     page = recorder.page
     lab.open(page, f"{lang}/{name}.ipynb")
@@ -90,7 +127,9 @@ def test_notebook_runs_in_jupyterlab(
     if name not in ("06-report",):  # the report notebook's charts are files and outputs
         assert charts, f"{where}: no chart"
 
-    if name != "06-report":  # the report's tables are the report's
+    if name == "06-report":  # its tables hold the statistics of the offers it read
+        district_tables_hold_per_capita(page, offers, lang)
+    else:  # the report's tables are the report's
         # At 1,400 pixels with the file browser open, no table is cut off at the right.
         wide = page.evaluate(WIDE_TABLES)
         assert not wide, f"{where}: tables wider than their output area: {wide}"

@@ -24,7 +24,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from accessibility import accessibility_findings, axe_script, language_findings, run_axe
-from browsing import Shown, same_table, table_text
+from browsing import Shown, district_list, same_table, table_text
 from educatalog import stats, texts
 from educatalog.demodata import GENERATOR_VERSION
 from educatalog.files.workspace import PACKAGE
@@ -257,14 +257,16 @@ def test_report_passes_the_static_accessibility_check(
     assert accessibility_findings(page) == []
     soup = BeautifulSoup(page, features="html.parser")
     images = soup.find_all("img")
-    kinds = ("Balkendiagramm", "Kachelkarte", "Gestapelte", "Heatmap", "Liniendiagramm", "Boxplots")
+    kinds = ("Balkendiagramm", "Kachelkarte", "Karte der Kreise", "Gestapelte", "Heatmap")
+    kinds += ("Liniendiagramm", "Boxplots")
     if lang == "en":  # with the catalogue over time: two line charts more, one more section
-        kinds = ("Bar chart", "Tile map", "100% stacked", "Heatmap", "Line chart", "Box plots")
+        kinds = ("Bar chart", "Tile map", "Map of the districts", "100% stacked", "Heatmap")
+        kinds += ("Line chart", "Box plots")
         kinds += ("Line chart", "Line chart")
     assert len(images) == len(kinds)
     for image, kind in zip(images, kinds, strict=True):
         assert image["alt"].startswith(kind)
-    sections = 8 if lang == "en" else 7
+    sections = 9 if lang == "en" else 8
     assert [h.name for h in soup.find_all(re.compile(r"^h[1-6]$"))] == ["h1"] + ["h2"] * sections
 
 
@@ -303,10 +305,18 @@ def test_the_reports_tables_hold_the_statistics_row_by_row(
         "starts": stats.supply(offers, "quarter", margins=True),
         "costs": stats.costs(offers, "instruction_form_category", per="course", margins=True),
     }
+    expected["districts"] = stats.per_capita(offers, by="district", subtotals=True, margins=True)
     for key, table in expected.items():
         title = texts.text(f"report.table.{key}", "de")
         assert title in on_page, (title, list(on_page))
         same_table(on_page[title], table_text(table, "de"))
+    # The lists of districts: every cell, the key and the name too, from per_capita.
+    soup = BeautifulSoup(page, features="html.parser")
+    for fewest in (False, True):
+        title = texts.text(f"report.table.districts_{'fewest' if fewest else 'most'}", "de", n=10)
+        table = next(t for t in soup.find_all("table") if t.caption.get_text().strip() == title)
+        rows = [[c.get_text().strip() for c in r(["th", "td"])] for r in table.tbody("tr")]
+        assert rows == district_list(offers, "de", fewest=fewest)
 
 
 CHROMIUM = shutil.which("chromium")

@@ -26,8 +26,10 @@ import pandas as pd
 import pytest
 from bs4 import BeautifulSoup
 
-from educatalog import history, snapshot, stats
+from browsing import district_list
+from educatalog import history, snapshot, stats, texts
 from educatalog.frames.catalogue import Catalogue, Source
+from educatalog.frames.districts import district_table
 from educatalog.population import STATES
 from educatalog.testing import serve
 
@@ -257,8 +259,14 @@ def test_costs_are_per_course_and_say_so(german: Path, demo_catalogue: Catalogue
 # -- 4: totals in every table -----------------------------------------------------------------
 
 
+RANKINGS = {  # lists of ten districts: the note under them compares with the total
+    "Die 10 Kreise mit den meisten Veranstaltungen je 100.000 Einwohner",
+    "Die 10 Kreise mit den wenigsten Veranstaltungen je 100.000 Einwohner",
+}
+
+
 def test_every_table_has_its_total(german: Path) -> None:
-    without = {"Datenqualität", "Wie lange Kurse im Katalog stehen"}
+    without = {"Datenqualität", "Wie lange Kurse im Katalog stehen", *RANKINGS}
     for caption, rows in page_tables(german).items():
         if caption in without:
             continue
@@ -275,6 +283,8 @@ def test_every_table_has_its_total(german: Path) -> None:
     for name, sheet in sheets(german).items():
         if name in ("Über diese Daten", "Datenqualität", "Archiv Verweildauer"):
             continue
+        if name in ("Kreise mit den meisten", "Kreise mit den wenigsten"):
+            continue
         last = data_rows(sheet)[-1]
         assert any(str(v).startswith(("Insgesamt", "Deutschland")) for v in last), name
         assert sheet.cell(2 + len(data_rows(sheet)), 2).font.bold, name
@@ -289,6 +299,7 @@ def test_every_chart_has_its_table_on_the_page_and_in_the_workbook(
     soup = soup_of(german)
     summaries = [d.summary.get_text(strip=True) for d in soup.find_all("details")]
     assert summaries == [
+        "Tabelle zum Diagramm: Veranstaltungen je 100.000 Einwohner nach Kreis",
         "Tabelle zum Diagramm: Anteil der Lernformen an den Veranstaltungen je Bundesland",
         "Tabelle zum Diagramm: Anteil der Dauerklassen an den Veranstaltungen je Bundesland",
         "Tabelle zum Diagramm: Beginnende Veranstaltungen je Monat",
@@ -449,3 +460,95 @@ def test_the_report_says_what_its_totals_costs_and_archive_counted(german: Path)
             assert None not in row[2:], (name, row)
     about = {r[0]: r[1] for r in book["Über diese Daten"].iter_rows(min_row=3, values_only=True)}
     assert {"Stand der Daten", "Abgerufen", "Erstellt"} <= set(about)
+
+
+# -- issue 33: supply by district ---------------------------------------------------------
+
+
+def section_of(out: Path, heading: str) -> str:
+    """The text of the section under ``heading``, to the next heading."""
+    soup = soup_of(out)
+    start = next(h for h in soup.find_all("h2") if h.get_text(strip=True).startswith(heading))
+    words = []
+    for element in start.find_all_next(["h2", "p", "caption"]):
+        if element.name == "h2":
+            break
+        words.append(element.get_text(" ", strip=True))
+    return "\n".join(words)
+
+
+def test_the_district_section_is_per_capita_over_the_same_offers(
+    german: Path, demo_catalogue: Catalogue
+) -> None:
+    """The lists and the table of every district, read from the page and the workbook, are
+    stats.per_capita over the report's offers: row by row, cell by cell."""
+    offers = demo_catalogue.offers()
+    tables = page_tables(german)
+    most = tables["Die 10 Kreise mit den meisten Veranstaltungen je 100.000 Einwohner"]
+    fewest = tables["Die 10 Kreise mit den wenigsten Veranstaltungen je 100.000 Einwohner"]
+    assert most == district_list(offers, "de")
+    assert fewest == district_list(offers, "de", fewest=True)
+    rates = stats.per_capita(offers, by="district", subtotals=True, margins=True)
+    every = tables["Veranstaltungen je 100.000 Einwohner nach Kreis"]
+    assert len(every) == len(rates) == 417
+    assert every[-1][:2] == ["", "Deutschland (Veranstaltungen mit Kreis)"]
+    assert every[-1][2] == texts.number(rates["events"].iloc[-1], "de")
+    rows = data_rows(sheets(german)["Kreise je 100.000 Einwohner"])
+    assert len(rows) == len(rates)
+    keys = district_table().reset_index().set_index("district")["key"]
+    for row, ((state, district), values) in zip(rows, rates.iterrows(), strict=True):
+        if state == "All":
+            assert row[:2] == (None, "Deutschland (Veranstaltungen mit Kreis)")
+        elif district == "All":
+            assert row[1] == f"{state} zusammen"
+        else:
+            assert row[:2] == (keys[district], district)
+        assert list(row[2:6]) == [
+            int(values[c]) for c in ("events", "courses", "institutions", "population")
+        ]
+        assert row[6] == pytest.approx(float(values["events_per_100k"]))
+    maps = [i for i in soup_of(german).find_all("img") if i["alt"].startswith("Karte der Kreise")]
+    assert len(maps) == 1
+    assert f"Höchster Wert: {most[0][1]}" in maps[0]["alt"]  # the first of the list
+    assert (german / "charts" / "09-district-map.png").is_file()
+    text = section_of(german, "Angebot nach Kreisen")
+    assert "Die Karte zeigt alle 400 Kreise, ihre Zahlen stehen mit den Summen der Länder" in text
+    assert "Tabelle 12411-01-01-4), Stand 31.12.2024" in text
+    assert "© OpenStreetMap contributors" in text
+    assert "Kleine Kreise: Die Kreise sind sehr verschieden groß (Zweibrücken: 33.323" in text
+    stateless = rates.attrs["districts_without_state"]
+    assert f"{stateless} Veranstaltungen, deren Adresse kein Bundesland nennt" in text
+    assert "bei gleicher Rate entscheidet der Kreisschlüssel" in text
+    under = lines_under(sheets(german)["Kreise je 100.000 Einwohner"])
+    assert any("12411-01-01-4" in line for line in under)
+    assert any("© OpenStreetMap contributors" in line for line in under)
+    assert any(line.startswith("Ohne Kreis (siehe „Datenqualität“)") for line in under)
+
+
+def test_a_report_of_states_lists_their_districts_only_in_english(
+    english: Path, demo_catalogue: Catalogue
+) -> None:
+    offers = stats.select(demo_catalogue.offers(), state=TWO, start="2025-04-01", end="2026-03-31")
+    tables = page_tables(english)
+    most = tables["The 10 districts with the most events per 100,000 inhabitants"]
+    fewest = tables["The 10 districts with the fewest events per 100,000 inhabitants"]
+    assert most == district_list(offers, "en")
+    assert fewest == district_list(offers, "en", fewest=True)
+    every = tables["Events per 100,000 inhabitants by district"]
+    keys = [row[0] for row in every]
+    assert {k[:2] for k in keys if k} == {"09", "14"}
+    assert len([k for k in keys if len(k) == 5]) == 96 + 13  # Bavaria's and Saxony's
+    labels = [row[1] for row in every if len(row[0]) == 2]
+    assert labels == ["Bavaria total", "Saxony total"]
+    assert every[-1][:2] == ["", "Total"]
+    sheet = sheets(english)["Districts per 100k inhabitants"]
+    rows = data_rows(sheet)
+    assert [r[0] for r in rows] == [k or None for k in keys]
+    assert "Filters: states: Bavaria, Saxony; start dates 1 Apr 2025 to 31 Mar 2026" in (
+        lines_under(sheet)
+    )
+    (image,) = [i for i in soup_of(english).find_all("img") if i["alt"].startswith("Map of the")]
+    selection = "Selection: states: Bavaria, Saxony; start dates 1 Apr 2025 to 31 Mar 2026."
+    assert image["alt"].endswith(selection)
+    # The state file of one's own has no districts: theirs are the shipped figures.
+    assert any("(table 12411-01-01-4), as of 31 Dec 2024" in n for n in lines_under(sheet))

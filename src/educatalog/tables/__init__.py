@@ -15,7 +15,11 @@ lists all 16 states; states come in the order of their official keys with the ke
 the name. :meth:`Table.to_html` formats the values with Babel (``1.635``, ``10,4 %``) in a
 ``<table>`` with a caption and header cells with ``scope``; :func:`write_excel`
 (:mod:`educatalog.tables.workbook`) writes the same tables into a workbook whose every
-sheet stands alone. Text that starts with ``=`` stays text.
+sheet stands alone. Text that starts with ``=`` stays text. A per-capita table of districts
+under their states (``per_capita(by="district", subtotals=True)``) shows the district key
+beside each name and each state's subtotal as "Bayern zusammen" / "Bavaria total", set off
+like the total; :func:`district_ranking` lists the districts with the most or the fewest
+events per inhabitant.
 """
 
 from __future__ import annotations
@@ -33,10 +37,27 @@ from educatalog import texts
 from educatalog.errors import UsageError
 from educatalog.frames.provenance import SOURCE_ATTR, Source, source_of
 from educatalog.population import STATE_KEYS
+from educatalog.tables._districts import (
+    district_ranking,
+    district_rows,
+    districts_of,
+    is_district_table,
+    is_subtotal,
+    rate_column,
+)
 from educatalog.tables.workbook import EXCEL_FORMATS, write_excel
 from educatalog.texts import population_text
 
-__all__ = ["EXCEL_FORMATS", "Table", "population_text", "present", "write_excel"]
+__all__ = [
+    "EXCEL_FORMATS",
+    "Table",
+    "district_ranking",
+    "districts_of",
+    "population_text",
+    "present",
+    "rate_column",
+    "write_excel",
+]
 
 _KINDS = ("count", "share", "rate", "money", "decimal", "text")
 
@@ -84,8 +105,9 @@ class Table:
     its last rows are totals), ``sheet`` (a short name for its sheet in a workbook),
     ``stand`` (what its "Stand" line says; default: the source's retrieval date),
     ``dates`` (header -> date, for columns headed by a date), ``filtered`` (whether the
-    workbook's filters apply to it) and ``selection`` (those filters in words, the last line
-    under it on the page; in a workbook its own "Filter" line says them)."""
+    workbook's filters apply to it), ``selection`` (those filters in words, the last line
+    under it on the page; in a workbook its own "Filter" line says them) and ``subtotals``
+    (the positions of rows that are subtotals, set off as totals are: a state's districts)."""
 
     frame: pd.DataFrame
     kinds: dict[str, str]
@@ -101,6 +123,7 @@ class Table:
     dates: dict[str, dt.date] = field(default_factory=dict)
     filtered: bool = True
     selection: str | None = None
+    subtotals: list[int] = field(default_factory=list)
 
     def cell(self, value: Any, column: str) -> str:
         """One value as the reader sees it, in :attr:`lang`."""
@@ -153,7 +176,7 @@ class Table:
                 f"{html.escape(self.cell(v, str(c)))}</td>"
                 for v, c in zip(values, frame.columns, strict=True)
             )
-            total = ' class="educatalog-total"' if n >= first_total else ""
+            total = ' class="educatalog-total"' if n >= first_total or n in self.subtotals else ""
             rows.append(f"<tr{total}>{th}{cells}</tr>")
         lines = [*self.notes, *([self.selection] if self.selection else [])]
         notes = "".join(f"<p class='educatalog-note'>{html.escape(n)}</p>" for n in lines)
@@ -224,7 +247,13 @@ def present(
     population = attrs.get("population") if isinstance(attrs, Mapping) else None
     margins = table.attrs.get("margins") if isinstance(table.attrs, dict) else None
     rates = bool(population and table.attrs.get("without_state"))
-    frame, totals = _rows(_marked(table), lang, margins, rates=rates)
+    subtotals: list[int] = []
+    if is_district_table(table, margins):  # districts under their states, with subtotals
+        without = bool(population and table.attrs.get("without_district"))
+        frame, subtotals = district_rows(_marked(table), lang, margins, without=without)
+        totals = 1
+    else:
+        frame, totals = _rows(_marked(table), lang, margins, rates=rates)
     headers, result_kinds, dates = _headers(table, frame, lang, population, chosen, margins)
     frame.columns = pd.Index([headers[str(c)] for c in frame.columns])
     total = frame.index[-1] if totals else None
@@ -235,9 +264,11 @@ def present(
     notes += _sum_notes(table, lang, margins, total_words, headers, total_row)
     found = source_of(table, source)
     origin = dict(population) if isinstance(population, Mapping) else None
-    return Table(
+    shown = Table(
         frame, result_kinds, lang, title, notes, found, origin, totals, sheet, stand, dates
     )
+    shown.subtotals = subtotals
+    return shown
 
 
 def _marked(table: pd.DataFrame) -> pd.DataFrame:
@@ -423,11 +454,13 @@ def _notes(table: pd.DataFrame, lang: str, population: Mapping[str, Any] | None)
     notes = []
     if population:
         notes.append(texts.text("population", lang, source=texts.population_text(population, lang)))
-    stateless = table.attrs.get("without_state")
-    if population and stateless:
-        notes.append(
-            texts.text("note.rates_without_state", lang, events=texts.count(stateless, lang))
-        )
+    for attr, key in (
+        ("without_state", "note.rates_without_state"),
+        ("without_district", "note.rates_without_district"),
+        ("districts_without_state", "note.districts_without_state"),
+    ):
+        if population and table.attrs.get(attr):
+            notes.append(texts.text(key, lang, events=texts.count(table.attrs[attr], lang)))
     costs = table.attrs.get("costs") if isinstance(table.attrs, dict) else None
     if isinstance(costs, Mapping) and costs.get("per") in ("course", "event"):
         notes.append(texts.text(f"note.costs_per_{costs['per']}", lang))
@@ -451,7 +484,12 @@ def _sum_notes(
     events state them, courses at a cost of 0, cells marked "x". ``apart``: the total row
     shown apart from ``table``."""
     notes = []
-    rows = [k for k in table.index if not _is_total(k, margins)]
+    subtotals = is_district_table(table, margins)  # the sums: of the districts alone
+    rows = [
+        k
+        for k in table.index
+        if not _is_total(k, margins) and not (subtotals and is_subtotal(k, margins))
+    ]
     totals = [k for k in table.index if _is_total(k, margins)]
 
     def whole(column: str) -> Any:
@@ -470,7 +508,8 @@ def _sum_notes(
                     distinct.append(headers[column])
         if distinct:
             words = ", ".join(distinct)
-            notes.append(texts.text("note.distinct_totals", lang, columns=words, total=total))
+            key = "note.distinct_subtotals" if subtotals else "note.distinct_totals"
+            notes.append(texts.text(key, lang, columns=words, total=total))
     if {"capacity", "events_with_capacity", "events"} <= set(table.columns):
         stated = whole("events_with_capacity")
         events = whole("events")

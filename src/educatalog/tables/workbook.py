@@ -3,7 +3,8 @@
 Every sheet stands alone, so that a sheet copied into another workbook still says what it
 counted: its title (with the demo mark where the data are synthetic), the table with frozen
 header rows and number formats (thousands separators; percentages as numbers with a
-percent format; dates and months as Excel dates, years as numbers), totals in bold, and
+percent format; dates and months as Excel dates, years as numbers), totals and subtotals in
+bold, and
 under it its notes, source, "Stand" (the date of the data), filters and, for a per-capita
 table, the population figures; an unknown value reads as on the page ("k. A." / "n/a").
 A first sheet ("Über diese Daten" / "About these data") gives the same for the whole
@@ -252,13 +253,14 @@ def _table_sheet(book: Workbook, table: Table, name: str, provenance: _Provenanc
     n_index = table.frame.index.nlevels
     header_row = _header(sheet, table, provenance.lang)
     first_total = header_row + len(table.frame) - table.totals + 1
-    for key, values in zip(table.frame.index, table.frame.itertuples(index=False), strict=True):
+    rows = zip(table.frame.index, table.frame.itertuples(index=False), strict=True)
+    for n, (key, values) in enumerate(rows):
         keys = key if isinstance(key, tuple) else (key,)
         cells = [_key_cell(sheet, k, provenance.lang) for k in keys]
         for value, column in zip(values, table.frame.columns, strict=True):
             cells.append(_value(sheet, value, table.kinds.get(str(column), "text"), table.lang))
         sheet.append(cells)
-        if sheet.max_row >= first_total:
+        if sheet.max_row >= first_total or n in table.subtotals:  # totals, subtotals bold
             for cell in sheet[sheet.max_row]:
                 cell.font = Font(bold=True)
     _number_formats(sheet, table, header_row, n_index)

@@ -30,6 +30,7 @@ from babel.numbers import format_decimal, format_percent
 from educatalog.errors import UsageError
 from educatalog.texts.labels import DE_LABELS as _DE_LABELS
 from educatalog.texts.labels import EN_LABELS as _EN_LABELS
+from educatalog.texts.labels import EN_QUALIFIERS as _EN_QUALIFIERS
 from educatalog.texts.words import TEXTS as _TEXTS
 
 __all__ = [
@@ -123,7 +124,8 @@ def is_missing(value: Any) -> bool:
 def label(value: Any, lang: str = DEFAULT_LANG) -> str:
     """A value of the data as a reader sees it: missing values (also the catalogue's
     "Keine Angabe") as :func:`missing`, yes/no in words, periods, years and dates as dates,
-    known catalogue labels in English for ``"en"``."""
+    known catalogue labels in English for ``"en"`` (and of two districts of one name the
+    word that tells them apart: "München, Stadt" is "München, city")."""
     lang = check_lang(lang)
     if is_missing(value):
         return missing(lang)
@@ -134,7 +136,12 @@ def label(value: Any, lang: str = DEFAULT_LANG) -> str:
     if isinstance(value, dt.date):  # datetime and pandas' Timestamp too: snapshot dates
         return date(value, lang)
     if isinstance(value, str):
-        return _EN_LABELS.get(value, value) if lang == "en" else _DE_LABELS.get(value, value)
+        if lang == "de":
+            return _DE_LABELS.get(value, value)
+        name, comma, qualifier = value.rpartition(", ")
+        if comma and f", {qualifier}" in _EN_QUALIFIERS:  # "München, Stadt": "München, city"
+            return name + _EN_QUALIFIERS[f", {qualifier}"]
+        return _EN_LABELS.get(value, value)
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)

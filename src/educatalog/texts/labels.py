@@ -82,6 +82,11 @@ EN_LABELS: dict[str, str] = {
 """English names of the labels every report shows; other labels stay as the catalogue
 names them (they are names, like a course title)."""
 
+EN_QUALIFIERS: dict[str, str] = {", Stadt": ", city", ", Landkreis": ", district"}
+"""The words that tell two districts of one name apart ("München, Stadt" and "München,
+Landkreis", :func:`educatalog.frames.districts.district_table`), in English; the names
+themselves stay as they are."""
+
 DE_LABELS: dict[str, str] = {
     "federal": "Bund",
     "regional": "Land/Region",

@@ -41,6 +41,94 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
         "die ausgewählten Länder zusammen",
         "the selected states together",
     ),
+    "report.districts": ("Angebot nach Kreisen", "Supply by district"),
+    "report.districts.text": (
+        "Veranstaltungen je 100.000 Einwohner des Kreises (Landkreis oder kreisfreie Stadt) "
+        "ihrer Adresse; den Kreis bestimmen Postleitzahl und Ort der Adresse. Die Karte "
+        "zeigt alle {n} Kreise, ihre Zahlen stehen mit den Summen der Länder in der Tabelle "
+        "zur Karte und im Arbeitsblatt „{sheet}“; die Listen darunter nennen die {top} "
+        "Kreise mit den meisten und die {top} mit den wenigsten Veranstaltungen je Einwohner.",
+        "Events per 100,000 inhabitants of the district (rural district or district-free "
+        "city) of their address; the postal code and place of the address decide the "
+        "district. The map shows all {n} districts, their numbers with the states' totals "
+        "are in the map's table and on the sheet “{sheet}”; the lists below name the {top} "
+        "districts with the most and the {top} with the fewest events per inhabitant.",
+    ),
+    "report.districts.few": (
+        "Veranstaltungen je 100.000 Einwohner des Kreises (Landkreis oder kreisfreie Stadt) "
+        "ihrer Adresse; den Kreis bestimmen Postleitzahl und Ort der Adresse. Karte und "
+        "Liste zeigen die Kreise der Auswahl ({n}), mit den Summen ihrer Länder stehen sie in "
+        "der Tabelle zur Karte und im Arbeitsblatt „{sheet}“.",
+        "Events per 100,000 inhabitants of the district (rural district or district-free "
+        "city) of their address; the postal code and place of the address decide the "
+        "district. The map and the list show the districts of the selection ({n}); with their "
+        "states' totals they are in the map's table and on the sheet “{sheet}”.",
+    ),
+    "report.districts.why.district_no_postal_code": (
+        "Adresse ohne Postleitzahl",
+        "the address has no postal code",
+    ),
+    "report.districts.why.district_unknown_postal_code": (
+        "Postleitzahl nicht im Verzeichnis (Postfach, Großkunde, neu oder fehlerhaft)",
+        "postal code not in the table (PO box, large customer, new or malformed)",
+    ),
+    "report.districts.why.district_ambiguous": (
+        "Postleitzahl in mehreren Kreisen, der Ort entscheidet nicht",
+        "the postal code lies in several districts and the place does not decide",
+    ),
+    "report.districts.why.district_other_state": (
+        "der Kreis der Postleitzahl liegt in einem anderen Bundesland als die Adresse",
+        "the postal code's district lies in another state than the address",
+    ),
+    "note.districts.why": (
+        "Ohne Kreis (siehe „Datenqualität“): {reasons}.",
+        "Without a district (see “Data quality”): {reasons}.",
+    ),
+    "note.districts.all_known": (
+        "Jede Veranstaltung hat einen Kreis.",
+        "Every event has a district.",
+    ),
+    "note.districts.source": (
+        "Der Kreis einer Veranstaltung folgt aus Postleitzahl und Ort ihrer Adresse, nach den "
+        "Postleitzahlgebieten von OpenStreetMap (© OpenStreetMap contributors, ODbL 1.0).",
+        "An event's district follows from the postal code and place of its address, by "
+        "OpenStreetMap's postal-code areas (© OpenStreetMap contributors, ODbL 1.0).",
+    ),
+    "note.districts.small": (
+        "Kleine Kreise: Die Kreise sind sehr verschieden groß ({small}: {small_population} "
+        "Einwohner; {large}: {large_population}), eine einzige Veranstaltung ändert die "
+        "Rate von {small} um {step}. Eine Rate, die auf wenigen Veranstaltungen beruht, "
+        "schwankt stark: Jede steht deshalb neben der Zahl ihrer Veranstaltungen.",
+        "Small districts: districts differ greatly in size ({small}: {small_population} "
+        "inhabitants; {large}: {large_population}), and a single event moves the rate of "
+        "{small} by {step}. A rate resting on few events swings widely: each stands beside "
+        "the number of events it rests on.",
+    ),
+    "note.districts.most": (
+        "Die höchste Rate zuerst; bei gleicher Rate entscheidet der Kreisschlüssel (aufsteigend).",
+        "Highest rate first; districts with the same rate in the order of their keys.",
+    ),
+    "note.districts.fewest": (
+        "Die niedrigste Rate zuerst; bei gleicher Rate entscheidet der Kreisschlüssel "
+        "(aufsteigend).",
+        "Lowest rate first; districts with the same rate in the order of their keys.",
+    ),
+    "note.districts.tie": (
+        "Gleichstand am Ende der Liste: {tied} Kreise haben {rate} Veranstaltungen je "
+        "100.000 Einwohner; gezeigt sind die ersten {shown} davon nach Kreisschlüssel, alle "
+        "stehen in der Tabelle „{table}“.",
+        "A tie at the end of the list: {tied} districts have {rate} events per 100,000 "
+        "inhabitants; the list shows the first {shown} of them by key, the table “{table}” "
+        "all of them.",
+    ),
+    "note.districts.compare": (
+        "Zum Vergleich – {where}: {rate} Veranstaltungen je 100.000 Einwohner.",
+        "For comparison – {where}: {rate} events per 100,000 inhabitants.",
+    ),
+    "note.districts.selection": (
+        "alle ausgewählten Kreise zusammen",
+        "all selected districts together",
+    ),
     "report.forms": ("Lernformen", "Instruction forms"),
     "report.durations": ("Dauer", "Durations"),
     "report.starts": ("Beginn im Zeitverlauf", "Starts over time"),
@@ -109,6 +197,22 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
         "Veranstaltungen je 100.000 Einwohner nach Bundesland",
         "Events per 100,000 inhabitants by state",
     ),
+    "report.table.districts_most": (
+        "Die {n} Kreise mit den meisten Veranstaltungen je 100.000 Einwohner",
+        "The {n} districts with the most events per 100,000 inhabitants",
+    ),
+    "report.table.districts_fewest": (
+        "Die {n} Kreise mit den wenigsten Veranstaltungen je 100.000 Einwohner",
+        "The {n} districts with the fewest events per 100,000 inhabitants",
+    ),
+    "report.table.districts_ranked": (
+        "Die Kreise der Auswahl nach Veranstaltungen je 100.000 Einwohner",
+        "The districts of the selection by events per 100,000 inhabitants",
+    ),
+    "report.table.districts": (
+        "Veranstaltungen je 100.000 Einwohner nach Kreis",
+        "Events per 100,000 inhabitants by district",
+    ),
     "report.table.forms": ("Angebot nach Lernform", "Offers by instruction form"),
     "report.table.durations": ("Angebot nach Dauer", "Offers by duration"),
     "report.table.starts": ("Beginn nach Quartal", "Starts by quarter"),
@@ -136,6 +240,10 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
     ),
     "report.sheet.states": ("Angebot nach Bundesland", "Offers by state"),
     "report.sheet.per_capita": ("Je 100.000 Einwohner", "Per 100,000 inhabitants"),
+    "report.sheet.districts_most": ("Kreise mit den meisten", "Districts with the most"),
+    "report.sheet.districts_fewest": ("Kreise mit den wenigsten", "Districts with the fewest"),
+    "report.sheet.districts_ranked": ("Kreise nach Rate", "Districts by rate"),
+    "report.sheet.districts": ("Kreise je 100.000 Einwohner", "Districts per 100k inhabitants"),
     "report.sheet.forms": ("Angebot nach Lernform", "Offers by instruction form"),
     "report.sheet.forms_by_state": ("Lernform je Bundesland", "Forms within each state"),
     "report.sheet.durations": ("Angebot nach Dauer", "Offers by duration"),
