@@ -26,19 +26,25 @@ from educatalog.frames.provenance import source_of
 from educatalog.stats.selection import narrow
 from educatalog.widgets._choices import (
     FILTERS,
+    LONG,
     TIME_DIMENSIONS,
+    TOP,
     Mask,
+    Option,
     View,
     checked,
+    districts_in,
     filter_notes,
     find_dimensions,
     find_filters,
+    follow_states,
     month_range,
+    offered,
     options,
     start_months,
 )
 from educatalog.widgets._debounce import Debouncer, Scheduler, thread_timer
-from educatalog.widgets.display import MISSING_LABEL, empty_figure, png_bytes, title_of
+from educatalog.widgets.display import MISSING_LABEL, empty_figure, png_bytes, title_of, ui_text
 from educatalog.widgets.export import (
     csv_bytes,
     file_suffix,
@@ -106,7 +112,8 @@ class ExplorerModel:
             else None
         )
         self.options = options(self.dimensions, self.filters, self.months, self.lang)
-        """Each choice's options as (label, value), in the order shown."""
+        """Each choice's options as (label, value), in the order shown: every one (the
+        districts of every state; :meth:`choices` those the view offers)."""
         first = "state" if "state" in self.dimensions else next(iter(self.dimensions))
         self.view = self.shown = View(by=first)
         """The view chosen; ``shown``: the view of the numbers (as its update began)."""
@@ -140,6 +147,9 @@ class ExplorerModel:
         self.png = b""
         self.alt_text = ""
         """What the chart shows, in words (:func:`educatalog.plots.alt_text`)."""
+        self.chart_note = ""
+        """What the chart leaves out of the table, in words (a dimension of more than
+        :data:`~educatalog.widgets._choices.LONG` levels: its largest), or empty."""
         self.refresh()
 
     # -- the view --------------------------------------------------------------------
@@ -175,7 +185,13 @@ class ExplorerModel:
         self._set(view, always=True)
         return problems
 
+    def choices(self, view: View | None = None) -> dict[str, list[Option]]:
+        """The options that ``view`` (default: the :attr:`view`) offers: the districts of
+        its states (all where it chooses none), the rest as :attr:`options`."""
+        return offered(self.options, (view or self.view).states)
+
     def _set(self, view: View, *, always: bool = False) -> None:
+        view = follow_states(view, self.view)  # districts of states no longer chosen: gone
         view = checked(view, self.options, self.months, self.has_voucher)
         before, self.view = self.view, view
         if view != before:
@@ -275,6 +291,7 @@ class ExplorerModel:
             self.table, self.totals = full.iloc[:-1, :-1], None
         self._full = full
         t2 = clock()
+        self.chart_note = ""
         self.figure = self._draw(frame, dims, measure)
         self.figure_title = title_of(self.figure)
         t3 = clock()
@@ -342,7 +359,10 @@ class ExplorerModel:
         frame = pd.DataFrame(data, copy=False)
         for name, (column, _description) in FILTERS.items():
             chosen = view.chosen(name)
-            if chosen and column in frame:  # a filter narrows the levels: no zero rows
+            kept = districts_in(view.states) if name == "districts" and not chosen else None
+            if kept is not None and column in frame:  # the districts of the states chosen
+                frame[column] = narrow(frame[column], sorted(kept))
+            elif chosen and column in frame:  # a filter narrows the levels: no zero rows
                 values = [None if v == MISSING_LABEL else v for v in chosen]
                 frame[column] = narrow(frame[column], values)
         frame.attrs = {
@@ -363,7 +383,10 @@ class ExplorerModel:
         if measure == "capacity" and shown.isna().all(axis=None):
             return empty_figure(lang, texts.text("empty.capacity", lang))
         if by2 is None and not (by in TIME_DIMENSIONS and measure == "events"):
-            return plots.supply_bars(frame, by, measure=measure, lang=lang, source=self.source)
+            top = self._top(by, len(self.table), "rows")
+            return plots.supply_bars(
+                frame, by, measure=measure, top=top, lang=lang, source=self.source
+            )
         if (
             by in TIME_DIMENSIONS
             and measure == "events"
@@ -371,9 +394,37 @@ class ExplorerModel:
         ):
             return plots.starts_over_time(frame, freq=by, by=by2, lang=lang, source=self.source)
         assert by2 is not None
+        title = None
+        for dim, where, levels in (
+            (by, "rows", len(self.table)),
+            (by2, "columns", len(self.table.columns)),
+        ):
+            top = self._top(dim, levels, where)
+            if top is not None:
+                frame = _largest(frame, dim, measure, top)
+                names = {"rows": texts.dimension(by, lang), "columns": texts.dimension(by2, lang)}
+                what = texts.text(f"measure.{measure}", lang)
+                whole = texts.text("title.measure_by_2d", lang, measure=what, **names)
+                title = texts.text("title.top", lang, title=whole, top=top)
         return plots.heatmap(
-            frame, by, by2, normalize=False, measure=measure, lang=lang, source=self.source
+            frame,
+            by,
+            by2,
+            normalize=False,
+            measure=measure,
+            lang=lang,
+            source=self.source,
+            title=title,
         )
+
+    def _top(self, dim: str, levels: int, where: str) -> int | None:
+        """How many of the ``levels`` of ``dim`` the chart shows (its largest), None for
+        all; the :attr:`chart_note` says so."""
+        if levels <= LONG or dim in TIME_DIMENSIONS:
+            return None
+        top = TOP[where]
+        self.chart_note = ui_text("top", self.lang, top=top, levels=levels)
+        return top
 
     # -- the table as a file ---------------------------------------------------------
 
@@ -418,6 +469,21 @@ class ExplorerModel:
         name = texts.text(f"measure.{self.shown.measure}", self.lang)
         measure = f"{texts.text('excel.measure', self.lang)}: {name}"
         return presented(self._full, self.lang, title, self.source, measure)
+
+
+def _largest(frame: pd.DataFrame, dim: str, measure: str, top: int) -> pd.DataFrame:
+    """The rows of ``frame`` in the ``top`` levels of ``dim`` of the largest ``measure``,
+    those levels alone and largest first (``frame`` where no level has any)."""
+    values = stats.supply(frame, dim, normalize=False)[measure]
+    ranked = values[values.index.notna() & (values.fillna(0) > 0).to_numpy()]
+    ranked = ranked.sort_values(ascending=False, kind="stable")
+    kept = list(ranked.index[:top])
+    if not kept:
+        return frame
+    out = frame.loc[frame[dim].isin(kept).to_numpy()].copy()
+    out[dim] = out[dim].cat.set_categories(kept)
+    out.attrs = frame.attrs
+    return out
 
 
 def _distinct_events(event_ids: pd.Series) -> int:

@@ -12,14 +12,15 @@ from educatalog.widgets._choices import FILTERS, Option, View
 from educatalog.widgets.display import ui_text
 from educatalog.widgets.export import FORMATS
 
-__all__ = ["control_layout", "make_controls", "make_outputs"]
+__all__ = ["control_layout", "make_controls", "make_outputs", "show_view"]
 
 
 def make_controls(
     options: Mapping[str, Sequence[Option]], view: View, voucher: bool, lang: str
 ) -> dict[str, w.Widget]:
     """The controls by name, showing ``view``: ``by``, ``by2``, ``measure``, a list per
-    filter, ``start`` (a range of months), ``voucher``, ``reset`` and ``format``."""
+    filter (``options`` as the view offers them: the districts of its states), ``start``
+    (a range of months), ``voucher``, ``reset`` and ``format``."""
     wide = {"description_width": "initial"}
     controls: dict[str, w.Widget] = {
         "by": w.Dropdown(
@@ -102,6 +103,25 @@ def control_layout(
             w.HBox([c["format"], outputs["download"]], layout=w.Layout(align_items="center")),
         ]
     )
+
+
+def show_view(
+    controls: Mapping[str, w.Widget],
+    view: View,
+    options: Mapping[str, Sequence[Option]],
+    fields: Sequence[str],
+) -> None:
+    """Set the ``controls`` of ``fields`` to ``view``, and the list of districts to those
+    its states offer (``options``)."""
+    if "districts" in controls and "districts" in options:
+        offered = list(options["districts"])
+        if list(controls["districts"].options) != offered:
+            controls["districts"].options = offered
+    for name in fields:
+        if name in controls:
+            controls[name].value = getattr(view, name)
+    if "start" in controls:
+        controls["start"].index = view.window or (0, len(controls["start"].options) - 1)
 
 
 def make_outputs() -> dict[str, w.Widget]:

@@ -30,6 +30,7 @@ _UI: dict[str, tuple[str, str]] = {
     "by2": ("und nach", "and by"),
     "measure": ("Maß", "Measure"),
     "states": ("Bundesländer", "States"),
+    "districts": ("Kreise", "Districts"),
     "categories": ("Lernformen", "Forms"),
     "durations": ("Dauer", "Durations"),
     "choose": (
@@ -53,6 +54,10 @@ _UI: dict[str, tuple[str, str]] = {
     "updated": ("aktualisiert in {seconds} s", "updated in {seconds} s"),
     "voucher_only": ("nur mit Bildungsgutschein", "voucher only"),
     "range": ("Beginn {low} bis {high}", "start {low} to {high}"),
+    "top": (
+        "Diagramm: die {top} größten von {levels} Gruppen, Tabelle: alle",
+        "chart: the largest {top} of {levels} groups, table: all",
+    ),
     "demo": ("synthetische Demodaten", "synthetic demo data"),
     "failed": ("Export fehlgeschlagen: {error}", "Export failed: {error}"),
     "measures": ("Veranstaltungen|Kurse|Anbieter|Plätze", "Events|Courses|Institutions|Places"),
@@ -63,6 +68,16 @@ _UI: dict[str, tuple[str, str]] = {
     "link.value": (
         "Link: {part}={value} gibt es nicht (es gibt: {allowed}); ignoriert.",
         "Link: there is no {part}={value} (there are: {allowed}); ignored.",
+    ),
+    "link.close": (
+        "Link: {part}={value} gibt es nicht ({close}); ignoriert.",
+        "Link: there is no {part}={value} ({close}); ignored.",
+    ),
+    "link.similar": ("ähnlich: {names}", "similar: {names}"),
+    "link.count": ("es gibt {n} zur Wahl", "there are {n} to choose from"),
+    "link.outside": (
+        "Link: {part}={value} liegt in keinem der gewählten Bundesländer ({states}); ignoriert.",
+        "Link: {part}={value} lies in none of the states chosen ({states}); ignored.",
     ),
     "link.month": (
         "Link: {part}={value} ist kein Monat (JJJJ-MM); ignoriert.",
