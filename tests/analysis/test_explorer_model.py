@@ -309,7 +309,7 @@ def test_the_district_table_is_the_statistics_of_the_same_filters(
     )
     pd.testing.assert_frame_equal(model.table, district_table(picked, "courses"))
     assert model.matched == len(picked) > 0
-    assert model.notes == ["Bavaria, Saxony", "München, Stadt, Leipzig, Stadt, not stated"]
+    assert model.notes == ["Bavaria, Saxony", "München, Stadt; Leipzig, Stadt; not stated"]
 
     # by two dimensions: the crosstab of the same selection
     model.update(by2="duration_class", districts=())
@@ -326,6 +326,7 @@ def test_a_long_dimension_is_charted_by_its_largest_groups(
     events = stats.supply(offers, "district")["events"]
     top = events[events.index.notna()].sort_values(ascending=False, kind="stable")
     assert model.figure_title == "Events by district (top 20)"
+    assert model.table_title == "Events by district"  # the table lists every district
     assert model.alt_text.startswith(
         f"Bar chart: Events by district (top 20). Largest: {top.index[0]} ({top.iloc[0]});"
     )

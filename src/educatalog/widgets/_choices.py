@@ -307,11 +307,13 @@ def checked(
 def filter_notes(view: View, months: Sequence[pd.Period], lang: str) -> list[str]:
     """The filters of ``view`` in effect, in words (one entry per filter)."""
     notes = [
-        ", ".join(
-            texts.missing(lang) if v == MISSING_LABEL else texts.label(v, lang) for v in chosen
+        # "; " between districts, whose names may hold a comma ("München, Stadt")
+        ("; " if name == "districts" else ", ").join(
+            texts.missing(lang) if v == MISSING_LABEL else texts.label(v, lang)
+            for v in view.chosen(name)
         )
-        for chosen in (view.chosen(name) for name in FILTERS)
-        if chosen
+        for name in FILTERS
+        if view.chosen(name)
     ]
     if view.window is not None:
         low, high = (texts.label(months[i], lang) for i in view.window)

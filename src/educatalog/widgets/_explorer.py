@@ -337,7 +337,7 @@ class Explorer:
             return
         self.outputs["chart"].value = image_html(m.png, m.alt_text)
         self.outputs["table"].value = table_html(
-            m.table, m.totals, lang=m.lang, title=m.figure_title
+            m.table, m.totals, lang=m.lang, title=m.table_title
         )
         self._update_download()
         self.outputs["status"].value = status_text(self.model)

@@ -144,9 +144,13 @@ class ExplorerModel:
         self.table = pd.DataFrame()
         self.figure = empty_figure(self.lang)
         self.figure_title: str | None = None
+        self.table_title: str | None = None
+        """The table's title: the chart's, without "(top 20)" where the chart shows fewer
+        groups than the table."""
         self.png = b""
         self.alt_text = ""
         """What the chart shows, in words (:func:`educatalog.plots.alt_text`)."""
+        self._shown_top: int | None = None  # how many groups the chart shows, if not all
         self.chart_note = ""
         """What the chart leaves out of the table, in words (a dimension of more than
         :data:`~educatalog.widgets._choices.LONG` levels: its largest), or empty."""
@@ -291,9 +295,11 @@ class ExplorerModel:
             self.table, self.totals = full.iloc[:-1, :-1], None
         self._full = full
         t2 = clock()
-        self.chart_note = ""
         self.figure = self._draw(frame, dims, measure)
-        self.figure_title = title_of(self.figure)
+        self.figure_title = self.table_title = title_of(self.figure)
+        if self._shown_top is not None and self.figure_title is not None:
+            suffix = texts.text("title.top", self.lang, title="", top=self._shown_top)
+            self.table_title = self.figure_title.removesuffix(suffix)
         t3 = clock()
         self.png = png_bytes(self.figure, self.dpi)
         self.alt_text = plots.alt_text(self.figure) or self.figure_title or ""
@@ -376,6 +382,7 @@ class ExplorerModel:
         by = dims[0]
         by2 = dims[1] if len(dims) > 1 else None
         lang = self.lang
+        self.chart_note, self._shown_top = "", None  # the chart shows every group
         if not self.matched:
             return empty_figure(lang)
         # by one dimension the table has a column per measure, by two the measure's cells
@@ -422,7 +429,7 @@ class ExplorerModel:
         all; the :attr:`chart_note` says so."""
         if levels <= LONG or dim in TIME_DIMENSIONS:
             return None
-        top = TOP[where]
+        top = self._shown_top = TOP[where]
         self.chart_note = ui_text("top", self.lang, top=top, levels=levels)
         return top
 
@@ -465,7 +472,7 @@ class ExplorerModel:
 
     def _presented(self) -> tables.Table:
         """The table with its totals for readers, the measure named under it."""
-        title = self.figure_title or self.file_stem
+        title = self.table_title or self.file_stem
         name = texts.text(f"measure.{self.shown.measure}", self.lang)
         measure = f"{texts.text('excel.measure', self.lang)}: {name}"
         return presented(self._full, self.lang, title, self.source, measure)
