@@ -145,13 +145,15 @@ def test_a_district_view_goes_into_a_link_and_comes_back(
 def test_what_a_link_gets_wrong_about_districts_is_said(german: Explorer) -> None:
     problems = german.set_state(
         "by=district&states=Bayern&districts=Leipzig%2C+Stadt&districts=Münchn"
-        "&districts=Nirgendwo&districts=Passau%2C+Stadt"
+        "&districts=Nirgendwo&districts=munchen&districts=Passau%2C+Stadt"
     )
     assert problems == [
         "Link: districts=Leipzig, Stadt liegt in keinem der gewählten Bundesländer (Bayern); "
         "ignoriert.",
         "Link: districts=Münchn gibt es nicht (ähnlich: „München, Stadt“); ignoriert.",
         "Link: districts=Nirgendwo gibt es nicht (es gibt 97 zur Wahl); ignoriert.",
+        "Link: districts=munchen gibt es nicht (ähnlich: „München, Landkreis“, „München, Stadt“); "
+        "ignoriert.",
     ]
     assert german.controls["districts"].value == ("Passau, Stadt",)
     assert to_query(german.state) == "by=district&states=Bayern&districts=Passau%2C+Stadt"

@@ -21,6 +21,7 @@ so is a district that lies in none of the states the link chooses.
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode
@@ -113,7 +114,7 @@ def view_of(model: ExplorerModel, state: Mapping[str, Any]) -> tuple[View, list[
         if len(names) <= _MANY:
             problem = ui_text("link.value", lang, part=name, value=value, allowed=", ".join(names))
         else:
-            close = difflib.get_close_matches(str(value), names, n=3, cutoff=0.6)
+            close = _similar(str(value), names)
             quoted = ", ".join(("„{}“" if lang == "de" else '"{}"').format(n) for n in close)
             what = ui_text("link.similar", lang, names=quoted) if close else ""
             what = what or ui_text("link.count", lang, n=texts.number(len(names), lang))
@@ -177,6 +178,22 @@ def _within_states(
         else:
             kept.append(name)
     return kept
+
+
+def _similar(value: str, names: Sequence[str]) -> list[str]:
+    """Up to three of ``names`` like ``value``: those that begin with it, else the closest
+    spellings; case and accents aside ("munchen" is like "München, Stadt")."""
+    plain = {_plain(name): name for name in names}
+    wanted = _plain(value)
+    begin = [name for text, name in plain.items() if wanted and text.startswith(wanted)]
+    close = difflib.get_close_matches(wanted, list(plain), n=3, cutoff=0.6)
+    return begin[:3] or [plain[text] for text in close]
+
+
+def _plain(text: str) -> str:
+    """``text`` without case and accents."""
+    decomposed = unicodedata.normalize("NFKD", text).casefold()
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def _labels(options: Sequence[Option], allowed: Sequence[Any]) -> dict[Any, str]:
