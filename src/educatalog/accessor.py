@@ -243,3 +243,18 @@ class PlotAccessor:
         from educatalog import plots
 
         return plots.tile_map(self._frame, **options)
+
+    def district_map(self, **options: Any) -> Figure:
+        """The 400 districts as a map, or one state's (:func:`educatalog.plots.district_map`):
+        ``offers.edu.plot.district_map(state="Bayern")``."""
+        from educatalog import plots
+
+        return plots.district_map(self._frame, **options)
+
+    def subjects(self, by: str = "subject_area", **options: Any) -> Figure:
+        """The subject areas, largest first, with their share and the others
+        (:func:`educatalog.plots.subject_bars`); the frame of ``offers(subjects=True)``."""
+        from educatalog import plots
+
+        self._check(by)
+        return plots.subject_bars(self._frame, by, **options)

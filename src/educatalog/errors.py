@@ -149,6 +149,7 @@ EXTRAS: dict[str, str] = {
     "report": "the report and the notebooks run in a kernel",
     "widgets": "the explorer in a notebook",
     "dashboard": "the dashboard (Voilà)",
+    "geo": "the districts' shapes as a GeoDataFrame (geopandas)",
     "lab": "JupyterLab with the notebooks",
 }
 """educatalog's extras (``pip install 'educatalog[NAME]'``) and what each one is for."""

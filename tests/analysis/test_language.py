@@ -66,6 +66,8 @@ CHARTS: dict[str, Callable[..., Figure]] = {
     ),
     "costs": lambda o, **k: plots.cost_boxplot(o, "instruction_form_category", **k),
     "tiles": lambda o, **k: plots.tile_map(o, **k),
+    "districts": lambda o, **k: plots.district_map(o, **k),
+    "district_counts": lambda o, **k: plots.district_map(o, measure="courses", state="BY", **k),
 }
 
 

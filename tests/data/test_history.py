@@ -87,6 +87,9 @@ BYS = [
     ("month", "all", False),
     ("year", "all", True),
     ("education_voucher", "all", False),
+    ("district", "all", False),
+    ("district_key", "all", True),
+    (["state", "district_problem"], "index", False),
     (["state", "instruction_form_category"], "index", False),
     (["duration_class", "instruction_time"], "columns", True),
 ]
@@ -115,6 +118,23 @@ def test_offers_of_the_archive_are_those_pandas_computed(
     day = DATES[2]
     expected = originals[day].offers()
     pd.testing.assert_frame_equal(archive.offers(day), expected, check_exact=True)
+    assert expected["district"].notna().any()  # derived when read: districts are there
+
+
+def test_the_archive_stores_no_district_and_derives_them_when_read(
+    archive: history.Archive,
+) -> None:
+    stored = archive.sql("SELECT * FROM stored_offer_versions LIMIT 0").columns
+    assert not {"district", "district_key", "district_problem"} & set(stored)
+    for day in archive.dates:
+        assert "district" not in archive.entry(day)["offers"]["categories"]
+    got = archive.sql(
+        "SELECT district_key, count(*) AS n FROM offers WHERE snapshot_index = 0 "
+        "AND district_key IS NOT NULL GROUP BY 1 ORDER BY 1"
+    )
+    offers = archive.offers(archive.dates[0])
+    expected = offers["district_key"].dropna().value_counts().sort_index()
+    assert dict(zip(got["district_key"], got["n"], strict=True)) == expected.to_dict()
 
 
 def _ids(cat: Catalogue, level: str) -> set:
@@ -304,6 +324,31 @@ def test_supply_by_funding_types_equals_pandas(
     for day, cat in originals.items():
         funded = cat.offers(funding=True)
         expected = stats.supply(funded, by=by, normalize=normalize, dropna=dropna)
+        got = trend.xs(pd.Timestamp(day), level="snapshot_date")
+        pd.testing.assert_frame_equal(got, expected, check_index_type=False, obj=str(day))
+        assert list(map(str, got.index)) == list(map(str, expected.index))
+    assert (trend["events"] > 0).any()
+
+
+@pytest.mark.parametrize(
+    ("by", "normalize", "dropna"),
+    [
+        ("subject_area", "all", False),
+        ("subject_group_code", "all", True),
+        (["state", "subject_area"], "index", False),
+        (["subject_area", "funding_level"], "columns", False),
+    ],
+)
+def test_supply_by_subjects_equals_pandas(
+    archive: history.Archive, originals: dict, by: str | list[str], normalize: str, dropna: bool
+) -> None:
+    """Subjects are derived from each snapshot's archived systematics tables: DuckDB groups
+    by them as stats.supply does on the frame of offers(subjects=True)."""
+    trend = archive.supply(by=by, normalize=normalize, dropna=dropna)
+    funding = "funding_level" in by
+    for day, cat in originals.items():
+        frame = cat.offers(subjects=True, funding=funding)
+        expected = stats.supply(frame, by=by, normalize=normalize, dropna=dropna)
         got = trend.xs(pd.Timestamp(day), level="snapshot_date")
         pd.testing.assert_frame_equal(got, expected, check_index_type=False, obj=str(day))
         assert list(map(str, got.index)) == list(map(str, expected.index))

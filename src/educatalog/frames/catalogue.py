@@ -149,7 +149,10 @@ class Catalogue(Mapping[str, pd.DataFrame]):
         labels.name = reference
         return labels
 
-    def offers(self, *, funding: bool = False) -> pd.DataFrame:
-        """One analysis-ready row per event joined along its relations; see
-        :func:`educatalog.frames.offers.build_offers`."""
-        return build_offers(self, funding=funding)
+    def offers(
+        self, *, funding: bool = False, subjects: bool = False, degrees: bool = False
+    ) -> pd.DataFrame:
+        """One analysis-ready row per event joined along its relations; with ``funding``,
+        ``subjects`` or ``degrees`` one row per event and funding type, subject or degree
+        type of its course. See :func:`educatalog.frames.offers.build_offers`."""
+        return build_offers(self, funding=funding, subjects=subjects, degrees=degrees)

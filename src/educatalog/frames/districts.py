@@ -20,11 +20,12 @@ import functools
 import io
 import json
 from importlib import resources
+from typing import Any, Literal, overload
 
 import numpy as np
 import pandas as pd
 
-from educatalog.errors import UsageError
+from educatalog.errors import UsageError, require
 
 __all__ = [
     "AMBIGUOUS",
@@ -35,6 +36,7 @@ __all__ = [
     "STATE_CODES",
     "UNKNOWN_POSTAL_CODE",
     "assign_districts",
+    "district_shapes",
     "district_table",
 ]
 
@@ -110,6 +112,45 @@ def district_table() -> pd.DataFrame:
     gives them: "Landkreis", "Kreis", "Kreisfreie Stadt", "Stadtkreis") and ``state_key``
     (the first two digits)."""
     return _districts().copy()
+
+
+@overload
+def district_shapes(*, as_geodataframe: Literal[False] = False) -> dict[str, Any]: ...
+@overload
+def district_shapes(*, as_geodataframe: Literal[True]) -> pd.DataFrame: ...
+
+
+def district_shapes(*, as_geodataframe: bool = False) -> dict[str, Any] | pd.DataFrame:
+    """The shapes of the 400 districts (BKG VG5000, 1 January 2021, Eisenach joined to the
+    Wartburgkreis, simplified with a 400 m tolerance; WGS84 longitude and latitude, four
+    decimals), licensed dl-de/by-2-0: a map that shows them says
+    "© GeoBasis-DE / BKG 2021 (Daten verändert)".
+
+    By default the GeoJSON ``FeatureCollection`` as a dict (a new one each call): 400
+    features of ``Polygon`` or ``MultiPolygon`` geometry, with the properties ``ags`` (the
+    5-digit district key), ``name`` and ``type`` (as the BKG gives them). Neighbouring
+    districts share their borders vertex for vertex, so a state's outline is the edges of
+    its districts that no two of them share. ``as_geodataframe=True`` gives a
+    ``geopandas.GeoDataFrame`` in EPSG:4326 instead, index ``key``, the columns of
+    :func:`district_table` and ``geometry``; it needs geopandas, which educatalog does not
+    install (``pip install 'educatalog[geo]'``).
+
+    >>> district_shapes(as_geodataframe=True).plot(column="state_key")  # doctest: +SKIP
+    """
+    if not as_geodataframe:
+        collection: dict[str, Any] = json.loads(_read("district_shapes.geojson"))
+        return collection
+    require("geo", "geopandas", what="district_shapes(as_geodataframe=True)")
+    import geopandas
+
+    features = json.loads(_read("district_shapes.geojson"))["features"]
+    shapes = geopandas.GeoDataFrame.from_features(features, crs="EPSG:4326")
+    shapes.index = pd.Index(shapes["ags"].astype("string"), name="key")
+    table = _districts()
+    frame: pd.DataFrame = geopandas.GeoDataFrame(
+        table.join(shapes[["geometry"]], how="left"), geometry="geometry", crs="EPSG:4326"
+    )
+    return frame
 
 
 def _place(text: pd.Series) -> pd.Series:

@@ -5,13 +5,13 @@
 
 Columns (:data:`OFFER_COLUMNS`): the event and its course (``event_id``, ``course_id``,
 ``institution``, ``course_title``), its dates and duration (``event_start_date``,
-``event_end_date``, ``duration_days``, ``duration_class``), where it takes place
-(``state``, ``state_code``, ``district``, ``district_key``, ``zip``, ``city``,
-``barrier_free``), how (``instruction_form``, ``instruction_form_category``,
-``instruction_time``), what (``education_type``, ``course_type``, ``institution_type``),
-access (``education_voucher``, ``is_part_time``, ``has_individual_start``, ``is_inhouse``),
-capacity (``min_participants``, ``max_participants``), costs (``cost``, ``cost_currency``)
-and the raw reference ids (``state_id``, ``instruction_form_id``, ...) beside their labels, so that unknown ids stay
+``event_end_date``, ``duration_days``, ``duration_class``), where it takes place (``state``,
+``state_code``, ``district``, ``district_key``, ``zip``, ``city``, ``barrier_free``), how
+(``instruction_form``, ``instruction_form_category``, ``instruction_time``), what
+(``education_type``, ``course_type``, ``institution_type``), access (``education_voucher``,
+``is_part_time``, ``has_individual_start``, ``is_inhouse``), capacity (``min_participants``,
+``max_participants``), costs (``cost``, ``cost_currency``) and the raw reference ids
+(``state_id``, ``instruction_form_id``, ...) beside their labels, so that unknown ids stay
 visible. The district (``district``, the name, and ``district_key``, the 5-digit key) comes
 from the address's postal code and city (:mod:`educatalog.frames.districts`); where there is
 none, ``district_problem`` says why. Labels are categoricals whose categories follow the
@@ -33,8 +33,12 @@ they share one currency; where they mix currencies, a missing currency counting 
 its own (EUR next to none), the course gets no cost (:func:`educatalog.stats.quality` counts
 them). With ``funding=True`` the frame has one row per event and funding type
 (``funding_type``, ``funding_level`` "federal" or "regional"; events of unfunded courses
-keep one row with both missing): statistics count distinct events, so an event funded in
-two ways counts once in each of the two groups.
+keep one row with both missing); with ``subjects=True`` one row per event and subject of
+its course (``subject``, ``subject_area``, ``subject_group``, each with its ``_code``, and
+``subject_id``), with ``degrees=True`` one row per event and degree type (``degree_type``,
+``degree_type_id``): :mod:`educatalog.frames.course_links`. Statistics count distinct
+events, so an event funded in two ways counts once in each of the two groups, and once in
+the total.
 
 Dates are ``datetime64[us]`` (:data:`educatalog.frames.typed.DATETIME_DTYPE`), as everywhere in
 educatalog. Every rule is defined in ``docs/definitions.md`` ("How the numbers are
@@ -43,7 +47,6 @@ defined").
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Protocol
 
 import numpy as np
@@ -51,6 +54,14 @@ import pandas as pd
 
 from educatalog.errors import UsageError
 from educatalog.frames.columns import require_columns
+from educatalog.frames.course_links import (
+    DEGREE_TABLES,
+    FUNDING_TABLES,
+    SUBJECT_TABLES,
+    with_degrees,
+    with_funding,
+    with_subjects,
+)
 from educatalog.frames.districts import STATE_CODES, assign_districts
 from educatalog.frames.provenance import SOURCE_ATTR, Source, remember
 from educatalog.frames.typed import DATETIME_DTYPE
@@ -106,12 +117,6 @@ _REQUIRED = (
     "course_types",
     "institution_types",
     "event_costs",
-)
-_FUNDING = (
-    "courses_funding_types_federals",
-    "courses_funding_types_regions",
-    "funding_types_federals",
-    "funding_types_regions",
 )
 
 OFFER_COLUMNS: tuple[str, ...] = (
@@ -173,10 +178,19 @@ class Tables(Protocol):
     def labels(self, reference: str) -> pd.Series[Any]: ...
 
 
-def build_offers(catalogue: Tables, *, funding: bool = False) -> pd.DataFrame:
+def build_offers(
+    catalogue: Tables, *, funding: bool = False, subjects: bool = False, degrees: bool = False
+) -> pd.DataFrame:
     """One row per event of ``catalogue`` (a :class:`~educatalog.frames.catalogue.Catalogue`)
-    with the columns of :data:`OFFER_COLUMNS`."""
-    needed = _REQUIRED + (_FUNDING if funding else ())
+    with the columns of :data:`OFFER_COLUMNS`; with ``funding``, ``subjects`` or
+    ``degrees`` one row per event and value of its course
+    (:mod:`educatalog.frames.course_links`)."""
+    needed = (
+        _REQUIRED
+        + (FUNDING_TABLES if funding else ())
+        + (SUBJECT_TABLES if subjects else ())
+        + (DEGREE_TABLES if degrees else ())
+    )
     missing = [name for name in needed if name not in catalogue]
     if missing:
         raise UsageError(
@@ -251,7 +265,11 @@ def build_offers(catalogue: Tables, *, funding: bool = False) -> pd.DataFrame:
     out["duration_class_id"] = class_ids
     out["district_problem"] = places["district_problem"]
     if funding:
-        out = _with_funding(out, catalogue)
+        out = with_funding(out, catalogue)
+    if subjects:
+        out = with_subjects(out, catalogue)
+    if degrees:
+        out = with_degrees(out, catalogue)
     recorded = dict(ev.attrs.get(SOURCE_ATTR) or catalogue.source.to_attrs())
     out.attrs[SOURCE_ATTR] = recorded
     source = Source.from_attrs({SOURCE_ATTR: recorded})
@@ -389,50 +407,3 @@ def _course_costs(costs: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
     single = groups["cur"].nunique(dropna=False) == 1
     total = groups["value"].sum().where(single)
     return total, groups["cur"].first().where(single)
-
-
-def _with_funding(offers: pd.DataFrame, catalogue: Tables) -> pd.DataFrame:
-    parts = []
-    for level, links, reference in (
-        ("federal", "courses_funding_types_federals", "funding_types_federals"),
-        ("regional", "courses_funding_types_regions", "funding_types_regions"),
-    ):
-        table = catalogue[links]
-        course_col, type_col = table.columns[0], table.columns[1]
-        names = catalogue.labels(reference)
-        parts.append(
-            pd.DataFrame(
-                {
-                    "course_id": table[course_col].astype("Int64"),
-                    "funding_type": table[type_col].map(_as_mapping(names)).astype("string"),
-                    "funding_level": level,
-                }
-            )
-        )
-    funding = pd.concat(parts, ignore_index=True).drop_duplicates()
-    order = list(
-        dict.fromkeys(
-            [
-                *catalogue.labels("funding_types_federals"),
-                *catalogue.labels("funding_types_regions"),
-            ]
-        )
-    )
-    funding["funding_type"] = pd.Categorical(funding["funding_type"], categories=order)
-    funding["funding_level"] = pd.Categorical(
-        funding["funding_level"], categories=["federal", "regional"]
-    )
-    # Join the small key columns only, then repeat the offers' rows by position: merging
-    # the whole wide frame would copy every column through pandas' join machinery.
-    keys = pd.DataFrame({"course_id": offers["course_id"], "_row": np.arange(len(offers))})
-    pairs = keys.merge(funding, on="course_id", how="left", sort=False)
-    merged = offers.take(pairs["_row"].to_numpy()).reset_index(drop=True)
-    merged["funding_type"] = pairs["funding_type"].array
-    merged["funding_level"] = pairs["funding_level"].array
-    merged.attrs = dict(offers.attrs)
-    return merged
-
-
-def _as_mapping(labels: pd.Series) -> Mapping[int, str]:
-    ids = labels.index.to_numpy(dtype="int64")
-    return {int(i): str(v) for i, v in zip(ids, labels.to_numpy(), strict=True)}

@@ -157,6 +157,17 @@ class Archive:
         )
         return Catalogue(frames, source=source)
 
+    def table(self, name: str, date: dt.date | str) -> pd.DataFrame:
+        """One table of the snapshot of ``date`` rebuilt, as :meth:`snapshot` rebuilds it."""
+        stamp = self.stamp(date)
+        tables = self.entry(stamp)["tables"]
+        if name not in tables:
+            raise ArchiveError(
+                f'The snapshot of {stamp} holds no table "{name}"; it holds '
+                f"{', '.join(sorted(tables))}."
+            )
+        return self._rebuild(name, stamp, tables[name])
+
     def _rebuild(self, name: str, stamp: str, spec: Mapping[str, Any]) -> pd.DataFrame:
         versions = Versions.of(self.manifest["tables"][name])
         if spec["storage"] == "plain":

@@ -16,6 +16,7 @@ import pandas as pd
 
 from educatalog import stats
 from educatalog.errors import UsageError, did_you_mean
+from educatalog.frames.course_links import SUBJECT_COLUMNS, SUBJECT_TABLES, subject_rows
 from educatalog.frames.districts import DISTRICT_PROBLEMS, district_table
 from educatalog.frames.offers import OFFER_COLUMNS
 from educatalog.frames.provenance import SOURCE_ATTR
@@ -39,6 +40,7 @@ DUCKDB_CONFIG: dict[str, Any] = {
 
 _LEVEL_KEY = {"events": "event_id", "courses": "course_id", "institutions": "institution"}
 _FUNDING_KEYS = ("funding_type", "funding_level")
+_SUBJECT_KEYS = tuple(c for c in SUBJECT_COLUMNS if c != "subject_id")
 _MEASURES = ["events", "courses", "institutions", "capacity", "events_with_capacity"]
 
 
@@ -56,16 +58,23 @@ def supply(
         choice(normalize, NORMALIZE_CHOICES, "normalize")
     chosen = _chosen_dates(archive, dates)
     funded = any(key in _FUNDING_KEYS for key in keys)
+    subjects = any(key in _SUBJECT_KEYS for key in keys)
     columns = set(_offer_columns(archive))
     if funded:
         _require_funding(archive, chosen)
         columns |= set(_FUNDING_KEYS)
+    if subjects:
+        _require_subjects(archive, chosen)
+        columns |= set(_SUBJECT_KEYS)
     expressions = [_dimension_sql(key, columns) for key in keys]
     group = ", ".join(f"{expr} AS {_quote(f'k{i}')}" for i, expr in enumerate(expressions))
     parts = []
     for day in chosen:  # one snapshot at a time: memory does not grow with the archive
-        rows, totals = _supply_sums(archive, day, group, keys, funded, normalize, dropna)
-        parts.append(_supply_table(archive, rows, keys, day, normalize, dropna, totals))
+        linked = _Linked(archive, day, funded, subjects)
+        with linked:
+            rows, totals = _supply_sums(archive, day, group, keys, linked, normalize, dropna)
+        table = _supply_table(archive, rows, keys, day, normalize, dropna, totals, linked)
+        parts.append(table)
     stamps = pd.DatetimeIndex([pd.Timestamp(d) for d in chosen]).as_unit("us")
     out = pd.concat(parts, keys=list(stamps), names=["snapshot_date"])
     index = out.index
@@ -84,26 +93,84 @@ _MEASURES_SQL = """count(*) AS events,
     count(max_participants) AS events_with_capacity"""
 
 
+class _Linked:
+    """What a course has several of, joined to the offers of one snapshot: the archived
+    funding types, and the subjects derived from the snapshot's systematics tables (by
+    :func:`educatalog.frames.course_links.subject_rows`, the rule of the version that
+    reads), registered in DuckDB while the snapshot is summed."""
+
+    def __init__(self, archive: Archive, day: dt.date, funded: bool, subjects: bool) -> None:
+        self.archive, self.day, self.funded, self.subjects = archive, day, funded, subjects
+        self.categories: dict[str, list[str]] = {}
+        self._name = f"_subjects_{day:%Y%m%d}"
+
+    def __bool__(self) -> bool:
+        return self.funded or self.subjects
+
+    def __enter__(self) -> _Linked:
+        if self.subjects:
+            snapshot = _SnapshotTables(self.archive, self.day)
+            rows = subject_rows(snapshot)
+            self.categories = {
+                str(c): [str(v) for v in rows[c].cat.categories]
+                for c in _SUBJECT_KEYS
+                if isinstance(rows[c].dtype, pd.CategoricalDtype)
+            }
+            flat = rows.assign(**{c: rows[c].astype("string") for c in self.categories})
+            self.archive.connection().register(self._name, flat)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.subjects:
+            self.archive.connection().unregister(self._name)
+
+    def joins(self) -> tuple[str, str]:
+        """The columns and the joins that add them to the offers ``o``."""
+        columns, joins = [], []
+        if self.funded:
+            columns += ["f.funding_level", "f.funding_type"]
+            funding = _as_of("funding_versions", self.day)
+            joins.append(f"LEFT JOIN {funding} AS f ON f.course_id = o.course_id")
+        if self.subjects:
+            columns += [f"sj.{_quote(c)}" for c in _SUBJECT_KEYS]
+            joins.append(f"LEFT JOIN {self._name} AS sj ON sj.course_id = o.course_id")
+        return ", ".join(columns), " ".join(joins)
+
+
+class _SnapshotTables:
+    """The tables of one snapshot, rebuilt from the archive when asked for."""
+
+    def __init__(self, archive: Archive, day: dt.date) -> None:
+        self.archive, self.stamp = archive, archive.stamp(day)
+        self.entry = archive.entry(self.stamp)
+
+    def __getitem__(self, name: str) -> pd.DataFrame:
+        return self.archive.table(name, self.stamp)
+
+    def labels(self, reference: str) -> pd.Series:  # pragma: no cover - not asked for
+        raise KeyError(reference)
+
+
 def _supply_sums(
     archive: Archive,
     day: dt.date,
     group: str,
     keys: Sequence[str],
-    funded: bool,
+    linked: _Linked,
     normalize: stats.Normalize,
     dropna: bool,
 ) -> tuple[pd.DataFrame, pd.DataFrame | None]:
-    """The sums of each observed group of the snapshot of ``day`` (and, by funding types,
-    the distinct events ``share`` divides by). The row versions are read as of ``day``
-    straight from their files (DuckDB skips the row groups that left before it)."""
+    """The sums of each observed group of the snapshot of ``day`` (and, by funding types
+    or subjects, the distinct events ``share`` divides by). The row versions are read as of
+    ``day`` straight from their files (DuckDB skips the row groups that left before it)."""
     offers = _as_of("offer_versions", day)
-    if not funded:
+    if not linked:
         sums = archive.sql(f"SELECT {group}, {_MEASURES_SQL} FROM {offers} AS o GROUP BY ALL")
         return sums, None
     # one row per event and group, as stats.supply drops repeated (keys, event) rows
+    columns, joins = linked.joins()
     rows = f"""WITH joined AS (
-            SELECT o.*, f.funding_level, f.funding_type FROM {offers} AS o
-            LEFT JOIN {_as_of("funding_versions", day)} AS f ON f.course_id = o.course_id
+            SELECT o.*, {columns} FROM {offers} AS o {joins}
         ), grouped AS (
             SELECT DISTINCT {group}, event_id, course_id, institution, max_participants
             FROM joined
@@ -145,6 +212,20 @@ def _totals_sql(keys: Sequence[str], normalize: stats.Normalize, dropna: bool) -
         f"SELECT {_quote(f'k{level}')} AS k, count(DISTINCT event_id) AS n "
         f"FROM grouped {where} GROUP BY ALL"
     )
+
+
+def _require_subjects(archive: Archive, chosen: Sequence[dt.date]) -> None:
+    missing = [
+        d.isoformat()
+        for d in chosen
+        if not set(SUBJECT_TABLES) <= set(archive.entry(d).get("tables", {}))
+    ]
+    if missing:
+        raise UsageError(
+            "The archive holds no systematics for the snapshots of "
+            f"{', '.join(missing)} (fetched without courses_systematics or systematics): "
+            "group by other dimensions, or pass dates=."
+        )
 
 
 def _require_funding(archive: Archive, chosen: Sequence[dt.date]) -> None:
@@ -193,7 +274,7 @@ def _dimension_sql(key: str, columns: set[str]) -> str:
     if key == "month":
         return "strftime(event_start_date, '%Y-%m')"
     known = [c for c in OFFER_COLUMNS if c in columns] + list(stats.DERIVED_DIMENSIONS)
-    known += list(_FUNDING_KEYS)
+    known += [*_FUNDING_KEYS, *_SUBJECT_KEYS]
     raise UsageError(
         f'The archive\'s offers have no dimension "{key}".{did_you_mean(key, known)} '
         f"Its dimensions: {', '.join(known)}."
@@ -208,6 +289,7 @@ def _supply_table(
     normalize: stats.Normalize,
     dropna: bool,
     totals: pd.DataFrame | None,
+    linked: _Linked | None = None,
 ) -> pd.DataFrame:
     """The partial sums of one snapshot as the table ``stats.supply`` gives: every level
     listed (by grouping the few observed groups the way it groups the events). ``totals``
@@ -218,6 +300,7 @@ def _supply_table(
         **_district_categories(),
         **entry["offers"]["categories"],
         **(entry.get(FUNDING) or {}).get("categories", {}),
+        **(linked.categories if linked is not None else {}),
     }
     data = pd.DataFrame(index=range(len(rows)))
     for i, key in enumerate(keys):
@@ -329,6 +412,7 @@ def _district_categories() -> dict[str, list[str]]:
     """The levels of the districts, which the archive derives when read, never stores."""
     return {
         "district": list(district_table()["district"]),
+        "district_key": list(district_table().index),
         "district_problem": list(DISTRICT_PROBLEMS),
     }
 

@@ -5,6 +5,7 @@
 >>> plots.save(fig, "supply.png")                                  # doctest: +SKIP
 >>> fig, axes = plt.subplots(1, 2, layout="constrained")           # doctest: +SKIP
 >>> plots.tile_map(offers, ax=axes[0]); plots.heatmap(offers, ax=axes[1])  # doctest: +SKIP
+>>> plots.district_map(offers, state="Bayern", lang="en")          # doctest: +SKIP
 
 Every chart takes the frame of offers (:meth:`educatalog.Catalogue.offers`), computes its
 numbers with :mod:`educatalog.stats` and returns a :class:`matplotlib.figure.Figure`: a new
@@ -30,8 +31,10 @@ shows; the report puts it on the image. In a figure of your own, use
 ``layout="constrained"`` so that the source line gets room of its own.
 
 The charts by family: :mod:`~educatalog.plots.supply` (bars, the tile map of the states),
+:mod:`~educatalog.plots.districts` (the map of the 400 districts),
 :mod:`~educatalog.plots.distributions` (stacked shares, heatmap),
-:mod:`~educatalog.plots.costs` (boxplots), :mod:`~educatalog.plots.trends` (starts per
+:mod:`~educatalog.plots.costs` (boxplots),
+:mod:`~educatalog.plots.subjects` (subject areas), :mod:`~educatalog.plots.trends` (starts per
 period, trends over snapshots); what they share (look, figure, source line, demo mark, text
 alternative, saving) is in ``_setup``. Importing the package leaves IPython alone; a chart
 registers its inline display there when drawn (:func:`register_notebook_display`).
@@ -58,6 +61,8 @@ from educatalog.plots._setup import (
 from educatalog.plots.costs import cost_boxplot
 from educatalog.plots.display import register_notebook_display
 from educatalog.plots.distributions import heatmap, stacked_shares
+from educatalog.plots.districts import district_map
+from educatalog.plots.subjects import subject_bars
 from educatalog.plots.supply import TILE_GRID, supply_bars, tile_map
 from educatalog.plots.trends import starts_over_time, trend
 from educatalog.texts import population_text
@@ -78,12 +83,14 @@ __all__ = [
     "add_note",
     "alt_text",
     "cost_boxplot",
+    "district_map",
     "heatmap",
     "population_text",
     "register_notebook_display",
     "save",
     "stacked_shares",
     "starts_over_time",
+    "subject_bars",
     "supply_bars",
     "tile_map",
     "trend",

@@ -208,7 +208,22 @@ def heatmap(
     alt = _heatmap_alt(data, share, title, names, labels, lang)
     # n beside each row counts its events; where the cells count something else, say so
     notes = [texts.text("note.n_events", lang)] if measure != "events" else []
+    if _several_per_event(offers, rows, columns):
+        notes.append(texts.text("note.multiple_assignment", lang))
     return finish(fig, ax, offers, title, notes, lang=lang, source=source, alt=alt)
+
+
+def _several_per_event(offers: pd.DataFrame, *dimensions: str) -> bool:
+    """Whether an event has several values of one of ``dimensions`` (a course in two
+    subject areas, with two funding types): its shares then add up to more than 100 %."""
+    if offers["event_id"].is_unique:
+        return False
+    for name in dimensions:
+        if name in offers:
+            pairs = offers[["event_id", name]].drop_duplicates()
+            if not pairs["event_id"].is_unique:
+                return True
+    return False
 
 
 def _names(rows: str, columns: str, lang: str) -> dict[str, str]:

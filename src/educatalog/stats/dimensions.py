@@ -42,6 +42,12 @@ STATE_DIMENSIONS = ("state", "state_code")
 HINTS: dict[str, str] = {
     "funding_type": "build the frame with catalogue.offers(funding=True)",
     "funding_level": "build the frame with catalogue.offers(funding=True)",
+    **{
+        name: "build the frame with catalogue.offers(subjects=True)"
+        for name in ("subject", "subject_area", "subject_group")
+        for name in (name, f"{name}_code")
+    },
+    "degree_type": "build the frame with catalogue.offers(degrees=True)",
 }
 
 

@@ -44,6 +44,11 @@ _CHECKS: dict[str, str] = {
     "unknown_education_type": "events whose course's education type id is unknown",
     "unknown_course_type": "events whose course's course type id is unknown",
     "unknown_institution_type": "events whose course's institution type id is unknown",
+    "events_without_subject": "events whose course has no subject (offers(subjects=True))",
+    "unknown_subject": (
+        "events whose course names a systematics id missing from the list, or one outside its tree"
+    ),
+    "events_without_degree": "events whose course names no degree (offers(degrees=True))",
     "events_without_cost": (
         "events whose course states no cost (or mixes currencies; a missing one counts as one)"
     ),
@@ -93,12 +98,14 @@ def quality(offers: pd.DataFrame, catalogue: Any = None) -> pd.DataFrame:
         masks[f"unknown_{ref}"] = _unknown(o, ref)
     for ref in ("course_type", "institution_type"):
         masks[f"unknown_{ref}"] = _unknown(o, ref)
+    masks |= _subject_masks(offers, o)
     masks["events_without_cost"] = o["cost"].isna()
     masks["cost_without_currency"] = o["cost"].notna() & o["cost_currency"].isna()
     total = len(o)
     rows = [
         (name, int(mask.sum()) if mask is not None else pd.NA, total, _CHECKS[name])
         for name, mask in masks.items()
+        if name not in _OPTIONAL or mask is not None
     ]
     if catalogue is not None:
         courses = catalogue["courses"]["id"]
@@ -168,6 +175,27 @@ def _district_masks(offers: pd.DataFrame) -> dict[str, pd.Series | None]:
     masks: dict[str, pd.Series | None] = {"events_without_district": offers["district"].isna()}
     for name, problem in zip(names, DISTRICT_PROBLEMS, strict=True):
         masks[f"district_{name}"] = (why == problem).fillna(False).astype(bool)
+    return masks
+
+
+_OPTIONAL = ("events_without_subject", "unknown_subject", "events_without_degree")
+"""Checks of the columns that ``offers(subjects=True)`` and ``offers(degrees=True)`` add;
+left out of the summary of a frame without them."""
+
+
+def _subject_masks(offers: pd.DataFrame, events: pd.DataFrame) -> dict[str, pd.Series | None]:
+    """Events (rows of ``events``, one per event) whose course has no subject, links an id
+    the systematics lack, or has no degree: of every row of the event in ``offers``."""
+    masks: dict[str, pd.Series | None] = dict.fromkeys(_OPTIONAL)
+    ids = events["event_id"]
+    if "subject_id" in offers:
+        none = offers.loc[offers["subject_id"].isna().to_numpy(), "event_id"]
+        masks["events_without_subject"] = ids.isin(none)
+        dangling = offers["subject_id"].notna() & offers["subject_group"].isna()
+        masks["unknown_subject"] = ids.isin(offers.loc[dangling.to_numpy(), "event_id"])
+    if "degree_type_id" in offers:
+        none = offers.loc[offers["degree_type_id"].isna().to_numpy(), "event_id"]
+        masks["events_without_degree"] = ids.isin(none)
     return masks
 
 

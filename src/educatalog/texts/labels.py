@@ -73,6 +73,11 @@ EN_LABELS: dict[str, str] = {
     "Berufsförderungsdienst der Bundeswehr": "Armed Forces vocational support",
     "BAMF Berufssprachkurs": "BAMF job-related language course",
     "ESF-Programme": "ESF programmes",
+    # degree types (educatalog.frames.course_links.DEGREE_TYPES)
+    "öffentlich-rechtlich anerkannt": "publicly recognised",
+    "Kompetenznachweis": "certificate of competence",
+    "Herstellerzertifikat": "vendor certificate",
+    "Anbieterzertifikat": "provider certificate",
 }
 """English names of the labels every report shows; other labels stay as the catalogue
 names them (they are names, like a course title)."""

@@ -29,6 +29,13 @@ TEXTS: dict[str, tuple[str, str]] = {
     "dimension.district": ("Kreis", "district"),
     "dimension.district_key": ("Kreis", "district"),
     "dimension.district_problem": ("Grund für unbekannten Kreis", "why the district is unknown"),
+    "dimension.subject": ("Fachgebiet (Systematik)", "subject (systematics)"),
+    "dimension.subject_code": ("Systematik-Code", "systematics code"),
+    "dimension.subject_area": ("Fachgebiet", "subject area"),
+    "dimension.subject_area_code": ("Fachgebiet (Code)", "subject area (code)"),
+    "dimension.subject_group": ("Obergruppe der Systematik", "systematics group"),
+    "dimension.subject_group_code": ("Obergruppe (Code)", "systematics group (code)"),
+    "dimension.degree_type": ("Abschlussart", "degree type"),
     "dimension.city": ("Ort", "city"),
     "dimension.zip": ("Postleitzahl", "postcode"),
     "dimension.institution": ("Bildungsanbieter", "institution"),
@@ -97,6 +104,18 @@ TEXTS: dict[str, tuple[str, str]] = {
     "measure.entered": ("Neu gelistete", "Entered"),
     "measure.exited": ("Nicht mehr gelistete", "Exited"),
     "measure.net": ("Saldo", "Net change"),
+    "label.others": ("übrige ({n})", "others ({n})"),
+    "note.multiple_subjects": (
+        "Mehrfachzuordnung: ein Kurs kann mehreren Fachgebieten angehören und zählt in jedem; "
+        "die Summe der Balken übersteigt die Gesamtzahl ({total} Veranstaltungen). Anteile an "
+        "allen Veranstaltungen.",
+        "Multiple assignment: a course may belong to several subject areas and counts in each; "
+        "the bars add up to more than the total ({total} events). Shares of all events.",
+    ),
+    "alt.subjects": (
+        "{title}: Balkendiagramm; am meisten {top} mit {top_value}; {n} Fachgebiete mit Angebot.",
+        "{title}: bar chart; most {top} with {top_value}; {n} subject areas with offers.",
+    ),
     "title.top": ("{title} (die {top} größten)", "{title} (top {top})"),
     "title.shares": (
         "Anteil der Veranstaltungen nach {columns} je {rows}",
@@ -179,6 +198,38 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Schraffiert: nicht ausgewählte Bundesländer (nicht Teil der Auswahl, nicht 0).",
         "Hatched: states not selected (not part of the selection, not 0).",
     ),
+    "note.without_district": (
+        "Nicht dargestellt: {events} ohne Kreis.",
+        "Not shown: {events} without a district.",
+    ),
+    "note.districts_not_selected": (
+        "Schraffiert: nicht ausgewählte Kreise (nicht Teil der Auswahl, nicht 0).",
+        "Hatched: districts not selected (not part of the selection, not 0).",
+    ),
+    "note.map_classes": (
+        "Farbstufen: etwa gleich viele Kreise je Stufe (Quantile).",
+        "Colour classes: about as many districts in each (quantiles).",
+    ),
+    "note.map_classes_zero": (
+        "Farbstufen: Kreise ohne Veranstaltung eine für sich, die übrigen etwa gleich viele "
+        "Kreise je Stufe (Quantile).",
+        "Colour classes: districts without events one of their own, the others about as "
+        "many districts in each (quantiles).",
+    ),
+    "note.map_shapes": (
+        "Kartengrundlage: © GeoBasis-DE / BKG 2021 (Daten verändert); Kreis einer Adresse "
+        "aus Postleitzahl und Ort: © OpenStreetMap contributors (ODbL).",
+        "Map: © GeoBasis-DE / BKG 2021 (Daten verändert); an address's district from its "
+        "postal code and place: © OpenStreetMap contributors (ODbL).",
+    ),
+    "map.no_data": ("keine Angabe", "no data"),
+    "map.below": ("unter {upper}", "under {upper}"),
+    "map.between": ("{lower} bis unter {upper}", "{lower} to under {upper}"),
+    "map.above": ("{lower} und mehr", "{lower} and over"),
+    "map.over_zero": ("über 0 bis unter {upper}", "over 0 to under {upper}"),
+    "map.positive": ("über 0", "over 0"),
+    "map.range": ("{lower} bis {upper}", "{lower} to {upper}"),
+    "title.in": ("{title}: {where}", "{title}: {where}"),
     "note.capacity_unknown": (
         "Ohne Balken: {groups} – keine Veranstaltung nennt eine Höchstteilnehmerzahl.",
         "No bar: {groups} – no event states a maximum number of participants.",
@@ -305,6 +356,12 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Bar chart: {title}. Largest: {top} ({top_value}); smallest: {low} ({low_value}); "
         "{n} groups.",
     ),
+    "note.multiple_assignment": (
+        "Mehrfachzuordnung: eine Veranstaltung kann mehreren Gruppen angehören und zählt in "
+        "jeder; zusammen ergeben die Felder mehr als die Gesamtzahl (mehr als 100 %).",
+        "Multiple assignment: an event may belong to several groups and counts in each; the "
+        "cells add up to more than the total (more than 100%).",
+    ),
     "note.n_events": (
         "n: die Zahl der Veranstaltungen jeder Zeile.",
         "n: the number of events in each row.",
@@ -348,6 +405,22 @@ TEXTS: dict[str, tuple[str, str]] = {
     "alt.not_selected": (
         "{n} Bundesländer nicht ausgewählt (schraffiert).",
         "{n} states not selected (hatched).",
+    ),
+    "alt.districts": (
+        "Karte der Kreise: {title}. Höchster Wert: {top} ({top_value}); "
+        "niedrigster: {low} ({low_value}).",
+        "Map of the districts: {title}. Highest: {top} ({top_value}); lowest: {low} ({low_value}).",
+    ),
+    "alt.districts_more": ("{name} und {more} weitere Kreise", "{name} and {more} more districts"),
+    "alt.districts_value": ("{value}; {events}", "{value}; {events}"),
+    "alt.districts_one_more": ("{name} und 1 weiterer Kreis", "{name} and 1 more district"),
+    "alt.districts_no_data": (
+        "Kreise ohne Angabe (schraffiert): {n}.",
+        "Districts without data (hatched): {n}.",
+    ),
+    "alt.districts_not_selected": (
+        "Kreise nicht ausgewählt (schraffiert): {n}.",
+        "Districts not selected (hatched): {n}.",
     ),
     "alt.demo": ("Synthetische Demodaten.", "Synthetic demo data."),
     "alt.chart": ("Diagramm: {title}.", "Chart: {title}."),
@@ -432,6 +505,18 @@ TEXTS: dict[str, tuple[str, str]] = {
     "check.district_other_state": (
         "ohne Kreis: der Kreis der Postleitzahl liegt in einem anderen Bundesland",
         "no district: the postal code's district lies in another state",
+    ),
+    "check.events_without_subject": (
+        "Veranstaltungen, deren Kurs keinem Fachgebiet zugeordnet ist",
+        "events whose course has no subject",
+    ),
+    "check.unknown_subject": (
+        "Veranstaltungen, deren Kurs eine unbekannte Systematik-ID nennt",
+        "events whose course names an unknown systematics id",
+    ),
+    "check.events_without_degree": (
+        "Veranstaltungen, deren Kurs keinen Abschluss nennt",
+        "events whose course names no degree",
     ),
     "check.missing_start_date": ("Veranstaltungen ohne Beginndatum", "events without a start date"),
     "check.missing_end_date": ("Veranstaltungen ohne Enddatum", "events without an end date"),
