@@ -331,7 +331,9 @@ def test_a_long_dimension_is_charted_by_its_largest_groups(
         f"Bar chart: Events by district (top 20). Largest: {top.index[0]} ({top.iloc[0]});"
     )
     assert "20 groups" in model.alt_text
-    assert model.chart_note == "chart: the largest 20 of 401 groups, table: all"
+    assert model.chart_note == (
+        "chart: the largest 20 of 401 groups, table: all; every district: Show Map"
+    )
     assert model.figure.get_size_inches()[1] < 10  # not a bar for each of 400 districts
 
     model.update(by2="duration_class")
@@ -370,3 +372,54 @@ def test_the_districts_offered_are_those_of_the_states_chosen(model: ExplorerMod
     model.reset()
     assert model.view.districts == ()
     assert model.view.states == ()
+
+
+def test_the_map_view_follows_the_filters_and_the_measure(
+    model: ExplorerModel, offers: pd.DataFrame
+) -> None:
+    """The map of the districts in place of the chart: the offers that pass the filters,
+    in the measure; its alt text names the district with the most, as stats counts it. The
+    table stays by the dimensions chosen, under its own title."""
+    model.update(show="map")
+    events = stats.supply(offers, "district")["events"]
+    top = events[events.index.notna()].idxmax()
+    assert model.alt_text.startswith(
+        f"Map of the districts: Events by district. Highest: {top} ({events[top]});"
+    )
+    assert model.table_title == "Events by state"  # the table: by state, as chosen
+    pd.testing.assert_frame_equal(
+        model.table,
+        stats.supply(offers, "state", normalize="all", margins=True)[["events", "share"]].iloc[:-1],
+    )
+    assert model.state == {"show": "map"}
+
+    model.update(states=("Bayern",), measure="courses")
+    bavaria = stats.supply(stats.select(offers, state=["Bayern"]), "district")
+    most = bavaria["courses"].idxmax()
+    assert model.alt_text.startswith(
+        f"Map of the districts: Courses by district: Bavaria. Highest: {most} "
+        f"({bavaria.loc[most, 'courses']}; {bavaria.loc[most, 'events']} events);"
+    )
+    assert "Districts not selected (hatched): 304." in model.alt_text  # 400 - 96
+
+    model.update(districts=("Regen", "Passau, Stadt"), measure="events")
+    assert "Highest: Passau, Stadt (" in model.alt_text
+    assert "Districts not selected (hatched): 398." in model.alt_text
+
+    model.update(measure="capacity")  # places: no map, and said so
+    assert model.alt_text.startswith("The map shows events, courses or institutions")
+    assert model.error is None
+
+    model.update(show="chart", measure="events")
+    assert model.alt_text.startswith("Bar chart: Events by state.")
+
+
+def test_a_frame_without_districts_offers_no_map() -> None:
+    frame = pd.DataFrame(
+        {"event_id": [1, 2, 3], "state": pd.Categorical(["Bayern", "Berlin", "Bayern"])}
+    )
+    model = ExplorerModel(frame, debounce=0)
+    assert not model.has_map
+    assert [value for _label, value in model.options["show"]] == ["chart"]
+    with pytest.raises(UsageError, match="show is one of"):
+        model.update(show="map")

@@ -128,12 +128,18 @@ def test_a_district_view_goes_into_a_link_and_comes_back(
     assert english.set_state(query) == []
     assert english.state == german.state
     assert english.table.equals(german.table)
-    assert english.set_state("by=District&states=Bavaria&districts=09162") == []
+    assert english.set_state("by=District&show=Karte&states=Bavaria&districts=09162") == []
     assert english.state == {
         "by": "district",
+        "show": "map",  # the map, named as the German page names it
         "states": ["Bayern"],
         "districts": ["München, Stadt"],
     }
+    assert to_query(english.state) == (
+        "by=district&show=map&states=Bayern&districts=M%C3%BCnchen%2C+Stadt"
+    )
+    assert english.controls["show"].value == "map"
+    assert english.alt_text.startswith("Map of the districts: Events by district: Bavaria.")
     assert english.controls["districts"].value == ("München, Stadt",)
     bavaria = [value for _label, value in english.controls["districts"].options]
     assert len(bavaria) == 97
@@ -144,10 +150,11 @@ def test_a_district_view_goes_into_a_link_and_comes_back(
 
 def test_what_a_link_gets_wrong_about_districts_is_said(german: Explorer) -> None:
     problems = german.set_state(
-        "by=district&states=Bayern&districts=Leipzig%2C+Stadt&districts=Münchn"
+        "by=district&show=globus&states=Bayern&districts=Leipzig%2C+Stadt&districts=Münchn"
         "&districts=Nirgendwo&districts=munchen&districts=Passau%2C+Stadt"
     )
     assert problems == [
+        "Link: show=globus gibt es nicht (es gibt: Diagramm, Karte); ignoriert.",
         "Link: districts=Leipzig, Stadt liegt in keinem der gewählten Bundesländer (Bayern); "
         "ignoriert.",
         "Link: districts=Münchn gibt es nicht (ähnlich: „München, Stadt“); ignoriert.",

@@ -479,3 +479,49 @@ def test_a_district_view_and_the_link_that_restores_it(
     same_table(shown(other), explorer_table(kept, "district", "events", "de"))
     assert query(other) == link
     assert not recorder.console_errors(), recorder.console
+
+
+def test_the_map_view_follows_the_filters_and_the_measure(
+    dashboard: str, recorder: Recorder, offers: pd.DataFrame, screenshots: Path
+) -> None:
+    """Show: Map draws the map of the districts in place of the chart, an image whose alt
+    text names the district with the most (as stats counts it); it follows a state chosen
+    and the measure, the table stays by the dimension chosen, and the address holds it."""
+    page, _ = open_view(recorder, dashboard + "?by=district")
+    image = page.locator(".educatalog-explorer-chart img")
+    karte = page.locator(".educatalog-explorer-show button", has_text="Karte")
+    changes(page, karte.click, "Kreise")
+    page.wait_for_function(
+        "() => (document.querySelector('.educatalog-explorer-chart img').alt || '')"
+        ".startsWith('Karte der Kreise')",
+        timeout=60_000,
+    )
+    address(page, {"by": ["district"], "show": ["map"]})
+    events = stats.supply(offers, "district")["events"]
+    top = events[events.index.notna()].idxmax()
+    alt = image.get_attribute("alt") or ""
+    assert alt.startswith(
+        f"Karte der Kreise: Veranstaltungen nach Kreis. Höchster Wert: {top} ("
+    ), alt
+    assert image.evaluate("(img) => img.naturalWidth") > 300
+    same_table(shown(page), explorer_table(offers, "district", "events", "de"))
+    page.screenshot(path=str(screenshots / "dashboard-map.png"), full_page=True)
+
+    states = page.locator(".educatalog-explorer-states select")
+    changes(page, lambda: states.select_option(label="Sachsen"), "Sachsen")
+    courses = page.locator(".educatalog-explorer-measure button", has_text="Kurse")
+    changes(page, courses.click, "Sachsen")
+    saxony = stats.supply(stats.select(offers, state=["Sachsen"]), "district")
+    most = saxony["courses"].idxmax()
+    page.wait_for_function(
+        "(text) => (document.querySelector('.educatalog-explorer-chart img').alt || '')"
+        ".includes(text)",
+        arg=f"Kurse nach Kreis: Sachsen. Höchster Wert: {most} ({saxony.loc[most, 'courses']};",
+        timeout=60_000,
+    )
+    address(
+        page, {"by": ["district"], "measure": ["courses"], "show": ["map"], "states": ["Sachsen"]}
+    )
+    kept = stats.select(offers, state=["Sachsen"])
+    same_table(shown(page), explorer_table(kept, "district", "courses", "de"))
+    assert not recorder.console_errors(), recorder.console

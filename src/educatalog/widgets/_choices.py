@@ -27,6 +27,7 @@ __all__ = [
     "FILTERS",
     "LONG",
     "NONE",
+    "SHOW",
     "TIME_DIMENSIONS",
     "TOP",
     "CategoryFilter",
@@ -61,6 +62,12 @@ FILTERS: dict[str, tuple[str, str]] = {
 }
 """The filters on a categorical column, by name."""
 
+SHOW = ("chart", "map")
+"""What the explorer draws beside its table (:attr:`View.show`): ``chart``, the chart of
+the dimensions (bars, lines, a heatmap), or ``map``, the map of the districts
+(:func:`educatalog.plots.district_map`) in the measure, of the offers that pass the
+filters."""
+
 LONG = 40
 """A dimension of more levels than this (the 400 districts) is charted by its :data:`TOP`
 largest; the table lists every level."""
@@ -74,7 +81,8 @@ _NO_MONTH = np.iinfo(np.int64).min
 
 @dataclasses.dataclass(frozen=True)
 class View:
-    """What the explorer shows, as chosen: dimensions, measure, filters, format."""
+    """What the explorer shows, as chosen: dimensions, measure, chart or map, filters,
+    format."""
 
     by: str
     """The dimension counted by (a column name, or ``month``, ``quarter``, ``year``)."""
@@ -82,6 +90,8 @@ class View:
     """The second dimension, or :data:`NONE`."""
     measure: str = "events"
     """One of :data:`educatalog.stats.MEASURES`."""
+    show: str = "chart"
+    """One of :data:`SHOW`: the chart of the dimensions, or the map of the districts."""
     states: tuple[str, ...] = ()
     districts: tuple[str, ...] = ()
     """Districts chosen, among those of the :attr:`states` chosen (:func:`offered`)."""
@@ -201,16 +211,18 @@ def options(
     filters: dict[str, CategoryFilter],
     periods: Sequence[pd.Period],
     lang: str,
+    show: Sequence[str] = SHOW,
 ) -> dict[str, list[Option]]:
-    """Each choice's options in the order shown: ``by``, ``by2``, ``measure``, a list per
-    filter (states and districts alphabetical in ``lang``, "not stated" last) and
-    ``start`` (months)."""
+    """Each choice's options in the order shown: ``by``, ``by2``, ``measure``, ``show``
+    (of ``show``), a list per filter (states and districts alphabetical in ``lang``, "not
+    stated" last) and ``start`` (months)."""
     by: list[Option] = [(label, name) for name, label in dimensions.items()]
     measures = ui_text("measures", lang).split("|")
     choices: dict[str, list[Option]] = {
         "by": by,
         "by2": [(NONE, NONE), *by],
         "measure": list(zip(measures, stats.MEASURES, strict=True)),
+        "show": [(ui_text(f"show.{shown}", lang), shown) for shown in show],
     }
     for name in FILTERS:
         if name in filters:
@@ -282,7 +294,7 @@ def checked(
     districts those of the view's states), a window outside ``months`` or a voucher filter
     without the column is a UsageError."""
     choices = offered(choices, view.states)
-    for name in ("by", "by2", "measure"):
+    for name in ("by", "by2", "measure", "show"):
         allowed = [value for _label, value in choices[name]]
         if getattr(view, name) not in allowed:
             raise UsageError(f"{name} is one of {allowed}, not {getattr(view, name)!r}.")

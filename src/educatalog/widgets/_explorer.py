@@ -30,7 +30,7 @@ from educatalog.widgets.url_state import State
 
 __all__ = ["Explorer", "explorer"]
 
-_FIELDS = ("by", "by2", "measure", *FILTERS, "voucher", "format")
+_FIELDS = ("by", "by2", "measure", "show", *FILTERS, "voucher", "format")
 """The controls whose value is the view's field of the same name."""
 
 

@@ -18,7 +18,8 @@ __all__ = ["control_layout", "make_controls", "make_outputs", "show_view"]
 def make_controls(
     options: Mapping[str, Sequence[Option]], view: View, voucher: bool, lang: str
 ) -> dict[str, w.Widget]:
-    """The controls by name, showing ``view``: ``by``, ``by2``, ``measure``, a list per
+    """The controls by name, showing ``view``: ``by``, ``by2``, ``measure``, ``show``
+    (chart or map; none where the frame has no districts), a list per
     filter (``options`` as the view offers them: the districts of its states), ``start``
     (a range of months), ``voucher``, ``reset`` and ``format``."""
     wide = {"description_width": "initial"}
@@ -41,6 +42,14 @@ def make_controls(
             layout=w.Layout(width="auto", display="flex", align_items="center"),
         ),
     }
+    if len(options["show"]) > 1:
+        controls["show"] = w.ToggleButtons(
+            options=list(options["show"]),
+            value=view.show,
+            description=ui_text("show", lang),
+            style={"button_width": "auto", **wide},
+            layout=w.Layout(width="auto", display="flex", align_items="center"),
+        )
     for name, (column, _description) in FILTERS.items():
         if name in options:
             controls[name] = w.SelectMultiple(
@@ -81,7 +90,7 @@ def control_layout(
 ) -> w.Widget:
     """The dashboard: heading, controls, status, chart beside table, download link."""
     c = controls
-    dims = w.HBox([c["by"], c["by2"]])
+    dims = w.HBox([c[name] for name in ("by", "by2", "show") if name in c])
     filters = [c[name] for name in FILTERS if name in c]
     # a list box's way of choosing several is not obvious to everyone: said under the lists
     hint = [w.HTML(f"<small>{ui_text('choose', lang)}</small>")] if filters else []

@@ -29,6 +29,26 @@ _UI: dict[str, tuple[str, str]] = {
     "by": ("Zählen nach", "Count by"),
     "by2": ("und nach", "and by"),
     "measure": ("Maß", "Measure"),
+    "show": ("Darstellung", "Show"),
+    "show.chart": ("Diagramm", "Chart"),
+    "show.map": ("Karte", "Map"),
+    "map.hint": ("alle Kreise: Darstellung Karte", "every district: Show Map"),
+    "map.capacity": (
+        "Die Karte zeigt Veranstaltungen, Kurse oder Anbieter, keine Plätze.",
+        "The map shows events, courses or institutions, not places.",
+    ),
+    "map.none": (
+        "Die Auswahl enthält keinen Kreis.",
+        "The selection holds no district.",
+    ),
+    "map.other": (
+        "Wählen Sie ein anderes Maß oder die Darstellung Diagramm.",
+        "Choose another measure, or Show Chart.",
+    ),
+    "map.states": (
+        "Wählen Sie ein Bundesland oder die Darstellung Diagramm.",
+        "Choose a state, or Show Chart.",
+    ),
     "states": ("Bundesländer", "States"),
     "districts": ("Kreise", "Districts"),
     "categories": ("Lernformen", "Forms"),
@@ -190,10 +210,12 @@ def png_bytes(fig: Figure, dpi: int) -> bytes:
     return buffer.getvalue()
 
 
-def empty_figure(lang: str = texts.DEFAULT_LANG, title: str | None = None) -> Figure:
+def empty_figure(
+    lang: str = texts.DEFAULT_LANG, title: str | None = None, hint: str | None = None
+) -> Figure:
     fig = Figure(figsize=(8.0, 2.8))
     title = title or texts.text("empty.title", lang)
     fig.text(0.5, 0.55, title, ha="center", fontsize=13)
-    hint = texts.text("empty.hint", lang)
+    hint = hint or texts.text("empty.hint", lang)
     fig.text(0.5, 0.4, hint, ha="center", fontsize=10, color="#555555")
     return fig

@@ -8,7 +8,8 @@ widget: :func:`view_of` turns a state into the model's :class:`~educatalog.widge
 
 The dashboard (``educatalog dashboard``) keeps the query string in the page's address, so a
 view can be sent as a link and opening the link restores it. A view holds what the controls
-hold: ``by`` and ``by2`` (dimensions by column name), ``measure``, the filters ``states``,
+hold: ``by`` and ``by2`` (dimensions by column name), ``measure``, ``show`` (``map``: the
+map of the districts), the filters ``states``,
 ``districts``, ``categories`` and ``durations`` (labels as the catalogue names them,
 repeated for several; a district also by its 5-digit key),
 ``start`` and ``end`` (months, ``YYYY-MM``), ``voucher`` (``1``) and ``format`` (``csv`` or
@@ -48,7 +49,7 @@ durations)."""
 _MANY = 30
 """A problem with a choice among more options than this names the similar ones, not all."""
 
-KEYS = ("by", "by2", "measure", *LISTS, "start", "end", "voucher", "format")
+KEYS = ("by", "by2", "measure", "show", *LISTS, "start", "end", "voucher", "format")
 """Every key of a view, in the order a link writes them."""
 
 
@@ -69,6 +70,8 @@ def state_of(explorer: Any) -> State:
         state["by2"] = view.by2
     if view.measure != "events":
         state["measure"] = view.measure
+    if view.show != "chart":
+        state["show"] = view.show
     for name in LISTS:
         if view.chosen(name):
             state[name] = list(view.chosen(name))
@@ -100,15 +103,16 @@ def view_of(model: ExplorerModel, state: Mapping[str, Any]) -> tuple[View, list[
 
     def choose(name: str, value: Any, allowed: Sequence[Any]) -> Any:
         """The option ``value`` names: by its value in links (``states=Bayern``,
-        ``measure=courses``) or by the label the page shows (``states=Bavaria``,
-        ``measure=Kurse``), case aside; else None, and said with the labels to choose from
-        (the similar ones where there are many)."""
+        ``measure=courses``) or by the label a page shows, in either language
+        (``states=Bavaria``, ``measure=Kurse``, ``show=Map``), case aside; else None, and
+        said with the labels to choose from (the similar ones where there are many)."""
         if value in allowed:
             return value
         labels = _labels(options.get(name, []), allowed)
+        other = _labels(model.options_in(_other(lang)).get(name, []), allowed)
         wanted = str(value).casefold()
         for option, shown in labels.items():
-            if wanted in (str(option).casefold(), shown.casefold()):
+            if wanted in (str(option).casefold(), shown.casefold(), other[option].casefold()):
                 return option
         names = [shown for option, shown in labels.items() if option != NONE]
         if len(names) <= _MANY:
@@ -126,7 +130,12 @@ def view_of(model: ExplorerModel, state: Mapping[str, Any]) -> tuple[View, list[
         if key not in KEYS:
             problems.append(ui_text("link.key", lang, part=key, keys=", ".join(KEYS)))
     fields: dict[str, Any] = {}
-    for name, default in (("by", "state"), ("by2", NONE), ("measure", "events")):
+    for name, default in (
+        ("by", "state"),
+        ("by2", NONE),
+        ("measure", "events"),
+        ("show", "chart"),
+    ):
         values = [value for _label, value in options[name]]
         fallback = default if default in values else values[0]
         wanted = _one(state.get(name, fallback))
@@ -178,6 +187,11 @@ def _within_states(
         else:
             kept.append(name)
     return kept
+
+
+def _other(lang: str) -> str:
+    """The other language of the two."""
+    return next(other for other in texts.LANGS if other != lang)
 
 
 def _similar(value: str, names: Sequence[str]) -> list[str]:
