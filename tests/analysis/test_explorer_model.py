@@ -16,8 +16,10 @@ import pandas as pd
 import pytest
 
 from clock import Clock
+from educatalog import stats
 from educatalog.errors import UsageError
-from educatalog.widgets import NONE, ExplorerModel, View
+from educatalog.widgets import MISSING_LABEL, NONE, ExplorerModel, View
+from educatalog.widgets._choices import district_keys
 from educatalog.widgets.url_state import to_query
 
 
@@ -269,3 +271,155 @@ def test_a_change_during_an_update_is_the_next_ones(
     assert model.recomputes == 3
     assert not model.pending
     assert model.notes == ["Bavaria", "voucher only"]
+
+
+def district_table(offers: pd.DataFrame, measure: str = "events") -> pd.DataFrame:
+    """The explorer's table by district for ``offers`` as already selected, from stats."""
+    full = stats.supply(offers, "district", normalize="all", margins=True)
+    columns = ["events", *([measure] if measure != "events" else []), "share"]
+    return full[columns].iloc[:-1]
+
+
+def test_the_district_table_is_the_statistics_of_the_same_filters(
+    model: ExplorerModel, offers: pd.DataFrame
+) -> None:
+    """By district: the 400 districts in the order of their keys and the events without
+    one, every row as stats counts it; a state filter narrows the rows to its districts
+    (as stats.select does), a district filter to the districts chosen."""
+    model.update(by="district")
+    assert len(model.table) == 401
+    assert list(model.table.index[:3]) == ["Flensburg", "Kiel", "Lübeck"]  # key order
+    assert pd.isna(model.table.index[-1])  # the events without a district, last
+    pd.testing.assert_frame_equal(model.table, district_table(offers))
+    assert model.totals is not None
+    assert model.totals["events"] == len(offers)
+
+    model.update(states=("Bayern", "Sachsen"), measure="courses")
+    chosen = stats.select(offers, state=["Bayern", "Sachsen"])
+    pd.testing.assert_frame_equal(model.table, district_table(chosen, "courses"))
+    keys = district_keys()
+    bavaria_saxony = [name for key, name in keys.items() if key[:2] in ("09", "14")]
+    assert [d for d in model.table.index if not pd.isna(d)] == bavaria_saxony  # 96 + 13
+    assert len(bavaria_saxony) == 109
+
+    districts = ("München, Stadt", "Leipzig, Stadt", MISSING_LABEL)
+    model.update(districts=districts)
+    picked = stats.select(
+        offers, state=["Bayern", "Sachsen"], district=["München, Stadt", "Leipzig, Stadt", None]
+    )
+    pd.testing.assert_frame_equal(model.table, district_table(picked, "courses"))
+    assert model.matched == len(picked) > 0
+    assert model.notes == ["Bavaria, Saxony", "München, Stadt; Leipzig, Stadt; not stated"]
+
+    # by two dimensions: the crosstab of the same selection
+    model.update(by2="duration_class", districts=())
+    full = stats.crosstab(chosen, "district", "duration_class", measure="courses", margins=True)
+    pd.testing.assert_frame_equal(model.table, full.iloc[:-1, :-1])  # without the totals
+
+
+def test_a_long_dimension_is_charted_by_its_largest_groups(
+    model: ExplorerModel, offers: pd.DataFrame
+) -> None:
+    """The chart of 400 districts shows the 20 largest, largest first (the table all of
+    them, and the status line says so); by two dimensions the heatmap too."""
+    model.update(by="district")
+    events = stats.supply(offers, "district")["events"]
+    top = events[events.index.notna()].sort_values(ascending=False, kind="stable")
+    assert model.figure_title == "Events by district (top 20)"
+    assert model.table_title == "Events by district"  # the table lists every district
+    assert model.alt_text.startswith(
+        f"Bar chart: Events by district (top 20). Largest: {top.index[0]} ({top.iloc[0]});"
+    )
+    assert "20 groups" in model.alt_text
+    assert model.chart_note == (
+        "chart: the largest 20 of 401 groups, table: all; every district: Show Map"
+    )
+    assert model.figure.get_size_inches()[1] < 10  # not a bar for each of 400 districts
+
+    model.update(by2="duration_class")
+    assert model.figure_title == "Events by district and duration class (top 20)"
+    assert "20 rows (district)" in model.alt_text
+
+    model.update(by="quarter", by2="district")
+    assert model.figure_title == "Events by start quarter and district (top 10)"
+    assert "10 columns (district)" in model.alt_text
+
+    model.update(by="state", by2=NONE)  # a short dimension: every group
+    assert model.chart_note == ""
+    assert "17 groups" in model.alt_text  # 16 states and "not stated"
+
+
+def test_the_districts_offered_are_those_of_the_states_chosen(model: ExplorerModel) -> None:
+    """Choosing states narrows the districts offered; districts of states no longer chosen
+    are dropped; a district outside the states chosen is refused."""
+    every = [value for _label, value in model.choices()["districts"]]
+    assert len(every) == 401
+    assert every[-1] == MISSING_LABEL
+    assert every[:2] == ["Ahrweiler", "Aichach-Friedberg"]
+    model.update(states=("Bremen",))
+    assert model.choices()["districts"] == [
+        ("Bremen", "Bremen"),
+        ("Bremerhaven", "Bremerhaven"),
+        ("not stated", MISSING_LABEL),
+    ]
+    model.update(states=("Bremen", "Hamburg"), districts=("Bremerhaven", "Hamburg"))
+    model.update(states=("Hamburg",))
+    assert model.view.districts == ("Hamburg",)  # Bremerhaven went with Bremen
+    with pytest.raises(UsageError, match="districts offers"):
+        model.update(districts=("Bremerhaven",))
+    model.update(states=())
+    assert model.view.districts == ("Hamburg",)  # every state: every district offered
+    model.reset()
+    assert model.view.districts == ()
+    assert model.view.states == ()
+
+
+def test_the_map_view_follows_the_filters_and_the_measure(
+    model: ExplorerModel, offers: pd.DataFrame
+) -> None:
+    """The map of the districts in place of the chart: the offers that pass the filters,
+    in the measure; its alt text names the district with the most, as stats counts it. The
+    table stays by the dimensions chosen, under its own title."""
+    model.update(show="map")
+    events = stats.supply(offers, "district")["events"]
+    top = events[events.index.notna()].idxmax()
+    assert model.alt_text.startswith(
+        f"Map of the districts: Events by district. Highest: {top} ({events[top]});"
+    )
+    assert model.table_title == "Events by state"  # the table: by state, as chosen
+    pd.testing.assert_frame_equal(
+        model.table,
+        stats.supply(offers, "state", normalize="all", margins=True)[["events", "share"]].iloc[:-1],
+    )
+    assert model.state == {"show": "map"}
+
+    model.update(states=("Bayern",), measure="courses")
+    bavaria = stats.supply(stats.select(offers, state=["Bayern"]), "district")
+    most = bavaria["courses"].idxmax()
+    assert model.alt_text.startswith(
+        f"Map of the districts: Courses by district: Bavaria. Highest: {most} "
+        f"({bavaria.loc[most, 'courses']}; {bavaria.loc[most, 'events']} events);"
+    )
+    assert "Districts not selected (hatched): 304." in model.alt_text  # 400 - 96
+
+    model.update(districts=("Regen", "Passau, Stadt"), measure="events")
+    assert "Highest: Passau, Stadt (" in model.alt_text
+    assert "Districts not selected (hatched): 398." in model.alt_text
+
+    model.update(measure="capacity")  # places: no map, and said so
+    assert model.alt_text.startswith("The map shows events, courses or institutions")
+    assert model.error is None
+
+    model.update(show="chart", measure="events")
+    assert model.alt_text.startswith("Bar chart: Events by state.")
+
+
+def test_a_frame_without_districts_offers_no_map() -> None:
+    frame = pd.DataFrame(
+        {"event_id": [1, 2, 3], "state": pd.Categorical(["Bayern", "Berlin", "Bayern"])}
+    )
+    model = ExplorerModel(frame, debounce=0)
+    assert not model.has_map
+    assert [value for _label, value in model.options["show"]] == ["chart"]
+    with pytest.raises(UsageError, match="show is one of"):
+        model.update(show="map")

@@ -11,7 +11,7 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from educatalog import widgets
+from educatalog import stats, widgets
 from educatalog.widgets import Explorer
 from educatalog.widgets.url_state import from_query, to_query
 
@@ -103,3 +103,64 @@ def test_a_view_the_explorer_fails_on_opens_the_plain_view_and_says_why(
     assert german.state == {}  # the plain view
     assert german.error is None
     assert "Veranstaltungen nach Bundesland" in german.alt_text
+
+
+def test_a_district_view_goes_into_a_link_and_comes_back(
+    german: Explorer, english: Explorer, offers: pd.DataFrame
+) -> None:
+    """A view by district with a district filter: into the link and back, the same table;
+    a district may be named by its key, and the districts offered follow the states."""
+    view = {
+        "by": "district",
+        "by2": "duration_class",
+        "states": ["Bayern", "Sachsen"],
+        "districts": ["München, Stadt", "Leipzig, Stadt"],
+    }
+    assert german.set_state(view) == []
+    query = to_query(german.state)
+    assert query == (
+        "by=district&by2=duration_class&states=Bayern&states=Sachsen"
+        "&districts=M%C3%BCnchen%2C+Stadt&districts=Leipzig%2C+Stadt"
+    )
+    assert from_query(query) == german.state
+    # the English page reads the German link; states by their English names, a district
+    # by its key
+    assert english.set_state(query) == []
+    assert english.state == german.state
+    assert english.table.equals(german.table)
+    assert english.set_state("by=District&show=Karte&states=Bavaria&districts=09162") == []
+    assert english.state == {
+        "by": "district",
+        "show": "map",  # the map, named as the German page names it
+        "states": ["Bayern"],
+        "districts": ["München, Stadt"],
+    }
+    assert to_query(english.state) == (
+        "by=district&show=map&states=Bayern&districts=M%C3%BCnchen%2C+Stadt"
+    )
+    assert english.controls["show"].value == "map"
+    assert english.alt_text.startswith("Map of the districts: Events by district: Bavaria.")
+    assert english.controls["districts"].value == ("München, Stadt",)
+    bavaria = [value for _label, value in english.controls["districts"].options]
+    assert len(bavaria) == 97
+    assert "Leipzig, Stadt" not in bavaria
+    chosen = stats.select(offers, state=["Bayern"], district=["München, Stadt"])
+    assert english.table["events"].tolist() == [len(chosen)]
+
+
+def test_what_a_link_gets_wrong_about_districts_is_said(german: Explorer) -> None:
+    problems = german.set_state(
+        "by=district&show=globus&states=Bayern&districts=Leipzig%2C+Stadt&districts=Münchn"
+        "&districts=Nirgendwo&districts=munchen&districts=Passau%2C+Stadt"
+    )
+    assert problems == [
+        "Link: show=globus gibt es nicht (es gibt: Diagramm, Karte); ignoriert.",
+        "Link: districts=Leipzig, Stadt liegt in keinem der gewählten Bundesländer (Bayern); "
+        "ignoriert.",
+        "Link: districts=Münchn gibt es nicht (ähnlich: „München, Stadt“); ignoriert.",
+        "Link: districts=Nirgendwo gibt es nicht (es gibt 97 zur Wahl); ignoriert.",
+        "Link: districts=munchen gibt es nicht (ähnlich: „München, Landkreis“, „München, Stadt“); "
+        "ignoriert.",
+    ]
+    assert german.controls["districts"].value == ("Passau, Stadt",)
+    assert to_query(german.state) == "by=district&states=Bayern&districts=Passau%2C+Stadt"

@@ -222,6 +222,11 @@ def updates(page: Any) -> int:
     return int(marker.get_attribute("data-updates"))
 
 
+def options(select: Any) -> list[str]:
+    """The options of a list box as they read (ipywidgets writes their spaces unbroken)."""
+    return [text.replace("\xa0", " ") for text in select.locator("option").all_inner_texts()]
+
+
 def query(page: Any) -> dict[str, list[str]]:
     return parse_qs(urlsplit(page.url).query)
 
@@ -426,3 +431,97 @@ def test_a_dashboard_killed_outright_takes_voila_and_its_kernels_along(tmp_path:
     assert leftovers() == before, (  # nothing wrote into its folder after it was gone
         f"the killed dashboard's folder came back: {contents(leftovers() - before)}"
     )
+
+
+def test_a_district_view_and_the_link_that_restores_it(
+    dashboard: str, recorder: Recorder, offers: pd.DataFrame, screenshots: Path
+) -> None:
+    """By district: every one of the 400 districts and the events without one, row by
+    row as stats counts them, in a box that scrolls, beside a chart of the 20 largest; a
+    state narrows the districts offered, a district filter the rows; the address holds
+    the view, and opening it in another page restores it."""
+    page, _ = open_view(recorder, dashboard)
+    by = page.locator(".educatalog-explorer-by select")
+    changes(page, lambda: by.select_option(label="Kreis"), "die 20 größten von 401")
+    address(page, {"by": ["district"]})
+    same_table(shown(page), explorer_table(offers, "district", "events", "de"))
+    box = page.locator(".educatalog-explorer-table .educatalog-table-box")
+    height, scrolled = box.evaluate("(b) => [b.clientHeight, b.scrollHeight]")
+    assert height <= 560 < scrolled  # the table scrolls in its box, the page does not grow
+    alt = page.locator(".educatalog-explorer-chart img").get_attribute("alt") or ""
+    assert alt.startswith("Balkendiagramm: Veranstaltungen nach Kreis (die 20 größten)"), alt
+    caption = page.locator(".educatalog-explorer-table caption").inner_text()
+    assert "20" not in caption  # the table's title: every district
+
+    states = page.locator(".educatalog-explorer-states select")
+    changes(page, lambda: states.select_option(label="Bremen"), "Bremen")
+    districts = page.locator(".educatalog-explorer-districts select")
+    assert options(districts) == [
+        "Bremen",
+        "Bremerhaven",
+        texts.missing("de"),
+    ]
+    changes(page, lambda: districts.select_option(label="Bremerhaven"), "Bremerhaven")
+    link = {"by": ["district"], "states": ["Bremen"], "districts": ["Bremerhaven"]}
+    address(page, link)
+    kept = stats.select(offers, state=["Bremen"], district=["Bremerhaven"])
+    same_table(shown(page), explorer_table(kept, "district", "events", "de"))
+    bremerhaven = texts.number(len(kept), "de")
+    assert f"{bremerhaven} von {texts.number(len(offers), 'de')}" in status(page)
+    page.screenshot(path=str(screenshots / "dashboard-district.png"), full_page=True)
+
+    other, _ = open_view(recorder, page.url, recorder.new_page())
+    assert other.locator(".educatalog-explorer-by select option:checked").inner_text() == "Kreis"
+    chosen = other.locator(".educatalog-explorer-districts select option:checked")
+    assert chosen.all_inner_texts() == ["Bremerhaven"]
+    offered = options(other.locator(".educatalog-explorer-districts select"))
+    assert offered == ["Bremen", "Bremerhaven", "ohne Angabe"]  # Bremen's districts alone
+    same_table(shown(other), explorer_table(kept, "district", "events", "de"))
+    assert query(other) == link
+    assert not recorder.console_errors(), recorder.console
+
+
+def test_the_map_view_follows_the_filters_and_the_measure(
+    dashboard: str, recorder: Recorder, offers: pd.DataFrame, screenshots: Path
+) -> None:
+    """Show: Map draws the map of the districts in place of the chart, an image whose alt
+    text names the district with the most (as stats counts it); it follows a state chosen
+    and the measure, the table stays by the dimension chosen, and the address holds it."""
+    page, _ = open_view(recorder, dashboard + "?by=district")
+    image = page.locator(".educatalog-explorer-chart img")
+    karte = page.locator(".educatalog-explorer-show button", has_text="Karte")
+    changes(page, karte.click, "Kreise")
+    page.wait_for_function(
+        "() => (document.querySelector('.educatalog-explorer-chart img').alt || '')"
+        ".startsWith('Karte der Kreise')",
+        timeout=60_000,
+    )
+    address(page, {"by": ["district"], "show": ["map"]})
+    events = stats.supply(offers, "district")["events"]
+    top = events[events.index.notna()].idxmax()
+    alt = image.get_attribute("alt") or ""
+    assert alt.startswith(
+        f"Karte der Kreise: Veranstaltungen nach Kreis. Höchster Wert: {top} ("
+    ), alt
+    assert image.evaluate("(img) => img.naturalWidth") > 300
+    same_table(shown(page), explorer_table(offers, "district", "events", "de"))
+    page.screenshot(path=str(screenshots / "dashboard-map.png"), full_page=True)
+
+    states = page.locator(".educatalog-explorer-states select")
+    changes(page, lambda: states.select_option(label="Sachsen"), "Sachsen")
+    courses = page.locator(".educatalog-explorer-measure button", has_text="Kurse")
+    changes(page, courses.click, "Sachsen")
+    saxony = stats.supply(stats.select(offers, state=["Sachsen"]), "district")
+    most = saxony["courses"].idxmax()
+    page.wait_for_function(
+        "(text) => (document.querySelector('.educatalog-explorer-chart img').alt || '')"
+        ".includes(text)",
+        arg=f"Kurse nach Kreis: Sachsen. Höchster Wert: {most} ({saxony.loc[most, 'courses']};",
+        timeout=60_000,
+    )
+    address(
+        page, {"by": ["district"], "measure": ["courses"], "show": ["map"], "states": ["Sachsen"]}
+    )
+    kept = stats.select(offers, state=["Sachsen"])
+    same_table(shown(page), explorer_table(kept, "district", "courses", "de"))
+    assert not recorder.console_errors(), recorder.console

@@ -1,4 +1,4 @@
-"""Each of the seven notebooks, in German and in English, opened in JupyterLab and run with
+"""Each of the eight notebooks, in German and in English, opened in JupyterLab and run with
 Run > Run All Cells as a user runs it: no error output, nothing on stderr (warnings
 included), no widget that fails to render, no error in the browser's console, no request
 to another host; prose, tables and charts in the notebook's language; every chart an image

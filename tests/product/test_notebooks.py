@@ -27,7 +27,7 @@ from accessibility import accessibility_findings, axe_script, language_findings,
 from browsing import Shown, district_list, same_table, table_text
 from educatalog import stats, texts
 from educatalog.demodata import GENERATOR_VERSION
-from educatalog.files.workspace import PACKAGE
+from educatalog.files.workspace import PACKAGE, notebook
 from educatalog.report import (
     NOTEBOOKS,
     ReportError,
@@ -74,6 +74,7 @@ def test_the_notebooks_ship_without_outputs() -> None:
         "05-explorer",
         "06-report",
         "07-trends",
+        "08-districts",
     ]
     for name in NAMES:
         nb = nbformat.read(notebook_path(name), as_version=4)
@@ -84,10 +85,19 @@ def test_the_notebooks_ship_without_outputs() -> None:
                 assert cell.execution_count is None, name
 
 
-@pytest.mark.parametrize("name", [n for n in NAMES if n != "06-report"])
-def test_notebook_runs_in_a_kernel(name: str, server: str, tmp_path: Path) -> None:
+RUNS = [(n, "de") for n in NAMES if n != "06-report"] + [("08-districts", "en")]
+"""The notebooks run in German (the default), and the newest in English too (all of them run
+in both languages in JupyterLab: ``tests/browser/test_notebooks_in_lab.py``)."""
+
+
+@pytest.mark.parametrize(("name", "lang"), RUNS)
+def test_notebook_runs_in_a_kernel(name: str, lang: str, server: str, tmp_path: Path) -> None:
     env = {"EDUCATALOG_URL": server, "EDUCATALOG_TOKEN": TOKEN}
-    nb = execute_notebook(notebook_path(name), env=env, cwd=tmp_path, timeout=240)
+    path = notebook_path(name)
+    if lang != "de":  # the copy in that language, as `educatalog notebooks --lang` writes it
+        path = tmp_path / path.name
+        nbformat.write(notebook(name, lang), path)
+    nb = execute_notebook(path, env=env, cwd=tmp_path, timeout=240)
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     kinds = {key for o in outputs for key in o.get("data", {})}
@@ -106,20 +116,23 @@ def test_notebook_runs_in_a_kernel(name: str, server: str, tmp_path: Path) -> No
         assert "image/png" in kinds, "the charts are displayed as images"
         assert "text/html" in kinds, "the tables are displayed"
     if name != "01-quickstart":
-        assert "synthetische Demodaten" in text  # the source line says what the data is
+        demo = {"de": "synthetische Demodaten", "en": "synthetic demo data"}[lang]
+        assert demo in text  # the source line says what the data is
         html = "".join(str(o.get("data", {}).get("text/html", "")) for o in outputs)
-        if name not in ("05-explorer", "07-trends"):  # the tables, in the lang: German
-            assert '<th scope="col">Veranstaltungen</th>' in html
+        if name not in ("05-explorer", "07-trends"):  # the tables, in the lang
+            events = {"de": "Veranstaltungen", "en": "Events"}[lang]
+            assert f'<th scope="col">{events}</th>' in html
         # Every share with one precision: "< 0,1 %", never one with decimals of its own.
         assert not re.search(r">\d+,\d\d\u00a0%<", html), name
-        for expected in SAYS.get(name, ()):
-            assert expected in html, (name, expected)
+        for expected in SAYS.get(name if lang == "de" else f"{name} ({lang})", ()):
+            assert expected in html, (name, lang, expected)
     if name == "01-quickstart":  # the events that end before they start, shown as they are
         shown = [o for o in nb.cells[_cell(nb, "ends_early")].outputs if "data" in o]
         assert "event_end_date" in shown[0]["data"]["text/html"]
 
 
-# What the notebooks' tables say of themselves (German, the default language).
+# What the notebooks' tables say of themselves (German, the default language; English where
+# the notebook runs in English too).
 SAYS = {
     "03-instruction-forms-and-durations": [
         '<th scope="col">Anteil der Veranstaltungen</th>',  # of all events
@@ -137,6 +150,18 @@ SAYS = {
         '<th scope="row">keine Förderart</th>',
         '<td class="count">x</td>',  # the first snapshot's flows: not applicable
         "x: Tabellenfach gesperrt, weil Aussage nicht sinnvoll",
+    ],
+    "08-districts": [
+        '<th scope="row">Veranstaltungen ohne bekannten Kreis</th>',  # why some have none
+        '<th scope="col">Einwohner am 31.12.2024 (Zensus 2022)</th>',  # of the districts
+        '<th scope="row">Bayern</th><th scope="row">Insgesamt</th>',  # a state's subtotal
+        '<th scope="row">Leipzig, Landkreis</th>',  # Saxony's districts, by their names
+    ],
+    "08-districts (en)": [
+        '<th scope="row">events whose address has no known district</th>',
+        '<th scope="col">Inhabitants on 31 Dec 2024 (2022 census)</th>',
+        '<th scope="row">Bavaria</th><th scope="row">Total</th>',
+        '<th scope="row">Leipzig, Landkreis</th>',
     ],
 }
 

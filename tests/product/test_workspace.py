@@ -57,7 +57,7 @@ def test_version_and_python_m_educatalog(tmp_path: Path) -> None:
     assert "required: COMMAND" in done.stderr
 
 
-def test_notebooks_copies_the_seven_and_keeps_edited_copies(
+def test_notebooks_copies_the_eight_and_keeps_edited_copies(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
@@ -74,6 +74,7 @@ def test_notebooks_copies_the_seven_and_keeps_edited_copies(
             "05-explorer.ipynb",
             "06-report.ipynb",
             "07-trends.ipynb",
+            "08-districts.ipynb",
         ]
     )
     for name in SHIPPED:  # in German, the default

@@ -131,9 +131,10 @@ def _add_notebooks_command(commands: Commands) -> None:
     notebooks = commands.add_parser(
         "notebooks",
         help="copy the ready-made notebooks to where you work",
-        description="Copy the seven ready-made notebooks (01-quickstart ... 07-trends) into DIR, "
-        "in one language, to open them there with JupyterLab. A copy you have edited is kept "
-        "unless --force is given; an unedited copy of an earlier version is brought up to date.",
+        description="Copy the eight ready-made notebooks (01-quickstart ... 08-districts) into "
+        "DIR, in one language, to open them there with JupyterLab. A copy you have edited is "
+        "kept unless --force is given; an unedited copy of an earlier version is brought up to "
+        "date.",
     )
     notebooks.set_defaults(run=_notebooks)
     notebooks.add_argument(

@@ -1,11 +1,13 @@
 """What the explorer offers to choose from and what is chosen (:class:`View`), without
 widgets: the dimensions a frame is
 counted by, the filters as boolean masks over a categorical column's codes, the months of
-the start, and each choice's options as (label, value) pairs in the reader's language."""
+the start, and each choice's options as (label, value) pairs in the reader's language. The
+districts offered are those of the states chosen (:func:`offered`)."""
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import unicodedata
 from collections.abc import Sequence
 from typing import Any
@@ -16,10 +18,26 @@ import pandas as pd
 
 from educatalog import stats, texts
 from educatalog.errors import MissingColumns, UsageError
+from educatalog.frames.districts import district_table
+from educatalog.population import STATE_KEYS
 from educatalog.widgets.display import MISSING_LABEL, ui_text
 from educatalog.widgets.export import FORMATS
 
-__all__ = ["FILTERS", "NONE", "TIME_DIMENSIONS", "CategoryFilter", "Mask", "Option", "View"]
+__all__ = [
+    "FILTERS",
+    "LONG",
+    "NONE",
+    "SHOW",
+    "TIME_DIMENSIONS",
+    "TOP",
+    "CategoryFilter",
+    "Mask",
+    "Option",
+    "View",
+    "district_keys",
+    "districts_in",
+    "offered",
+]
 
 Mask = npt.NDArray[np.bool_]
 """Which rows of the frame pass (a boolean array)."""
@@ -38,17 +56,33 @@ _EXCLUDED = frozenset({"state_code"})  # the state again, as its ISO code
 FILTERS: dict[str, tuple[str, str]] = {
     # filter name: (column, description)
     "states": ("state", "States"),
+    "districts": ("district", "Districts"),
     "categories": ("instruction_form_category", "Forms"),
     "durations": ("duration_class", "Durations"),
 }
 """The filters on a categorical column, by name."""
+
+SHOW = ("chart", "map")
+"""What the explorer draws beside its table (:attr:`View.show`): ``chart``, the chart of
+the dimensions (bars, lines, a heatmap), or ``map``, the map of the districts
+(:func:`educatalog.plots.district_map`) in the measure, of the offers that pass the
+filters."""
+
+LONG = 40
+"""A dimension of more levels than this (the 400 districts) is charted by its :data:`TOP`
+largest; the table lists every level."""
+
+TOP = {"rows": 20, "columns": 10}
+"""How many levels of a :data:`LONG` dimension a chart shows: bars, and rows of a
+heatmap; columns of a heatmap."""
 
 _NO_MONTH = np.iinfo(np.int64).min
 
 
 @dataclasses.dataclass(frozen=True)
 class View:
-    """What the explorer shows, as chosen: dimensions, measure, filters, format."""
+    """What the explorer shows, as chosen: dimensions, measure, chart or map, filters,
+    format."""
 
     by: str
     """The dimension counted by (a column name, or ``month``, ``quarter``, ``year``)."""
@@ -56,7 +90,11 @@ class View:
     """The second dimension, or :data:`NONE`."""
     measure: str = "events"
     """One of :data:`educatalog.stats.MEASURES`."""
+    show: str = "chart"
+    """One of :data:`SHOW`: the chart of the dimensions, or the map of the districts."""
     states: tuple[str, ...] = ()
+    districts: tuple[str, ...] = ()
+    """Districts chosen, among those of the :attr:`states` chosen (:func:`offered`)."""
     categories: tuple[str, ...] = ()
     durations: tuple[str, ...] = ()
     window: tuple[int, int] | None = None
@@ -173,15 +211,18 @@ def options(
     filters: dict[str, CategoryFilter],
     periods: Sequence[pd.Period],
     lang: str,
+    show: Sequence[str] = SHOW,
 ) -> dict[str, list[Option]]:
-    """Each choice's options in the order shown: ``by``, ``by2``, ``measure``, a list per
-    filter (states alphabetical in ``lang``, "not stated" last) and ``start`` (months)."""
+    """Each choice's options in the order shown: ``by``, ``by2``, ``measure``, ``show``
+    (of ``show``), a list per filter (states and districts alphabetical in ``lang``, "not
+    stated" last) and ``start`` (months)."""
     by: list[Option] = [(label, name) for name, label in dimensions.items()]
     measures = ui_text("measures", lang).split("|")
     choices: dict[str, list[Option]] = {
         "by": by,
         "by2": [(NONE, NONE), *by],
         "measure": list(zip(measures, stats.MEASURES, strict=True)),
+        "show": [(ui_text(f"show.{shown}", lang), shown) for shown in show],
     }
     for name in FILTERS:
         if name in filters:
@@ -189,12 +230,56 @@ def options(
                 (texts.label(v, lang) if v != MISSING_LABEL else texts.missing(lang), v)
                 for v in filters[name].labels
             ]
-            if name == "states":  # alphabetical in the reader's language, "not stated" last
+            if name in ("states", "districts"):  # alphabetical, "not stated" last
                 shown.sort(key=lambda o: (o[1] == MISSING_LABEL, locale_key(o[0])))
             choices[name] = shown
     if periods:
         choices["start"] = [(texts.label(p, lang), p) for p in periods]
     return choices
+
+
+@functools.cache
+def _district_states() -> dict[str, str]:
+    """Each district's name with the key of its state (the first two digits of its own)."""
+    table = district_table()
+    return dict(zip(table["district"], table["state_key"], strict=True))
+
+
+@functools.cache
+def district_keys() -> dict[str, str]:
+    """Each district's name by its 5-digit key (``"09162"`` -> ``"München, Stadt"``)."""
+    table = district_table()
+    return dict(zip(table.index, table["district"], strict=True))
+
+
+def districts_in(states: Sequence[str]) -> frozenset[str] | None:
+    """The districts of the ``states`` chosen (as the frame names them; "not stated"
+    adds none), as :func:`educatalog.stats.select` narrows them; None when no state is
+    chosen: every district."""
+    if not states:
+        return None
+    keys = {STATE_KEYS[state] for state in states if state in STATE_KEYS}
+    return frozenset(d for d, key in _district_states().items() if key in keys)
+
+
+def offered(options: dict[str, list[Option]], states: Sequence[str]) -> dict[str, list[Option]]:
+    """``options`` as a view with the ``states`` chosen offers them: the districts of
+    those states (and "not stated"), the rest as they are."""
+    kept = districts_in(states)
+    if kept is None or "districts" not in options:
+        return options
+    narrowed = [o for o in options["districts"] if o[1] in kept or o[1] == MISSING_LABEL]
+    return {**options, "districts": narrowed}
+
+
+def follow_states(view: View, before: View) -> View:
+    """``view`` without the districts chosen that lie outside its states, when the states
+    changed since ``before`` (a district the new states do not hold is no longer offered)."""
+    kept = districts_in(view.states)
+    if view.states == before.states or kept is None or not view.districts:
+        return view
+    districts = tuple(d for d in view.districts if d in kept or d == MISSING_LABEL)
+    return dataclasses.replace(view, districts=districts)
 
 
 def locale_key(text: str) -> str:
@@ -205,9 +290,11 @@ def locale_key(text: str) -> str:
 def checked(
     view: View, choices: dict[str, list[Option]], months: Sequence[pd.Period], voucher: bool
 ) -> View:
-    """``view`` with the whole time as None; a choice not among ``choices`` (the options),
-    a window outside ``months`` or a voucher filter without the column is a UsageError."""
-    for name in ("by", "by2", "measure"):
+    """``view`` with the whole time as None; a choice not among ``choices`` (the options;
+    districts those of the view's states), a window outside ``months`` or a voucher filter
+    without the column is a UsageError."""
+    choices = offered(choices, view.states)
+    for name in ("by", "by2", "measure", "show"):
         allowed = [value for _label, value in choices[name]]
         if getattr(view, name) not in allowed:
             raise UsageError(f"{name} is one of {allowed}, not {getattr(view, name)!r}.")
@@ -232,11 +319,13 @@ def checked(
 def filter_notes(view: View, months: Sequence[pd.Period], lang: str) -> list[str]:
     """The filters of ``view`` in effect, in words (one entry per filter)."""
     notes = [
-        ", ".join(
-            texts.missing(lang) if v == MISSING_LABEL else texts.label(v, lang) for v in chosen
+        # "; " between districts, whose names may hold a comma ("München, Stadt")
+        ("; " if name == "districts" else ", ").join(
+            texts.missing(lang) if v == MISSING_LABEL else texts.label(v, lang)
+            for v in view.chosen(name)
         )
-        for chosen in (view.chosen(name) for name in FILTERS)
-        if chosen
+        for name in FILTERS
+        if view.chosen(name)
     ]
     if view.window is not None:
         low, high = (texts.label(months[i], lang) for i in view.window)

@@ -23,14 +23,14 @@ from educatalog.frames.provenance import Source
 from educatalog.widgets._choices import FILTERS, NONE, Mask
 from educatalog.widgets._debounce import Scheduler, thread_timer
 from educatalog.widgets._model import ExplorerModel
-from educatalog.widgets.controls import control_layout, make_controls, make_outputs
+from educatalog.widgets.controls import control_layout, make_controls, make_outputs, show_view
 from educatalog.widgets.display import image_html, status_html, table_html, ui_text
 from educatalog.widgets.export import download_link
 from educatalog.widgets.url_state import State
 
 __all__ = ["Explorer", "explorer"]
 
-_FIELDS = ("by", "by2", "measure", *FILTERS, "voucher", "format")
+_FIELDS = ("by", "by2", "measure", "show", *FILTERS, "voucher", "format")
 """The controls whose value is the view's field of the same name."""
 
 
@@ -88,7 +88,7 @@ class Explorer:
         )
         """The filters, the view chosen and its numbers, without widgets."""
         model = self.model
-        self.controls = make_controls(model.options, model.view, model.has_voucher, model.lang)
+        self.controls = make_controls(model.choices(), model.view, model.has_voucher, model.lang)
         """The controls by name (``states``, ``measure``, ...), whose ``value`` can be set."""
         self.outputs: dict[str, w.Widget] = make_outputs()
         """The output widgets by name: ``chart`` (HTML: the PNG in an ``<img>`` with its
@@ -320,14 +320,9 @@ class Explorer:
 
     def _show_view(self) -> None:
         """Set the controls to the model's view (without telling the model again)."""
-        view, c = self.model.view, self.controls
         self._syncing = True
         try:
-            for name in _FIELDS:
-                if name in c:
-                    c[name].value = getattr(view, name)
-            if "start" in c:
-                c["start"].index = view.window or (0, len(c["start"].options) - 1)
+            show_view(self.controls, self.model.view, self.model.choices(), _FIELDS)
         finally:
             self._syncing = False
 
@@ -342,7 +337,7 @@ class Explorer:
             return
         self.outputs["chart"].value = image_html(m.png, m.alt_text)
         self.outputs["table"].value = table_html(
-            m.table, m.totals, lang=m.lang, title=m.figure_title
+            m.table, m.totals, lang=m.lang, title=m.table_title
         )
         self._update_download()
         self.outputs["status"].value = status_text(self.model)
@@ -378,5 +373,7 @@ def status_text(model: ExplorerModel) -> str:
     ]
     if model.shown.ignored:  # the second dimension was the first one
         parts.append(ui_text("ignored", lang))
+    if model.chart_note:  # a long dimension: the chart shows its largest groups
+        parts.append(html.escape(model.chart_note))
     parts.append(ui_text("updated", lang, seconds=texts.number(model.seconds, lang, 2)))
     return status_html(" · ".join(parts), model.source, lang, updates=model.recomputes)

@@ -1,8 +1,9 @@
 """The explorer's model, without widgets: :class:`View` (what is chosen) and
 :class:`ExplorerModel`, which filters the offers, counts them with :mod:`educatalog.stats`,
-draws them with :mod:`educatalog.plots` and writes the table as a file, once per
-(debounced) change of the view. A view (:class:`educatalog.widgets.Explorer`) observes it
-with :meth:`ExplorerModel.subscribe` and renders what it holds."""
+draws them with :mod:`educatalog.plots` (a chart, or the map of the districts) and writes
+the table as a file, once per (debounced) change of the view. A view
+(:class:`educatalog.widgets.Explorer`) observes it with :meth:`ExplorerModel.subscribe` and
+renders what it holds."""
 
 from __future__ import annotations
 
@@ -23,22 +24,30 @@ from educatalog.errors import EducatalogError, UsageError
 from educatalog.files.workspace import output_folder
 from educatalog.frames.columns import require_columns
 from educatalog.frames.provenance import source_of
+from educatalog.plots.districts import DISTRICT_MEASURES
 from educatalog.stats.selection import narrow
 from educatalog.widgets._choices import (
     FILTERS,
+    LONG,
+    SHOW,
     TIME_DIMENSIONS,
+    TOP,
     Mask,
+    Option,
     View,
     checked,
+    districts_in,
     filter_notes,
     find_dimensions,
     find_filters,
+    follow_states,
     month_range,
+    offered,
     options,
     start_months,
 )
 from educatalog.widgets._debounce import Debouncer, Scheduler, thread_timer
-from educatalog.widgets.display import MISSING_LABEL, empty_figure, png_bytes, title_of
+from educatalog.widgets.display import MISSING_LABEL, empty_figure, png_bytes, title_of, ui_text
 from educatalog.widgets.export import (
     csv_bytes,
     file_suffix,
@@ -105,8 +114,13 @@ class ExplorerModel:
             if "education_voucher" in offers
             else None
         )
-        self.options = options(self.dimensions, self.filters, self.months, self.lang)
-        """Each choice's options as (label, value), in the order shown."""
+        self.has_map = "district" in offers or "district_key" in offers
+        """Whether the frame has the districts to draw the map of."""
+        self._show = SHOW if self.has_map else SHOW[:1]
+        self._options_in: dict[str, dict[str, list[Option]]] = {}  # in the other language
+        self.options = options(self.dimensions, self.filters, self.months, self.lang, self._show)
+        """Each choice's options as (label, value), in the order shown: every one (the
+        districts of every state; :meth:`choices` those the view offers)."""
         first = "state" if "state" in self.dimensions else next(iter(self.dimensions))
         self.view = self.shown = View(by=first)
         """The view chosen; ``shown``: the view of the numbers (as its update began)."""
@@ -137,9 +151,16 @@ class ExplorerModel:
         self.table = pd.DataFrame()
         self.figure = empty_figure(self.lang)
         self.figure_title: str | None = None
+        self.table_title: str | None = None
+        """The table's title: the chart's, without "(top 20)" where the chart shows fewer
+        groups than the table."""
         self.png = b""
         self.alt_text = ""
         """What the chart shows, in words (:func:`educatalog.plots.alt_text`)."""
+        self._shown_top: int | None = None  # how many groups the chart shows, if not all
+        self.chart_note = ""
+        """What the chart leaves out of the table, in words (a dimension of more than
+        :data:`~educatalog.widgets._choices.LONG` levels: its largest), or empty."""
         self.refresh()
 
     # -- the view --------------------------------------------------------------------
@@ -175,7 +196,24 @@ class ExplorerModel:
         self._set(view, always=True)
         return problems
 
+    def options_in(self, lang: str) -> dict[str, list[Option]]:
+        """The :attr:`options` as a page in ``lang`` names them (a link may use either
+        language's labels)."""
+        if texts.check_lang(lang) == self.lang:
+            return self.options
+        if lang not in self._options_in:
+            dimensions = find_dimensions(self._offers, lang)
+            found = options(dimensions, self.filters, self.months, lang, self._show)
+            self._options_in[lang] = found
+        return self._options_in[lang]
+
+    def choices(self, view: View | None = None) -> dict[str, list[Option]]:
+        """The options that ``view`` (default: the :attr:`view`) offers: the districts of
+        its states (all where it chooses none), the rest as :attr:`options`."""
+        return offered(self.options, (view or self.view).states)
+
     def _set(self, view: View, *, always: bool = False) -> None:
+        view = follow_states(view, self.view)  # districts of states no longer chosen: gone
         view = checked(view, self.options, self.months, self.has_voucher)
         before, self.view = self.view, view
         if view != before:
@@ -275,11 +313,22 @@ class ExplorerModel:
             self.table, self.totals = full.iloc[:-1, :-1], None
         self._full = full
         t2 = clock()
-        self.figure = self._draw(frame, dims, measure)
-        self.figure_title = title_of(self.figure)
+        if view.show == "map":
+            self.chart_note, self._shown_top = "", None  # the map shows every district
+            self.figure = self._map(view)
+        else:
+            self.figure = self._draw(frame, dims, measure)
+        self.figure_title = self.table_title = title_of(self.figure)
+        if view.show == "map":  # the map is by district, the table by the dimensions
+            self.table_title = _title(measure, dims, self.lang)
+        elif self._shown_top is not None and self.figure_title is not None:
+            suffix = texts.text("title.top", self.lang, title="", top=self._shown_top)
+            self.table_title = self.figure_title.removesuffix(suffix)
         t3 = clock()
         self.png = png_bytes(self.figure, self.dpi)
-        self.alt_text = plots.alt_text(self.figure) or self.figure_title or ""
+        # an empty chart: the words it shows in place of one
+        words = " ".join(t.get_text() for t in self.figure.texts)
+        self.alt_text = plots.alt_text(self.figure) or self.figure_title or words
         t4 = clock()
         self.timings = {"filter": t1 - t0, "table": t2 - t1, "chart": t3 - t2, "png": t4 - t3}
 
@@ -327,10 +376,10 @@ class ExplorerModel:
             self._columns[name] = values.array
         return self._columns[name]
 
-    def _frame(self, mask: Mask, view: View) -> pd.DataFrame:
-        """The filtered columns that the table and chart need, no others."""
+    def _frame(self, mask: Mask, view: View, more: Sequence[str] = ()) -> pd.DataFrame:
+        """The filtered columns that the table and chart need (and ``more``), no others."""
         dims = view.dims
-        names = ["event_id", _MEASURE_COLUMNS[view.measure], *dims]
+        names = ["event_id", _MEASURE_COLUMNS[view.measure], *dims, *more]
         if any(d in TIME_DIMENSIONS for d in dims):
             names.append("event_start_date")
         names = [n for n in dict.fromkeys(names) if n in self._offers or n in TIME_DIMENSIONS]
@@ -342,7 +391,10 @@ class ExplorerModel:
         frame = pd.DataFrame(data, copy=False)
         for name, (column, _description) in FILTERS.items():
             chosen = view.chosen(name)
-            if chosen and column in frame:  # a filter narrows the levels: no zero rows
+            kept = districts_in(view.states) if name == "districts" and not chosen else None
+            if kept is not None and column in frame:  # the districts of the states chosen
+                frame[column] = narrow(frame[column], sorted(kept))
+            elif chosen and column in frame:  # a filter narrows the levels: no zero rows
                 values = [None if v == MISSING_LABEL else v for v in chosen]
                 frame[column] = narrow(frame[column], values)
         frame.attrs = {
@@ -356,6 +408,7 @@ class ExplorerModel:
         by = dims[0]
         by2 = dims[1] if len(dims) > 1 else None
         lang = self.lang
+        self.chart_note, self._shown_top = "", None  # the chart shows every group
         if not self.matched:
             return empty_figure(lang)
         # by one dimension the table has a column per measure, by two the measure's cells
@@ -363,7 +416,10 @@ class ExplorerModel:
         if measure == "capacity" and shown.isna().all(axis=None):
             return empty_figure(lang, texts.text("empty.capacity", lang))
         if by2 is None and not (by in TIME_DIMENSIONS and measure == "events"):
-            return plots.supply_bars(frame, by, measure=measure, lang=lang, source=self.source)
+            top = self._top(by, len(self.table), "rows")
+            return plots.supply_bars(
+                frame, by, measure=measure, top=top, lang=lang, source=self.source
+            )
         if (
             by in TIME_DIMENSIONS
             and measure == "events"
@@ -371,9 +427,58 @@ class ExplorerModel:
         ):
             return plots.starts_over_time(frame, freq=by, by=by2, lang=lang, source=self.source)
         assert by2 is not None
+        title = None
+        for dim, where, levels in (
+            (by, "rows", len(self.table)),
+            (by2, "columns", len(self.table.columns)),
+        ):
+            top = self._top(dim, levels, where)
+            if top is not None:
+                frame = _largest(frame, dim, measure, top)
+                whole = _title(measure, [by, by2], lang)
+                title = texts.text("title.top", lang, title=whole, top=top)
         return plots.heatmap(
-            frame, by, by2, normalize=False, measure=measure, lang=lang, source=self.source
+            frame,
+            by,
+            by2,
+            normalize=False,
+            measure=measure,
+            lang=lang,
+            source=self.source,
+            title=title,
         )
+
+    def _map(self, view: View) -> Figure:
+        """The map of the districts (:func:`educatalog.plots.district_map`) in the view's
+        measure, of the offers that pass the filters; zoomed to the state chosen, where one
+        is, or to the districts the filters leave."""
+        lang = self.lang
+        if not self.matched:
+            return empty_figure(lang)
+        if view.measure not in DISTRICT_MEASURES:  # places per district: no map
+            return empty_figure(lang, ui_text("map.capacity", lang), ui_text("map.other", lang))
+        columns = [c for c in ("course_id", "institution") if c in self._offers]
+        region = "district" if "district" in self._offers else "district_key"
+        frame = self._frame(self.mask, view, [region, *columns])
+        if "district" in frame and not len(frame["district"].cat.categories):
+            # the states "not stated" alone: select() leaves them no district
+            return empty_figure(lang, ui_text("map.none", lang), ui_text("map.states", lang))
+        named = [s for s in view.states if s != MISSING_LABEL]
+        state = named[0] if len(named) == 1 else None
+        return plots.district_map(
+            frame, measure=view.measure, state=state, lang=lang, source=self.source
+        )
+
+    def _top(self, dim: str, levels: int, where: str) -> int | None:
+        """How many of the ``levels`` of ``dim`` the chart shows (its largest), None for
+        all; the :attr:`chart_note` says so."""
+        if levels <= LONG or dim in TIME_DIMENSIONS:
+            return None
+        top = self._shown_top = TOP[where]
+        self.chart_note = ui_text("top", self.lang, top=top, levels=levels)
+        if dim == "district" and self.has_map:  # the map shows all of them
+            self.chart_note += "; " + ui_text("map.hint", self.lang)
+        return top
 
     # -- the table as a file ---------------------------------------------------------
 
@@ -414,10 +519,35 @@ class ExplorerModel:
 
     def _presented(self) -> tables.Table:
         """The table with its totals for readers, the measure named under it."""
-        title = self.figure_title or self.file_stem
+        title = self.table_title or self.file_stem
         name = texts.text(f"measure.{self.shown.measure}", self.lang)
         measure = f"{texts.text('excel.measure', self.lang)}: {name}"
         return presented(self._full, self.lang, title, self.source, measure)
+
+
+def _title(measure: str, dims: Sequence[str], lang: str) -> str:
+    """A title that names the measure and the dimensions, as the charts' do: "Events by
+    state", "Events by state and duration class"."""
+    what = texts.text(f"measure.{measure}", lang)
+    if len(dims) == 1:
+        return texts.text("title.by", lang, measure=what, dimension=texts.dimension(dims[0], lang))
+    rows, columns = (texts.dimension(d, lang) for d in dims)
+    return texts.text("title.measure_by_2d", lang, measure=what, rows=rows, columns=columns)
+
+
+def _largest(frame: pd.DataFrame, dim: str, measure: str, top: int) -> pd.DataFrame:
+    """The rows of ``frame`` in the ``top`` levels of ``dim`` of the largest ``measure``,
+    those levels alone and largest first (``frame`` where no level has any)."""
+    values = stats.supply(frame, dim, normalize=False)[measure]
+    ranked = values[values.index.notna() & (values.fillna(0) > 0).to_numpy()]
+    ranked = ranked.sort_values(ascending=False, kind="stable")
+    kept = list(ranked.index[:top])
+    if not kept:
+        return frame
+    out = frame.loc[frame[dim].isin(kept).to_numpy()].copy()
+    out[dim] = out[dim].cat.set_categories(kept)
+    out.attrs = frame.attrs
+    return out
 
 
 def _distinct_events(event_ids: pd.Series) -> int:

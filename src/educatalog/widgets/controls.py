@@ -12,14 +12,16 @@ from educatalog.widgets._choices import FILTERS, Option, View
 from educatalog.widgets.display import ui_text
 from educatalog.widgets.export import FORMATS
 
-__all__ = ["control_layout", "make_controls", "make_outputs"]
+__all__ = ["control_layout", "make_controls", "make_outputs", "show_view"]
 
 
 def make_controls(
     options: Mapping[str, Sequence[Option]], view: View, voucher: bool, lang: str
 ) -> dict[str, w.Widget]:
-    """The controls by name, showing ``view``: ``by``, ``by2``, ``measure``, a list per
-    filter, ``start`` (a range of months), ``voucher``, ``reset`` and ``format``."""
+    """The controls by name, showing ``view``: ``by``, ``by2``, ``measure``, ``show``
+    (chart or map; none where the frame has no districts), a list per
+    filter (``options`` as the view offers them: the districts of its states), ``start``
+    (a range of months), ``voucher``, ``reset`` and ``format``."""
     wide = {"description_width": "initial"}
     controls: dict[str, w.Widget] = {
         "by": w.Dropdown(
@@ -40,6 +42,14 @@ def make_controls(
             layout=w.Layout(width="auto", display="flex", align_items="center"),
         ),
     }
+    if len(options["show"]) > 1:
+        controls["show"] = w.ToggleButtons(
+            options=list(options["show"]),
+            value=view.show,
+            description=ui_text("show", lang),
+            style={"button_width": "auto", **wide},
+            layout=w.Layout(width="auto", display="flex", align_items="center"),
+        )
     for name, (column, _description) in FILTERS.items():
         if name in options:
             controls[name] = w.SelectMultiple(
@@ -80,7 +90,7 @@ def control_layout(
 ) -> w.Widget:
     """The dashboard: heading, controls, status, chart beside table, download link."""
     c = controls
-    dims = w.HBox([c["by"], c["by2"]])
+    dims = w.HBox([c[name] for name in ("by", "by2", "show") if name in c])
     filters = [c[name] for name in FILTERS if name in c]
     # a list box's way of choosing several is not obvious to everyone: said under the lists
     hint = [w.HTML(f"<small>{ui_text('choose', lang)}</small>")] if filters else []
@@ -102,6 +112,25 @@ def control_layout(
             w.HBox([c["format"], outputs["download"]], layout=w.Layout(align_items="center")),
         ]
     )
+
+
+def show_view(
+    controls: Mapping[str, w.Widget],
+    view: View,
+    options: Mapping[str, Sequence[Option]],
+    fields: Sequence[str],
+) -> None:
+    """Set the ``controls`` of ``fields`` to ``view``, and the list of districts to those
+    its states offer (``options``)."""
+    if "districts" in controls and "districts" in options:
+        offered = list(options["districts"])
+        if list(controls["districts"].options) != offered:
+            controls["districts"].options = offered
+    for name in fields:
+        if name in controls:
+            controls[name].value = getattr(view, name)
+    if "start" in controls:
+        controls["start"].index = view.window or (0, len(controls["start"].options) - 1)
 
 
 def make_outputs() -> dict[str, w.Widget]:

@@ -29,7 +29,28 @@ _UI: dict[str, tuple[str, str]] = {
     "by": ("Zählen nach", "Count by"),
     "by2": ("und nach", "and by"),
     "measure": ("Maß", "Measure"),
+    "show": ("Darstellung", "Show"),
+    "show.chart": ("Diagramm", "Chart"),
+    "show.map": ("Karte", "Map"),
+    "map.hint": ("alle Kreise: Darstellung Karte", "every district: Show Map"),
+    "map.capacity": (
+        "Die Karte zeigt Veranstaltungen, Kurse oder Anbieter, keine Plätze.",
+        "The map shows events, courses or institutions, not places.",
+    ),
+    "map.none": (
+        "Die Auswahl enthält keinen Kreis.",
+        "The selection holds no district.",
+    ),
+    "map.other": (
+        "Wählen Sie ein anderes Maß oder die Darstellung Diagramm.",
+        "Choose another measure, or Show Chart.",
+    ),
+    "map.states": (
+        "Wählen Sie ein Bundesland oder die Darstellung Diagramm.",
+        "Choose a state, or Show Chart.",
+    ),
     "states": ("Bundesländer", "States"),
+    "districts": ("Kreise", "Districts"),
     "categories": ("Lernformen", "Forms"),
     "durations": ("Dauer", "Durations"),
     "choose": (
@@ -53,6 +74,10 @@ _UI: dict[str, tuple[str, str]] = {
     "updated": ("aktualisiert in {seconds} s", "updated in {seconds} s"),
     "voucher_only": ("nur mit Bildungsgutschein", "voucher only"),
     "range": ("Beginn {low} bis {high}", "start {low} to {high}"),
+    "top": (
+        "Diagramm: die {top} größten von {levels} Gruppen, Tabelle: alle",
+        "chart: the largest {top} of {levels} groups, table: all",
+    ),
     "demo": ("synthetische Demodaten", "synthetic demo data"),
     "failed": ("Export fehlgeschlagen: {error}", "Export failed: {error}"),
     "measures": ("Veranstaltungen|Kurse|Anbieter|Plätze", "Events|Courses|Institutions|Places"),
@@ -63,6 +88,16 @@ _UI: dict[str, tuple[str, str]] = {
     "link.value": (
         "Link: {part}={value} gibt es nicht (es gibt: {allowed}); ignoriert.",
         "Link: there is no {part}={value} (there are: {allowed}); ignored.",
+    ),
+    "link.close": (
+        "Link: {part}={value} gibt es nicht ({close}); ignoriert.",
+        "Link: there is no {part}={value} ({close}); ignored.",
+    ),
+    "link.similar": ("ähnlich: {names}", "similar: {names}"),
+    "link.count": ("es gibt {n} zur Wahl", "there are {n} to choose from"),
+    "link.outside": (
+        "Link: {part}={value} liegt in keinem der gewählten Bundesländer ({states}); ignoriert.",
+        "Link: {part}={value} lies in none of the states chosen ({states}); ignored.",
     ),
     "link.month": (
         "Link: {part}={value} ist kein Monat (JJJJ-MM); ignoriert.",
@@ -175,10 +210,12 @@ def png_bytes(fig: Figure, dpi: int) -> bytes:
     return buffer.getvalue()
 
 
-def empty_figure(lang: str = texts.DEFAULT_LANG, title: str | None = None) -> Figure:
+def empty_figure(
+    lang: str = texts.DEFAULT_LANG, title: str | None = None, hint: str | None = None
+) -> Figure:
     fig = Figure(figsize=(8.0, 2.8))
     title = title or texts.text("empty.title", lang)
     fig.text(0.5, 0.55, title, ha="center", fontsize=13)
-    hint = texts.text("empty.hint", lang)
+    hint = hint or texts.text("empty.hint", lang)
     fig.text(0.5, 0.4, hint, ha="center", fontsize=10, color="#555555")
     return fig

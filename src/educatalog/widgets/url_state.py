@@ -8,16 +8,21 @@ widget: :func:`view_of` turns a state into the model's :class:`~educatalog.widge
 
 The dashboard (``educatalog dashboard``) keeps the query string in the page's address, so a
 view can be sent as a link and opening the link restores it. A view holds what the controls
-hold: ``by`` and ``by2`` (dimensions by column name), ``measure``, the filters ``states``,
-``categories`` and ``durations`` (labels as the catalogue names them, repeated for several),
+hold: ``by`` and ``by2`` (dimensions by column name), ``measure``, ``show`` (``map``: the
+map of the districts), the filters ``states``,
+``districts``, ``categories`` and ``durations`` (labels as the catalogue names them,
+repeated for several; a district also by its 5-digit key),
 ``start`` and ``end`` (months, ``YYYY-MM``), ``voucher`` (``1``) and ``format`` (``csv`` or
 ``xlsx``). What a link leaves out is the control's default, so the plain page is the plain
 view. A part the explorer cannot use (a state that is not one, a month outside the data) is
-left out and named in the list :func:`apply_state` returns, so a mistyped link still opens.
+left out and named in the list :func:`apply_state` returns, so a mistyped link still opens;
+so is a district that lies in none of the states the link chooses.
 """
 
 from __future__ import annotations
 
+import difflib
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode
@@ -25,8 +30,8 @@ from urllib.parse import parse_qsl, urlencode
 import pandas as pd
 
 from educatalog import texts
-from educatalog.widgets._choices import NONE, Option, View
-from educatalog.widgets.display import ui_text
+from educatalog.widgets._choices import FILTERS, NONE, Option, View, district_keys, offered
+from educatalog.widgets.display import MISSING_LABEL, ui_text
 from educatalog.widgets.export import FORMATS
 
 if TYPE_CHECKING:
@@ -37,10 +42,14 @@ __all__ = ["KEYS", "State", "apply_state", "from_query", "state_of", "to_query",
 State = dict[str, str | list[str]]
 """A view: each key's value, a list for the filters."""
 
-LISTS = ("states", "categories", "durations")
-"""The keys that hold several values (the filters)."""
+LISTS = tuple(FILTERS)
+"""The keys that hold several values (the filters: states, districts, categories,
+durations)."""
 
-KEYS = ("by", "by2", "measure", *LISTS, "start", "end", "voucher", "format")
+_MANY = 30
+"""A problem with a choice among more options than this names the similar ones, not all."""
+
+KEYS = ("by", "by2", "measure", "show", *LISTS, "start", "end", "voucher", "format")
 """Every key of a view, in the order a link writes them."""
 
 
@@ -61,6 +70,8 @@ def state_of(explorer: Any) -> State:
         state["by2"] = view.by2
     if view.measure != "events":
         state["measure"] = view.measure
+    if view.show != "chart":
+        state["show"] = view.show
     for name in LISTS:
         if view.chosen(name):
             state[name] = list(view.chosen(name))
@@ -92,24 +103,39 @@ def view_of(model: ExplorerModel, state: Mapping[str, Any]) -> tuple[View, list[
 
     def choose(name: str, value: Any, allowed: Sequence[Any]) -> Any:
         """The option ``value`` names: by its value in links (``states=Bayern``,
-        ``measure=courses``) or by the label the page shows (``states=Bavaria``,
-        ``measure=Kurse``), case aside; else None, and said with the labels to choose from."""
+        ``measure=courses``) or by the label a page shows, in either language
+        (``states=Bavaria``, ``measure=Kurse``, ``show=Map``), case aside; else None, and
+        said with the labels to choose from (the similar ones where there are many)."""
         if value in allowed:
             return value
         labels = _labels(options.get(name, []), allowed)
+        other = _labels(model.options_in(_other(lang)).get(name, []), allowed)
         wanted = str(value).casefold()
         for option, shown in labels.items():
-            if wanted in (str(option).casefold(), shown.casefold()):
+            if wanted in (str(option).casefold(), shown.casefold(), other[option].casefold()):
                 return option
-        choices = ", ".join(shown for option, shown in labels.items() if option != NONE)
-        problems.append(ui_text("link.value", lang, part=name, value=value, allowed=choices))
+        names = [shown for option, shown in labels.items() if option != NONE]
+        if len(names) <= _MANY:
+            problem = ui_text("link.value", lang, part=name, value=value, allowed=", ".join(names))
+        else:
+            close = _similar(str(value), names)
+            quoted = ", ".join(("„{}“" if lang == "de" else '"{}"').format(n) for n in close)
+            what = ui_text("link.similar", lang, names=quoted) if close else ""
+            what = what or ui_text("link.count", lang, n=texts.number(len(names), lang))
+            problem = ui_text("link.close", lang, part=name, value=value, close=what)
+        problems.append(problem)
         return None
 
     for key in state:
         if key not in KEYS:
             problems.append(ui_text("link.key", lang, part=key, keys=", ".join(KEYS)))
     fields: dict[str, Any] = {}
-    for name, default in (("by", "state"), ("by2", NONE), ("measure", "events")):
+    for name, default in (
+        ("by", "state"),
+        ("by2", NONE),
+        ("measure", "events"),
+        ("show", "chart"),
+    ):
         values = [value for _label, value in options[name]]
         fallback = default if default in values else values[0]
         wanted = _one(state.get(name, fallback))
@@ -120,7 +146,9 @@ def view_of(model: ExplorerModel, state: Mapping[str, Any]) -> tuple[View, list[
             if chosen:
                 problems.append(ui_text("link.key", lang, part=name, keys=", ".join(KEYS)))
             continue
-        values = [value for _label, value in options[name]]
+        if name == "districts":
+            chosen = _within_states(model, chosen, fields.get("states", ()), problems)
+        values = [value for _label, value in offered(options, fields.get("states", ()))[name]]
         found = (choose(name, value, values) for value in chosen)
         fields[name] = tuple(dict.fromkeys(o for o in found if o is not None))
     if model.months:
@@ -136,6 +164,50 @@ def view_of(model: ExplorerModel, state: Mapping[str, Any]) -> tuple[View, list[
     labels = {s: label for label, s in FORMATS.items()}
     fields["format"] = labels[choose("format", suffix, list(labels)) or "csv"]
     return View(**fields), problems
+
+
+def _within_states(
+    model: ExplorerModel, chosen: list[str], states: Sequence[str], problems: list[str]
+) -> list[str]:
+    """The districts ``chosen`` (a 5-digit key as its district's name) but those that lie
+    in none of the ``states`` chosen, which are said in ``problems``."""
+    names = [district_keys().get(value, value) for value in chosen]
+    every = {str(v).casefold(): v for _label, v in model.options.get("districts", [])}
+    here = {v for _label, v in offered(model.options, states).get("districts", [])}
+    kept = []
+    for value, name in zip(chosen, names, strict=True):
+        district = every.get(name.casefold())
+        if district is not None and district not in here:
+            shown = ", ".join(
+                texts.missing(model.lang) if s == MISSING_LABEL else texts.label(s, model.lang)
+                for s in states
+            )
+            part = ui_text("link.outside", model.lang, part="districts", value=value, states=shown)
+            problems.append(part)
+        else:
+            kept.append(name)
+    return kept
+
+
+def _other(lang: str) -> str:
+    """The other language of the two."""
+    return next(other for other in texts.LANGS if other != lang)
+
+
+def _similar(value: str, names: Sequence[str]) -> list[str]:
+    """Up to three of ``names`` like ``value``: those that begin with it, else the closest
+    spellings; case and accents aside ("munchen" is like "München, Stadt")."""
+    plain = {_plain(name): name for name in names}
+    wanted = _plain(value)
+    begin = [name for text, name in plain.items() if wanted and text.startswith(wanted)]
+    close = difflib.get_close_matches(wanted, list(plain), n=3, cutoff=0.6)
+    return begin[:3] or [plain[text] for text in close]
+
+
+def _plain(text: str) -> str:
+    """``text`` without case and accents."""
+    decomposed = unicodedata.normalize("NFKD", text).casefold()
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def _labels(options: Sequence[Option], allowed: Sequence[Any]) -> dict[Any, str]:
