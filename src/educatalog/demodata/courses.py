@@ -102,6 +102,8 @@ class CourseWriter:
             n_events = EVENTS_PER_COURSE[min(duration_class, 7)].pick(rnd)
             event_addresses = [venue(rnd) for _ in range(n_events)]
         starts = sorted(START_MIN + int(rnd() * START_SPAN) for _ in range(n_events))
+        if flagship:  # the dates in no order of the branches (listed by district key)
+            rng.shuffle(starts)
         if duration_class >= 3:  # longer courses start on Mondays
             starts = [nearest_monday(s) for s in starts]
         self.events.write(rng, inst, course_id, starts, event_addresses, terms)
