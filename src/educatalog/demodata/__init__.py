@@ -53,8 +53,9 @@ Documented defects (:data:`DEFECTS`), so that data-quality checks have something
 
 Every defect occurs at least once at any scale (institution 0 carries one of each, and a
 mismatched city with a postal code in one district and with one in several), and so do the
-rarest levels: institution 0 holds a course without a stated duration (class 0) and a
-short digital one (class 1), and its branches lie in every state.
+rarest levels: institution 0 holds a course without a stated duration (class 0, its price
+on request too) and a short digital one (class 1), and its branches lie in every state,
+where its flagship course states a price (a nationwide provider's always does).
 
 The package (not ``educatalog.demo``: that is the function that connects to the demo):
 ``generator`` (:func:`iter_rows`, :func:`collect`) drives three writers over one buffer of

@@ -83,7 +83,10 @@ class CourseWriter:
         federal = self._funding(rng, inst, t, terms)
         self._course(rng, inst, course_id, t, terms, lessons)
         funded = terms.voucher or t.funding in ("avgs", "bamf")
-        self._costs(rng, inst, course_id, funded, lessons, force_defects)
+        # a nationwide provider's flagship states its price (in every state where institution
+        # 0 has branches); institution 0's course without a stated duration has none either
+        stated = True if flagship else (False if rare is not None and rare[0] == 0 else None)
+        self._costs(rng, inst, course_id, funded, lessons, stated)
         self._degrees(rng, course_id, t)
         self._keywords(rng, course_id, t)
         self._course_junctions(rng, inst, course_id, t, federal, duration_class, terms.part_time)
@@ -99,6 +102,8 @@ class CourseWriter:
             n_events = EVENTS_PER_COURSE[min(duration_class, 7)].pick(rnd)
             event_addresses = [venue(rnd) for _ in range(n_events)]
         starts = sorted(START_MIN + int(rnd() * START_SPAN) for _ in range(n_events))
+        if flagship:  # the dates in no order of the branches (listed by district key)
+            rng.shuffle(starts)
         if duration_class >= 3:  # longer courses start on Mondays
             starts = [nearest_monday(s) for s in starts]
         self.events.write(rng, inst, course_id, starts, event_addresses, terms)
@@ -242,8 +247,10 @@ class CourseWriter:
         course_id: int,
         funded: bool,
         lessons: int,
-        force_null: bool,
+        stated: bool | None,
     ) -> None:
+        """The course's cost rows: its price drawn (``stated`` None), stated (True) or on
+        request (False: a cost row without a value)."""
         rnd = rng.random
         rows = self.rows["event_costs"]
         lo, hi = inst.kind.price
@@ -266,15 +273,17 @@ class CourseWriter:
             value = full_cents
             if rnd() < 0.3:
                 remarks = rng.choice(ref.COST_REMARKS)
-        if force_null:
+        if stated is False:
             value, remarks = None, "Preis auf Anfrage"
+        elif stated and (value is None or value < 0):  # a cost of 0 is a price too
+            value, remarks = full_cents, None
         if value != -1:
             rows.append(
                 {
                     "id": self.rows.next_id("event_costs"),
                     "course": course_id,
                     "value": None if value is None else money(value),
-                    "currency": "EUR" if rnd() < 0.97 else None,
+                    "currency": "EUR" if rnd() < 0.97 or stated else None,
                     "remarks": remarks,
                 }
             )
