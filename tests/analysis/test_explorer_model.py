@@ -332,7 +332,7 @@ def test_a_long_dimension_is_charted_by_its_largest_groups(
     )
     assert "20 groups" in model.alt_text
     assert model.chart_note == (
-        "chart: the largest 20 of 401 groups, table: all; every district: Show Map"
+        "chart: the largest 20 of 401 groups, table: all; the map shows every district (Show: Map)"
     )
     assert model.figure.get_size_inches()[1] < 10  # not a bar for each of 400 districts
 

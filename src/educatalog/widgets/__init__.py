@@ -6,13 +6,17 @@
 :func:`explorer` counts the offers by one dimension (a labelled or yes/no column of the
 frame, or the ``month``, ``quarter`` or ``year`` of the start), optionally split by a
 second one, in one of :data:`educatalog.stats.MEASURES`, after filtering by state,
-instruction-form category, duration class, start month and voucher eligibility. It shows
-the chart (:mod:`educatalog.plots`) and the table (:mod:`educatalog.stats`) side by side,
-in one language (``lang="de"``, the default, or ``"en"``). By two dimensions the chart is a
-heatmap of the measure, which stays readable with many groups. A link under the table
-downloads it as CSV or Excel through the browser (a ``data:`` URI made in the kernel, so it
-works in JupyterLab, Voila and JupyterHub alike, where the kernel's disk is not the user's);
-:meth:`Explorer.export` writes the same file on the kernel's disk from code.
+district (those of the states chosen), instruction-form category, duration class, start
+month and voucher eligibility. It shows the chart (:mod:`educatalog.plots`) and the table
+(:mod:`educatalog.stats`) side by side, in one language (``lang="de"``, the default, or
+``"en"``). By two dimensions the chart is a heatmap of the measure, which stays readable
+with many groups; a dimension of many groups (the 400 districts) is charted by its largest,
+the table lists all. In place of the chart, the map of the districts
+(:func:`educatalog.plots.district_map`) shows the offers that pass the filters. A link
+under the table downloads it as CSV or Excel through the browser (a ``data:`` URI made in
+the kernel, so it works in JupyterLab, Voila and JupyterHub alike, where the kernel's disk
+is not the user's); :meth:`Explorer.export` writes the same file on the kernel's disk from
+code.
 
 Changes of the controls are debounced: the dashboard recomputes ``debounce`` seconds after
 the last of a quick series of changes, in a background timer. :meth:`Explorer.refresh`

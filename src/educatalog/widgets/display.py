@@ -32,7 +32,10 @@ _UI: dict[str, tuple[str, str]] = {
     "show": ("Darstellung", "Show"),
     "show.chart": ("Diagramm", "Chart"),
     "show.map": ("Karte", "Map"),
-    "map.hint": ("alle Kreise: Darstellung Karte", "every district: Show Map"),
+    "map.hint": (
+        "alle Kreise zeigt die Karte (Darstellung: Karte)",
+        "the map shows every district (Show: Map)",
+    ),
     "map.capacity": (
         "Die Karte zeigt Veranstaltungen, Kurse oder Anbieter, keine Plätze.",
         "The map shows events, courses or institutions, not places.",
