@@ -500,6 +500,9 @@ def test_report_command_writes_html_charts_tables_and_manifest(
         "Über diese Daten",
         "Angebot nach Bundesland",
         "Je 100.000 Einwohner",
+        "Kreise je 100.000 Einwohner",
+        "Kreise mit den meisten",
+        "Kreise mit den wenigsten",
         "Angebot nach Lernform",
         "Lernform je Bundesland",
         "Angebot nach Dauer",
@@ -529,13 +532,13 @@ def test_report_command_writes_html_charts_tables_and_manifest(
     assert about["Hinweis"].startswith("SYNTHETISCHE DEMODATEN")
 
     charts = sorted(p.name for p in (out / "charts").glob("*.png"))
-    assert len(charts) == 6
+    assert len(charts) == 7  # the district map too
     for chart in charts:
         assert (out / "charts" / chart).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
     html = (out / "report.html").read_text(encoding="utf-8")
     assert "Demo-Katalog von educatalog, nicht das echte Kursangebot" in html
-    assert len(re.findall(r"<img [^>]*src=\"data:image/png;base64,", html)) == 6
+    assert len(re.findall(r"<img [^>]*src=\"data:image/png;base64,", html)) == 7
     assert "def show(" not in html  # code hidden
     assert "import educatalog" not in html
     assert "Synthetische Demodaten" in html
@@ -629,7 +632,7 @@ def test_report_notebook_writes_into_the_working_folder_never_the_package(
     env = {"EDUCATALOG_URL": server, "EDUCATALOG_TOKEN": TOKEN}
     execute_notebook(notebook_path("06-report"), env=env, timeout=240)
     assert (tmp_path / "report" / "tables.xlsx").is_file()
-    assert len(list((tmp_path / "report" / "charts").glob("*.png"))) == 6
+    assert len(list((tmp_path / "report" / "charts").glob("*.png"))) == 7
     with pytest.raises(ReportError, match=r"notebooks is inside the educatalog package"):
         execute_notebook(notebook_path("06-report"), parameters={"out_dir": str(NOTEBOOKS)})
 

@@ -4,6 +4,7 @@ English names of the catalogue's labels are in :mod:`educatalog.texts.labels`)."
 from __future__ import annotations
 
 from educatalog.texts.check_words import CHECK_TEXTS
+from educatalog.texts.district_words import DISTRICT_TEXTS
 from educatalog.texts.report_words import REPORT_TEXTS
 
 TEXTS: dict[str, tuple[str, str]] = {
@@ -15,11 +16,6 @@ TEXTS: dict[str, tuple[str, str]] = {
     "total.with_state": (
         "{total} (Veranstaltungen mit Bundesland)",
         "{total} (events with a state)",
-    ),
-    "total.state": ("{state} zusammen", "{state} total"),
-    "total.with_district": (
-        "{total} (Veranstaltungen mit Kreis)",
-        "{total} (events with a district)",
     ),
     "not_meaningful": ("x", "x"),
     "or": (" bzw. ", " or "),
@@ -244,18 +240,6 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Nicht in den Raten: {events} ohne Bundesland.",
         "Not in the rates: {events} without a state.",
     ),
-    "note.rates_without_district": (
-        "Nicht in den Raten: {events} ohne Kreis.",
-        "Not in the rates: {events} without a district.",
-    ),
-    "note.districts_without_state": (
-        "{events}, deren Adresse kein Bundesland nennt, zählen im Kreis ihrer Postleitzahl "
-        "und in dessen Land: Die Summe eines Landes kann hier größer sein als in der "
-        "Tabelle nach Bundesland.",
-        "{events} whose address names no state are counted in the district of their postal "
-        "code, and in its state: a state's figure here can exceed its row in the table by "
-        "state.",
-    ),
     "note.costs_per_course": (
         "Je Kurs: Jeder Kurs zählt einmal mit seinen Kosten (der Summe seiner Preisangaben), "
         "auch wenn er mehrere Veranstaltungen hat; n = Kurse.",
@@ -292,13 +276,6 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Zeilen vorkommen können, ist die Summe der Zeilen größer.",
         "{columns}: counted once each in the row “{total}”; as they can appear in "
         "several rows, the rows add up to more.",
-    ),
-    "note.distinct_subtotals": (
-        "{columns}: in den Zeilen der Länder („… zusammen“) und in der Zeile „{total}“ "
-        "jeweils einmal gezählt; da sie in mehreren Kreisen vorkommen können, ist die Summe "
-        "der Kreise größer.",
-        "{columns}: counted once each in the rows of the states (“… total”) and in the row "
-        "“{total}”; as they can appear in several districts, the districts add up to more.",
     ),
     "note.capacity": (
         "Plätze: Summe der Höchstteilnehmerzahlen der Veranstaltungen, die eine nennen "
@@ -520,6 +497,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "excel.sheets": ("Tabellenblätter", "Sheets"),
     "excel.table": ("Tabelle", "Table"),
     "excel.measure": ("Maß", "Measure"),
+    **DISTRICT_TEXTS,
     **REPORT_TEXTS,
 }
 """The reader-facing texts: key -> (German, English); ``{name}`` fields are filled in."""
