@@ -216,12 +216,21 @@ def test_the_notes_say_why_districts_are_unknown_and_that_small_ones_swing(
     rates = rates_of(offers)
     quality = stats.quality(offers)
     notes = publication.district_notes(rates, quality, "de")
-    missing = int(quality.loc["district_no_postal_code", "count"])
-    assert missing == rates.attrs["without_district"] > 0
-    assert notes[0] == (
-        "Ohne Kreis (siehe „Datenqualität“): Adresse ohne Postleitzahl "
-        f"({texts.count(missing, 'de')})."
-    )
+    checks = [
+        "district_no_postal_code",
+        "district_unknown_postal_code",
+        "district_ambiguous",
+        "district_other_state",
+    ]
+    counts = {c: int(quality.loc[c, "count"]) for c in checks}
+    assert sum(counts.values()) == rates.attrs["without_district"] > 0
+    reasons = [
+        f"{texts.text(f'report.districts.why.{c}', 'de')} ({texts.count(n, 'de')})"
+        for c, n in counts.items()
+        if n
+    ]
+    assert notes[0] == f"Ohne Kreis (siehe „Datenqualität“): {'; '.join(reasons)}."
+    assert notes[0].startswith("Ohne Kreis (siehe „Datenqualität“): Adresse ohne Postleitzahl (")
     assert notes[1].startswith(
         "Kleine Kreise: Die Kreise sind sehr verschieden groß (Zweibrücken: 33.323 Einwohner; "
         "Berlin: 3.685.265), eine einzige Veranstaltung ändert die Rate von Zweibrücken um 3,00."
