@@ -154,13 +154,13 @@ SAYS = {
     "08-districts": [
         '<th scope="row">Veranstaltungen ohne bekannten Kreis</th>',  # why some have none
         '<th scope="col">Einwohner am 31.12.2024 (Zensus 2022)</th>',  # of the districts
-        '<th scope="row">Bayern</th><th scope="row">Insgesamt</th>',  # a state's subtotal
+        '<th scope="row">09</th><th scope="row">Bayern zusammen</th>',  # a state's subtotal
         '<th scope="row">Leipzig, Landkreis</th>',  # Saxony's districts, by their names
     ],
     "08-districts (en)": [
         '<th scope="row">events whose address has no known district</th>',
         '<th scope="col">Inhabitants on 31 Dec 2024 (2022 census)</th>',
-        '<th scope="row">Bavaria</th><th scope="row">Total</th>',
+        '<th scope="row">09</th><th scope="row">Bavaria total</th>',
         '<th scope="row">Leipzig, Landkreis</th>',
     ],
 }

@@ -94,7 +94,7 @@ class View:
     """One of :data:`SHOW`: the chart of the dimensions, or the map of the districts."""
     states: tuple[str, ...] = ()
     districts: tuple[str, ...] = ()
-    """Districts chosen, among those of the :attr:`states` chosen (:func:`offered`)."""
+    """Districts chosen, among those of the :attr:`states` chosen."""
     categories: tuple[str, ...] = ()
     durations: tuple[str, ...] = ()
     window: tuple[int, int] | None = None
