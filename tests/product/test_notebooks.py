@@ -161,7 +161,7 @@ SAYS = {
         '<th scope="row">events whose address has no known district</th>',
         '<th scope="col">Inhabitants on 31 Dec 2024 (2022 census)</th>',
         '<th scope="row">09</th><th scope="row">Bavaria total</th>',
-        '<th scope="row">Leipzig, Landkreis</th>',
+        '<th scope="row">Leipzig, district</th>',  # "Leipzig, Landkreis" in English
     ],
 }
 

@@ -484,7 +484,7 @@ def _alt(
         parts = {}
         for end, value in (("top", known.max()), ("low", known.min())):
             keys = list(known.index[known.to_numpy() == value])
-            name = str(table.at[keys[0], "district"])
+            name = texts.label(str(table.at[keys[0], "district"]), lang)  # "Passau, city"
             if len(keys) > 1:
                 more = len(keys) - 1
                 key = "alt.districts_one_more" if more == 1 else "alt.districts_more"
