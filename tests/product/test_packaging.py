@@ -86,7 +86,7 @@ def test_sdist_holds_sources_notebooks_and_no_outputs(dist: tuple[Path, Path]) -
         names = [n.split("/", 1)[1] for n in archive.getnames() if "/" in n]
     notebooks = sorted(n.rsplit("/", 1)[1] for n in names if "notebooks/" in n)
     assert notebooks == NOTEBOOK_NAMES
-    assert len(NOTEBOOK_NAMES) == 7
+    assert len(NOTEBOOK_NAMES) == 8  # 08-districts the newest
     # one source: the top-level folder, no second copy in the package
     assert [n for n in names if "notebooks/" in n] == [f"notebooks/{n}" for n in NOTEBOOK_NAMES]
     assert not [n for n in names if JUNK.search(n)]

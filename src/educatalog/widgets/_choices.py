@@ -91,7 +91,7 @@ class View:
     measure: str = "events"
     """One of :data:`educatalog.stats.MEASURES`."""
     show: str = "chart"
-    """One of :data:`SHOW`: the chart of the dimensions, or the map of the districts."""
+    """``"chart"``, the chart of the dimensions, or ``"map"``, the map of the districts."""
     states: tuple[str, ...] = ()
     districts: tuple[str, ...] = ()
     """Districts chosen, among those of the :attr:`states` chosen."""

@@ -160,7 +160,7 @@ class ExplorerModel:
         self._shown_top: int | None = None  # how many groups the chart shows, if not all
         self.chart_note = ""
         """What the chart leaves out of the table, in words (a dimension of more than
-        :data:`~educatalog.widgets._choices.LONG` levels: its largest), or empty."""
+        40 levels, such as the 400 districts: its largest), or empty."""
         self.refresh()
 
     # -- the view --------------------------------------------------------------------
