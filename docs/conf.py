@@ -50,7 +50,8 @@ nitpick_ignore_regex = [
     # starlette's), and two private helper types of signatures: no page to link to.
     (r"py:class", r"Figure|educatalog\.client\._concurrency\.Awaitable"),
     (r"py:class", r"educatalog\.server\.app\.JSONResponse"),
-    (r"py:class", r"educatalog\.frames\.(offers|course_links)\.Tables|educatalog\.query\.tree\._Combinable"),
+    (r"py:class", r"educatalog\.frames\.(offers|course_links)\.Tables"),
+    (r"py:class", r"educatalog\.query\.tree\._Combinable"),
 ]
 
 # MyST: the Markdown pages' links to headings (#how-the-numbers-are-defined) work as on GitHub.
