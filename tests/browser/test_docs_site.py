@@ -48,7 +48,9 @@ def test_search_finds_per_capita_and_leads_to_the_api_reference(
     page.screenshot(path=str(screenshots / "docs-home.png"), full_page=True)
     page.goto(f"{site_url}/search.html?q=per_capita")
     # the function's entry (its anchor), not the page of the module stats.per_capita
-    hit = page.locator("#search-results a[href*='api/generated/'][href$='.per_capita']").first
+    hit = page.locator(
+        "#search-results a[href*='api/generated/'][href*='#educatalog.'][href$='.per_capita']"
+    ).first
     hit.wait_for(timeout=30_000)
     hit.click()
     page.wait_for_load_state("networkidle")
