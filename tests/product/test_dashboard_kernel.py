@@ -86,3 +86,67 @@ def test_voilas_process_imports_the_class_without_the_educatalog_package() -> No
         cwd=FOLDER.parent,
     )
     assert done.stdout.strip() == "[]"
+
+
+def cull_handed_out(kernel_manager_class: str, connections: int, idle: float) -> bool:
+    """jupyter_server's culler on a kernel whose last recorded activity lies ``idle``
+    seconds back and that has ``connections`` (a kernel Voilà handed to a page from its
+    pool: preheated long ago, its page not connected yet): whether the kernel is kept."""
+    import datetime as dt
+
+    log = logging.getLogger(f"educatalog-test-handed-out-{kernel_manager_class}")
+    manager = AsyncMappingKernelManager(
+        kernel_manager_class=kernel_manager_class, cull_idle_timeout=1, log=log
+    )
+    kernel = manager.kernel_manager_factory(parent=manager, log=log, kernel_name="python3")
+    kernel.kernel_id = "page"
+    manager._kernels["page"] = kernel
+    kernel.last_activity = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=idle)
+    if connections:
+        manager._kernel_connections["page"] = connections
+
+    async def shutdown_kernel(kernel_id: str, *args: object, **kwargs: object) -> None:
+        manager._kernels.pop(kernel_id)  # no process to stop: the kernel never started
+
+    manager.shutdown_kernel = shutdown_kernel  # type: ignore[method-assign]
+    asyncio.run(manager.cull_kernels())
+    return "page" in manager._kernels
+
+
+def test_a_kernel_handed_to_a_page_is_not_culled_before_the_page_connects(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The kernel Voilà hands to a page has no connection until the page's scripts open
+    one; on a busy machine that took longer than the idle timeout, and the culler stopped
+    the kernel: the visitor's page waited for a kernel that "never reached an 'alive'
+    state" (seen in the suite's browser tests). Once the page connected, and went, the
+    kernel is culled as before."""
+    monkeypatch.syspath_prepend(str(FOLDER))
+    assert cull_handed_out(KERNEL_MANAGER, connections=0, idle=60)
+    stock = f"{ServerKernelManager.__module__}.{ServerKernelManager.__qualname__}"
+    assert not cull_handed_out(stock, connections=0, idle=60)  # the race, without the class
+
+    import educatalog_dashboard_kernel as module
+
+    manager = AsyncMappingKernelManager(kernel_manager_class=KERNEL_MANAGER, cull_idle_timeout=1)
+    kernel = manager.kernel_manager_factory(parent=manager, kernel_name="python3")
+    kernel.kernel_id = "page"
+    manager._kernels["page"] = kernel
+    manager._kernel_connections["page"] = 1  # the page connected: read by the culler
+    _ = kernel.last_activity
+    manager._kernel_connections["page"] = 0  # and went
+    import datetime as dt
+
+    kernel.last_activity = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=60)
+    assert kernel.last_activity < dt.datetime.now(dt.UTC) - dt.timedelta(seconds=59)
+    assert module.UNCONNECTED_GRACE >= 60  # a page's scripts get minutes, not seconds
+
+
+def test_a_kernel_whose_page_never_connects_ends_after_the_grace(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.syspath_prepend(str(FOLDER))
+    import educatalog_dashboard_kernel as module
+
+    monkeypatch.setattr(module, "UNCONNECTED_GRACE", 0.0)
+    assert not cull_handed_out(KERNEL_MANAGER, connections=0, idle=60)
