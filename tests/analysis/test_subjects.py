@@ -14,7 +14,7 @@ import httpx
 import pandas as pd
 import pytest
 
-from educatalog import stats
+from educatalog import stats, tables
 from educatalog.errors import MissingColumns
 from educatalog.frames.catalogue import Catalogue
 from educatalog.frames.typed import to_frame
@@ -106,6 +106,14 @@ def test_statistics_count_each_event_once_per_area_and_once_in_the_total() -> No
     assert quality.loc["events_without_subject", "count"] == 5  # events 4, 7-10
     assert quality.loc["unknown_subject", "count"] == 1
     assert "events_without_subject" not in stats.quality(crafted().offers()).index
+    # The table says why its rows add up to more than the total, in either language;
+    # a table whose rows hold each event once says nothing of it.
+    notes = tables.present(table, "de").notes
+    assert any(n.startswith("Mehrfachzuordnung: Veranstaltungen, Kurse") for n in notes), notes
+    notes = tables.present(table, "en").notes
+    assert any(n.startswith("Multiple assignment: events, courses") for n in notes), notes
+    by_state = tables.present(stats.supply(offers.drop_duplicates("event_id"), margins=True))
+    assert not any("Mehrfachzuordnung" in n for n in by_state.notes), by_state.notes
     groups = stats.supply(offers, "subject_group", dropna=True)
     assert groups["events"].to_dict() == {
         "Berufliche Weiterbildung": 3,

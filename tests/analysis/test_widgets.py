@@ -625,7 +625,8 @@ def test_the_notes_on_sums_read_the_total_row_not_the_rows(demo_catalogue: Any) 
     foot = re.search(r"<tfoot>.*</tfoot>", page)
     assert foot is not None
     assert f"<td>{len(events):,}</td>" in foot.group(0)
-    assert "Events: counted once each in the row “Total”" in page
+    assert "Multiple assignment: events can belong to several rows and count in each" in page
+    assert "(row “Total”, which counts each once)" in page
 
 
 def test_the_widgets_follow_the_model(explorer: Explorer, offers: pd.DataFrame) -> None:

@@ -509,6 +509,11 @@ def _sum_notes(
         if distinct:
             words = ", ".join(distinct)
             key = "note.distinct_subtotals" if subtotals else "note.distinct_totals"
+            if not subtotals and distinct[0] == headers.get("events"):
+                # an event in several rows: a dimension with several values an event
+                # (subject areas, funding types), not only the providers of several states
+                key = "note.multiple_assignment_rows"
+                words = words.lower() if lang == "en" else words  # within the sentence
             notes.append(texts.text(key, lang, columns=words, total=total))
     if {"capacity", "events_with_capacity", "events"} <= set(table.columns):
         stated = whole("events_with_capacity")

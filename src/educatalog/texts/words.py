@@ -277,6 +277,14 @@ TEXTS: dict[str, tuple[str, str]] = {
         "{columns}: counted once each in the row “{total}”; as they can appear in "
         "several rows, the rows add up to more.",
     ),
+    "note.multiple_assignment_rows": (
+        "Mehrfachzuordnung: {columns} können mehreren Zeilen angehören und zählen in jeder; "
+        "die Summe der Zeilen übersteigt daher die Gesamtzahl (Zeile „{total}“, die jede "
+        "einmal zählt).",
+        "Multiple assignment: {columns} can belong to several rows and count in each; the "
+        "rows therefore add up to more than the total (row “{total}”, which counts each "
+        "once).",
+    ),
     "note.capacity": (
         "Plätze: Summe der Höchstteilnehmerzahlen der Veranstaltungen, die eine nennen "
         "({stated} von {events}); die übrigen Veranstaltungen zählen ohne Plätze.",
