@@ -207,6 +207,16 @@ def test_the_subject_chart_shows_the_largest_areas_the_others_and_the_shares(
         share = round(100 * ranked.iloc[0] / total)
         assert values[0].endswith(f"({share}\xa0%)" if lang == "de" else f"({share}%)")
         footer = " ".join(t.get_text() for t in fig.texts)
-        assert ("Mehrfachzuordnung" if lang == "de" else "Multiple assignment") in footer
+        # The note on multiple assignment exactly when an event is in several areas.
+        areas = offers.drop_duplicates(["event_id", "subject_area"])
+        several = len(areas) > total
+        assert (("Mehrfachzuordnung" if lang == "de" else "Multiple assignment") in footer) is several
+    crafted_offers = crafted().offers(subjects=True)
+    footer = " ".join(t.get_text() for t in crafted_offers.edu.plot.subjects().texts)
+    assert "Mehrfachzuordnung" in footer  # a course in two areas
+    one_each = crafted_offers.drop_duplicates("event_id")
+    footer = " ".join(t.get_text() for t in one_each.edu.plot.subjects().texts)
+    assert "Mehrfachzuordnung" not in footer
+    assert f"Anteile an allen Veranstaltungen ({one_each['event_id'].nunique()})." in footer
     with pytest.raises(Exception, match="subjects=True"):
         demo_catalogue.offers().edu.plot.subjects()

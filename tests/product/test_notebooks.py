@@ -134,6 +134,10 @@ def test_notebook_runs_in_a_kernel(name: str, lang: str, server: str, tmp_path: 
 # What the notebooks' tables say of themselves (German, the default language; English where
 # the notebook runs in English too).
 SAYS = {
+    "02-supply-by-state": [
+        '>Fachgebiet</th>',  # the section by subject area: its header
+        '<th scope="row">Informatik, Informationstechnik</th>',
+    ],
     "03-instruction-forms-and-durations": [
         '<th scope="col">Anteil der Veranstaltungen</th>',  # of all events
         '<th scope="col">Anteil der Veranstaltungen je Unterrichtszeit</th>',

@@ -104,7 +104,11 @@ def subject_bars(
     if title is None:
         measure = texts.text("measure.events", lang)
         title = texts.text("title.by", lang, measure=measure, dimension=texts.dimension(by, lang))
-    notes = [texts.text("note.multiple_subjects", lang, total=count_text(total, lang))]
+    # The note on multiple assignment only where an event is in several groups: the rows
+    # (with the events without a subject) then add up to more than the events.
+    several = int(counts.sum()) > total
+    key = "note.multiple_subjects" if several else "note.subject_shares"
+    notes = [texts.text(key, lang, total=count_text(total, lang))]
     alt = texts.text(
         "alt.subjects",
         lang,

@@ -114,6 +114,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Multiple assignment: a course may belong to several subject areas and counts in each; "
         "the bars add up to more than the total ({total} events). Shares of all events.",
     ),
+    "note.subject_shares": (
+        "Anteile an allen Veranstaltungen ({total}).",
+        "Shares of all events ({total}).",
+    ),
     "alt.subjects": (
         "{title}: Balkendiagramm; am meisten {top} mit {top_value}; {n} Fachgebiete mit Angebot.",
         "{title}: bar chart; most {top} with {top_value}; {n} subject areas with offers.",
