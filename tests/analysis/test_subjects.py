@@ -210,7 +210,8 @@ def test_the_subject_chart_shows_the_largest_areas_the_others_and_the_shares(
         # The note on multiple assignment exactly when an event is in several areas.
         areas = offers.drop_duplicates(["event_id", "subject_area"])
         several = len(areas) > total
-        assert (("Mehrfachzuordnung" if lang == "de" else "Multiple assignment") in footer) is several
+        note = "Mehrfachzuordnung" if lang == "de" else "Multiple assignment"
+        assert (note in footer) is several
     crafted_offers = crafted().offers(subjects=True)
     footer = " ".join(t.get_text() for t in crafted_offers.edu.plot.subjects().texts)
     assert "Mehrfachzuordnung" in footer  # a course in two areas
