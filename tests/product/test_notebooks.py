@@ -135,7 +135,7 @@ def test_notebook_runs_in_a_kernel(name: str, lang: str, server: str, tmp_path: 
 # the notebook runs in English too).
 SAYS = {
     "02-supply-by-state": [
-        '>Fachgebiet</th>',  # the section by subject area: its header
+        ">Fachgebiet</th>",  # the section by subject area: its header
         '<th scope="row">Informatik, Informationstechnik</th>',
     ],
     "03-instruction-forms-and-durations": [
