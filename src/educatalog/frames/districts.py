@@ -203,8 +203,10 @@ def assign_districts(
     assert combined is not None
     rows, _ = pd.factorize(combined)  # codes in the order each address first appears
     first = np.unique(rows, return_index=True)[1]  # the row where each one first appears
+    # -1 (a missing value) takes NA: an array's take fills it (an Index's, without a
+    # fill_value, takes the last value in pandas 2)
     values = [
-        pd.Series(uniques.take(codes[first], allow_fill=True), dtype="string")
+        pd.Series(pd.array(uniques, dtype="string").take(codes[first], allow_fill=True))
         for codes, uniques in parts
     ]
     key, problem = _resolve(*values)
