@@ -28,6 +28,11 @@ What the data looks like (see ``docs/catalogue-schema.md``):
   event, in every one of the 400 districts: from scale 0.51 on, every district has both;
 * courses from ~80 course kinds, with duration classes, instruction forms and times, education
   types, costs, degrees, keywords, funding, handicaps and systematics in realistic shares;
+  the subjects (KURSNET systematics leaves, generator version 5): most courses one, about a
+  fifth two or three (a related leaf of another area: a commerce course with an IT leaf, a
+  care course with a language leaf), about 3 % none; IT, business and office, languages,
+  finance and health lead. They come from a random stream of their own per course
+  (``seed``, ``"subjects"``, course id), so no other row depends on them;
 * events from 2025-01-01 to 2026-12-31 whose end date matches the course's duration class.
   ``duration_unit`` is ``week_days``, ``calendar_days`` or ``hours`` and ``duration_in_days``
   counts in that unit; ``duration_regular_start`` is the interval in weeks between rolling

@@ -21,6 +21,9 @@ from educatalog.demodata.distributions import (
     SHORT_COURSE_UNITS,
     START_MIN,
     START_SPAN,
+    SUBJECTS_NONE,
+    SUBJECTS_SECOND,
+    SUBJECTS_THIRD,
     SYSTEMATIC_IDS,
     SYSTEMATIC_PARENT,
     TEMPLATES_BY_CLASS,
@@ -37,9 +40,10 @@ __all__ = ["CourseWriter"]
 class CourseWriter:
     """Writes courses, each with its costs, degrees, keywords, junction rows and events."""
 
-    def __init__(self, rows: RowBuffers, events: EventWriter) -> None:
+    def __init__(self, rows: RowBuffers, events: EventWriter, seed: int) -> None:
         self.rows = rows
         self.events = events
+        self.seed = seed
 
     def _template(self, rng: random.Random, kind: str) -> tuple[ref.CourseTemplate, int]:
         rnd = rng.random
@@ -90,6 +94,7 @@ class CourseWriter:
         self._degrees(rng, course_id, t)
         self._keywords(rng, course_id, t)
         self._course_junctions(rng, inst, course_id, t, federal, duration_class, terms.part_time)
+        self._subjects(course_id, t, flagship, link_area=rnd() < 0.3)
         if no_events:
             return
         venue = inst.venues.pick
@@ -398,11 +403,26 @@ class CourseWriter:
                         "handicaps_id": hid,
                     }
                 )
-        rows = self.rows["courses_systematics"]
+
+    def _subjects(
+        self, course_id: int, t: ref.CourseTemplate, flagship: bool, link_area: bool
+    ) -> None:
+        """The course's subjects, drawn from a stream of their own (so that no other row
+        depends on them): none for a few courses, else the template's leaf (with its area
+        too where ``link_area``), for some one or two related leaves of other areas."""
+        rnd = random.Random(f"educatalog-demo:{self.seed}:subjects:{course_id}").random
+        if not flagship and rnd() < SUBJECTS_NONE:
+            return
         codes = [t.systematic]
+        if t.also and rnd() < SUBJECTS_SECOND:
+            others = list(t.also)
+            codes.append(others.pop(int(rnd() * len(others))))
+            if others and rnd() < SUBJECTS_THIRD:
+                codes.append(others[0])
         parent = SYSTEMATIC_PARENT[t.systematic]
-        if parent and rnd() < 0.3:
-            codes.append(parent)
+        if parent and link_area:
+            codes.insert(1, parent)
+        rows = self.rows["courses_systematics"]
         for code in codes:
             rows.append(
                 {

@@ -18,9 +18,10 @@ from educatalog.model.schema import SCHEMA
 DEMO_TOKEN: str = "educatalog-demo-token"
 """The fixed bearer token of the demo server."""
 
-GENERATOR_VERSION: int = 4
+GENERATOR_VERSION: int = 5
 """Bumped whenever the rows generated for a given ``(seed, scale)`` change (4: the addresses
-in all 400 districts, with the faults of real addresses)."""
+in all 400 districts, with the faults of real addresses; 5: courses with no, one, two or
+three subject leaves, only ``courses_systematics`` changed)."""
 
 DEFAULT_SEED: int = 0
 
@@ -231,6 +232,13 @@ LANGUAGE_TEMPLATES = Weighted(
     ]
 )
 REGULATED_TEMPLATES = [t for t in ref.COURSE_TEMPLATES if t.education_type == 103]
+
+SUBJECTS_NONE: float = 0.03
+"""Share of courses (but a nationwide provider's flagship) without any subject."""
+SUBJECTS_SECOND: float = 0.38
+"""Chance that a course whose template names related leaves (``also``) carries a second."""
+SUBJECTS_THIRD: float = 0.4
+"""Chance that such a course with two leaves carries a third (where its template names two)."""
 
 SYSTEMATIC_IDS: dict[str, int] = {code: k + 1 for k, (code, _, _) in enumerate(ref.SYSTEMATICS)}
 SYSTEMATIC_PARENT: dict[str, str | None] = {code: p for code, _, p in ref.SYSTEMATICS}

@@ -33,7 +33,7 @@ def generated_rows(
     """The generated collections (not the reference lists) as ``(collection, rows)`` chunks;
     every generated collection at least once."""
     rows = RowBuffers(chunk_size)
-    institutions = InstitutionWriter(rows, CourseWriter(rows, EventWriter(rows)), seed)
+    institutions = InstitutionWriter(rows, CourseWriter(rows, EventWriter(rows), seed), seed)
     for i in range(max(3, round(INSTITUTIONS_PER_SCALE * scale))):
         institutions.write(i)
         if rows.full():

@@ -100,6 +100,8 @@ class CourseTemplate(NamedTuple):
 
     ``funding`` is one of ``voucher`` (AZAV measure, Bildungsgutschein), ``avgs``, ``aufstieg``
     (Aufstiegs-BAföG), ``bamf``, ``bafoeg``, ``none``. ``lessons_per_day`` is for full-time.
+    ``also`` holds the leaves of related other areas a course of this kind may carry besides
+    ``systematic`` (a commerce course an IT leaf, a care course a language leaf).
     """
 
     title: str
@@ -111,6 +113,7 @@ class CourseTemplate(NamedTuple):
     degree: tuple[str, int, str | None, str | None] | None  # title, type, addl. quals, entitled
     funding: str = "voucher"
     about: str = ""
+    also: tuple[str, ...] = ()  # leaf codes in other areas, in the order they are added
 
 
 DATA_FILES = ("reference_lists.json", "locations.csv", "course_templates.json", "words.json")
