@@ -525,3 +525,68 @@ def test_the_map_view_follows_the_filters_and_the_measure(
     kept = stats.select(offers, state=["Sachsen"])
     same_table(shown(page), explorer_table(kept, "district", "courses", "de"))
     assert not recorder.console_errors(), recorder.console
+
+
+def titled(page: Any, text: str) -> None:
+    """Wait until the table's title holds ``text``."""
+    page.wait_for_function(
+        "(text) => { const c = document.querySelector('.educatalog-explorer-table caption');"
+        " return c && c.textContent.includes(text); }",
+        arg=text,
+        timeout=60_000,
+    )
+
+
+@pytest.fixture(scope="module")
+def subject_offers(service: Any) -> pd.DataFrame:
+    """The demo's offers with one row per event and subject (``offers(subjects=True)``)."""
+    import educatalog
+
+    with service.client() as client:
+        frame: pd.DataFrame = educatalog.load_catalogue(client, progress=False).offers(
+            subjects=True
+        )
+    return frame
+
+
+def test_a_subject_area_view_and_filter_count_distinct_events(
+    dashboard: str, recorder: Recorder, subject_offers: pd.DataFrame, screenshots: Path
+) -> None:
+    """By subject area: every area and the events without subject, row by row as stats
+    counts them from ``offers(subjects=True)``; an area as the filter leaves that area's
+    row, and by state its events, each once; the note on multiple assignment stands
+    under the table when the rows add up to more than the events."""
+    page, _ = open_view(recorder, dashboard)
+    by = page.locator(".educatalog-explorer-by select")
+    caption = page.locator(".educatalog-explorer-table caption")
+    by.select_option(label="Fachgebiet")
+    address(page, {"by": ["subject_area"]})
+    titled(page, "nach Fachgebiet")
+    assert "Fachgebiet" in caption.inner_text()
+    same_table(shown(page), explorer_table(subject_offers, "subject_area", "events", "de"))
+    page.screenshot(path=str(screenshots / "dashboard-by-subject-area.png"), full_page=True)
+    events = subject_offers["event_id"].nunique()
+    rows = stats.supply(subject_offers, "subject_area")["events"].sum()
+    note = page.locator(".educatalog-explorer-table .educatalog-table-note")
+    assert note.count() == (1 if rows > events else 0)
+    if rows > events:
+        assert note.inner_text().startswith("Mehrfachzuordnung")
+
+    areas = page.locator(".educatalog-explorer-subject_areas select")
+    listed = list(subject_offers["subject_area"].cat.categories)
+    without = [texts.missing("de")] if subject_offers["subject_area"].isna().any() else []
+    assert options(areas) == [*listed, *without]  # the list's order, "ohne Angabe" last
+    counted = subject_offers.groupby("subject_area", observed=True)["event_id"].nunique()
+    area = str(counted.idxmax())
+    kept = stats.select(subject_offers, subject_area=[area])
+    matched = texts.number(kept["event_id"].nunique(), "de")
+    expected = f"{matched} von {texts.number(events, 'de')}"
+    changes(page, lambda: areas.select_option(label=area), expected)
+    address(page, {"by": ["subject_area"], "subject_areas": [area]})
+    same_table(shown(page), explorer_table(kept, "subject_area", "events", "de"))
+    page.screenshot(path=str(screenshots / "dashboard-subject-area.png"), full_page=True)
+    by.select_option(label="Bundesland")
+    titled(page, "nach Bundesland")
+    same_table(shown(page), explorer_table(kept, "state", "events", "de"))
+    page.screenshot(path=str(screenshots / "dashboard-subject-area-by-state.png"), full_page=True)
+    assert not recorder.console_errors(), recorder.console

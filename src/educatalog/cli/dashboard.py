@@ -27,7 +27,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from babel.numbers import format_decimal
 
@@ -39,7 +39,19 @@ from educatalog.jupyter import tethered
 from educatalog.jupyter.kernels import server_args
 from educatalog.loading.connection import Origin
 
-__all__ = ["DEFAULT_PORT", "STOP_BOUND", "Prepared", "page", "prepare", "serve", "show"]
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "DEFAULT_PORT",
+    "STOP_BOUND",
+    "Prepared",
+    "by_subject_area",
+    "page",
+    "prepare",
+    "serve",
+    "show",
+]
 
 DEFAULT_PORT = 8866
 """Where the dashboard listens unless told otherwise (Voilà's own default)."""
@@ -121,8 +133,30 @@ def prepare(
         raise UsageError(f"page() needs a snapshot: give its path or set ${ENV_SNAPSHOT}.")
     lang = texts.check_lang(lang or os.environ.get(ENV_LANG, texts.DEFAULT_LANG))
     catalogue = snapshot.load(path)
-    explorer = Explorer(catalogue.offers(), lang=lang, heading=False)
+    explorer = Explorer(by_subject_area(catalogue), lang=lang, heading=False)
     return Prepared(explorer, lang, Path(path), bool(catalogue.source.demo))
+
+
+def by_subject_area(catalogue: Any) -> pd.DataFrame:
+    """The dashboard's offers: one row per event and subject area of its course
+    (``subject_area`` and ``subject_group``, "ohne Angabe" for a course without subject),
+    so that the subject area is a dimension and a filter; the leaves, codes and ids of
+    ``offers(subjects=True)`` left out, and with them the rows of a second subject in the
+    same area. Without the systematics' tables, one row per event."""
+    from educatalog.frames.course_links import SUBJECT_COLUMNS, SUBJECT_TABLES
+
+    if not all(name in catalogue for name in SUBJECT_TABLES):
+        offers: pd.DataFrame = catalogue.offers()
+        return offers
+    offers = catalogue.offers(subjects=True)
+    left_out = [c for c in SUBJECT_COLUMNS if c not in ("subject_area", "subject_group")]
+    offers = offers.drop(columns=left_out)
+    kept = ~offers.duplicated(["event_id", "subject_area"]).to_numpy()
+    if kept.all():
+        return offers
+    out = offers.loc[kept].reset_index(drop=True)
+    out.attrs = offers.attrs
+    return out
 
 
 def show(prepared: Prepared, *, query: str | None = None) -> Any:

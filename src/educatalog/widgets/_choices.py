@@ -2,7 +2,9 @@
 widgets: the dimensions a frame is
 counted by, the filters as boolean masks over a categorical column's codes, the months of
 the start, and each choice's options as (label, value) pairs in the reader's language. The
-districts offered are those of the states chosen (:func:`offered`)."""
+districts offered are those of the states chosen (:func:`offered`). A frame of
+``offers(subjects=True)`` (one row per event and subject) adds the subject area as a
+dimension and a filter; every count stays one of distinct events."""
 
 from __future__ import annotations
 
@@ -52,13 +54,17 @@ TIME_DIMENSIONS: tuple[str, ...] = ("month", "quarter", "year")
 """Dimensions derived from ``event_start_date``
 (:data:`educatalog.stats.DERIVED_DIMENSIONS`)."""
 
-_EXCLUDED = frozenset({"state_code"})  # the state again, as its ISO code
+_EXCLUDED = frozenset(
+    # the state again, as its ISO code; the subjects again, as their systematics codes
+    {"state_code", "subject_code", "subject_area_code", "subject_group_code"}
+)
 FILTERS: dict[str, tuple[str, str]] = {
     # filter name: (column, description)
     "states": ("state", "States"),
     "districts": ("district", "Districts"),
     "categories": ("instruction_form_category", "Forms"),
     "durations": ("duration_class", "Durations"),
+    "subject_areas": ("subject_area", "Subject areas"),
 }
 """The filters on a categorical column, by name."""
 
@@ -97,6 +103,9 @@ class View:
     """Districts chosen, among those of the :attr:`states` chosen."""
     categories: tuple[str, ...] = ()
     durations: tuple[str, ...] = ()
+    subject_areas: tuple[str, ...] = ()
+    """Subject areas chosen (a frame of ``offers(subjects=True)``): the events with a
+    subject in one of them."""
     window: tuple[int, int] | None = None
     """The first and last month of the start (positions in :attr:`ExplorerModel.months`);
     None: the whole time, events without a start date included."""

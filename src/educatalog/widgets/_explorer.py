@@ -255,7 +255,8 @@ class Explorer:
         return self.model.wait(timeout)
 
     def reset(self) -> None:
-        """Clear every filter (all states, forms, durations, the whole time, every offer)."""
+        """Clear every filter (all states, districts, forms, durations, subject areas, the
+        whole time, every offer)."""
         self.model.reset()
 
     def set_state(self, state: Mapping[str, Any] | str) -> list[str]:
@@ -336,8 +337,14 @@ class Explorer:
             )
             return
         self.outputs["chart"].value = image_html(m.png, m.alt_text)
-        self.outputs["table"].value = table_html(
-            m.table, m.totals, lang=m.lang, title=m.table_title
+        note = (  # events in several rows (subject areas): the rows add up to more
+            f"<p role='note' class='educatalog-table-note'><small>{html.escape(m.table_note)}"
+            "</small></p>"
+            if m.table_note
+            else ""
+        )
+        self.outputs["table"].value = (
+            table_html(m.table, m.totals, lang=m.lang, title=m.table_title) + note
         )
         self._update_download()
         self.outputs["status"].value = status_text(self.model)

@@ -161,6 +161,10 @@ class ExplorerModel:
         self.chart_note = ""
         """What the chart leaves out of the table, in words (a dimension of more than
         40 levels, such as the 400 districts: its largest), or empty."""
+        self.table_note = ""
+        """The note under the table when events count in several of its rows (cells): a
+        course in two subject areas (``offers(subjects=True)``) counts once in each and
+        once in the total; else empty."""
         self.refresh()
 
     # -- the view --------------------------------------------------------------------
@@ -176,7 +180,8 @@ class ExplorerModel:
         self._set(dataclasses.replace(self.view, **changes))
 
     def reset(self) -> None:
-        """Clear every filter (all states, forms, durations, the whole time, every offer)."""
+        """Clear every filter (all states, districts, forms, durations, subject areas, the
+        whole time, every offer)."""
         cleared: dict[str, Any] = dict.fromkeys(FILTERS, ())
         self._set(
             dataclasses.replace(self.view, **cleared, window=None, voucher=False), always=True
@@ -312,6 +317,7 @@ class ExplorerModel:
             full = stats.crosstab(frame, dims[0], dims[1], measure=measure, margins=True)
             self.table, self.totals = full.iloc[:-1, :-1], None
         self._full = full
+        self.table_note = self._multiple(frame, dims)
         t2 = clock()
         if view.show == "map":
             self.chart_note, self._shown_top = "", None  # the map shows every district
@@ -331,6 +337,21 @@ class ExplorerModel:
         self.alt_text = plots.alt_text(self.figure) or self.figure_title or words
         t4 = clock()
         self.timings = {"filter": t1 - t0, "table": t2 - t1, "chart": t3 - t2, "png": t4 - t3}
+
+    def _multiple(self, frame: pd.DataFrame, dims: Sequence[str]) -> str:
+        """The note on multiple assignment when an event of ``frame`` lies in several rows
+        (cells) of the table, else empty (a frame of one row per event: at once)."""
+        if self._unique or not self.matched:
+            return ""
+        lang = self.lang
+        if len(dims) == 1:
+            rows = int(self.table["events"].sum())
+            if rows <= self.matched:
+                return ""
+            total = texts.number(self.matched, lang)
+            return texts.text("note.multiple_rows", lang, total=total)
+        pairs = len(frame[["event_id", *dims]].drop_duplicates())
+        return texts.text("note.multiple_assignment", lang) if pairs > self.matched else ""
 
     def _mask(self, view: View) -> Mask:
         parts: list[Mask | None] = []
@@ -522,7 +543,10 @@ class ExplorerModel:
         title = self.table_title or self.file_stem
         name = texts.text(f"measure.{self.shown.measure}", self.lang)
         measure = f"{texts.text('excel.measure', self.lang)}: {name}"
-        return presented(self._full, self.lang, title, self.source, measure)
+        table = presented(self._full, self.lang, title, self.source, measure)
+        if self.table_note:
+            table.notes.append(self.table_note)
+        return table
 
 
 def _title(measure: str, dims: Sequence[str], lang: str) -> str:

@@ -101,7 +101,7 @@ def control_layout(
             *top,
             dims,
             c["measure"],
-            w.HBox(filters),
+            w.HBox(filters, layout=w.Layout(flex_flow="row wrap")),  # five lists: wrapped
             *hint,
             w.HBox(extra, layout=w.Layout(align_items="center")),
             outputs["status"],

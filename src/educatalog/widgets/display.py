@@ -56,6 +56,7 @@ _UI: dict[str, tuple[str, str]] = {
     "districts": ("Kreise", "Districts"),
     "categories": ("Lernformen", "Forms"),
     "durations": ("Dauer", "Durations"),
+    "subject_areas": ("Fachgebiete", "Subject areas"),
     "choose": (
         "Mehrere wählen: Strg-Taste (Mac: ⌘) gedrückt halten und klicken. Nichts gewählt heißt: "
         "alle.",

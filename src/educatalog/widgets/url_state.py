@@ -10,8 +10,9 @@ The dashboard (``educatalog dashboard``) keeps the query string in the page's ad
 view can be sent as a link and opening the link restores it. A view holds what the controls
 hold: ``by`` and ``by2`` (dimensions by column name), ``measure``, ``show`` (``map``: the
 map of the districts), the filters ``states``,
-``districts``, ``categories`` and ``durations`` (labels as the catalogue names them,
-repeated for several; a district also by its 5-digit key),
+``districts``, ``categories``, ``durations`` and ``subject_areas`` (of a frame of
+``offers(subjects=True)``; labels as the catalogue names them, repeated for several; a
+district also by its 5-digit key),
 ``start`` and ``end`` (months, ``YYYY-MM``), ``voucher`` (``1``) and ``format`` (``csv`` or
 ``xlsx``). What a link leaves out is the control's default, so the plain page is the plain
 view. A part the explorer cannot use (a state that is not one, a month outside the data) is
@@ -44,7 +45,7 @@ State = dict[str, str | list[str]]
 
 LISTS = tuple(FILTERS)
 """The keys that hold several values (the filters: states, districts, categories,
-durations)."""
+durations, subject areas)."""
 
 _MANY = 30
 """A problem with a choice among more options than this names the similar ones, not all."""
