@@ -118,14 +118,6 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Anteile an allen Veranstaltungen ({total}).",
         "Shares of all events ({total}).",
     ),
-    "note.multiple_rows": (
-        "Mehrfachzuordnung: eine Veranstaltung kann mehreren Zeilen angehören (ein Kurs in "
-        "mehreren Fachgebieten) und zählt in jeder; die Summe der Zeilen übersteigt die "
-        "Gesamtzahl ({total} Veranstaltungen).",
-        "Multiple assignment: an event may belong to several rows (a course in several "
-        "subject areas) and counts in each; the rows add up to more than the total "
-        "({total} events).",
-    ),
     "alt.subjects": (
         "{title}: Balkendiagramm; am meisten {top} mit {top_value}; {n} Fachgebiete mit Angebot.",
         "{title}: bar chart; most {top} with {top_value}; {n} subject areas with offers.",
