@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Publication",
     "by_district",
+    "by_subject",
     "chart_shares",
     "cost_coverage",
     "course_lifetimes",
@@ -48,6 +49,7 @@ __all__ = [
     "over_time",
     "rate_period",
     "scope",
+    "subjects_by_state",
     "with_source",
 ]
 
@@ -542,4 +544,57 @@ def by_district(
         title = texts.text(f"report.table.{key}", lang, n=texts.number(len(ranked), lang))
         lead = _ranking_notes(ranked, rates, lang)
         shown[key] = pub.table(key, ranked, title=title, notes=common, lead=lead)
+    return shown
+
+
+def subjects_by_state(offers: pd.DataFrame, top: int, lang: str) -> pd.DataFrame:
+    """Events by state and subject area (the ``top`` areas with the most events, in the list's
+    order), "others" and "not stated" and the total (each a row's distinct events)."""
+    wide = stats.crosstab(offers, "state", "subject_area", margins=True)
+    named = [c for c in wide.columns if c != stats.MARGINS and not pd.isna(c)]
+    ranked = pd.Series(wide.loc[stats.MARGINS, named]).sort_values(ascending=False, kind="stable")
+    kept, rest = set(ranked.index[:top]), list(ranked.index[top:])
+    columns = [c for c in wide.columns if c in kept or pd.isna(c) or c == stats.MARGINS]
+    out = wide[columns].copy()
+    out.columns = pd.Index([c if pd.isna(c) else str(c) for c in columns], dtype=object)
+    if rest:
+        of_rest = offers[offers["subject_area"].isin(rest).to_numpy()]
+        counts = of_rest.groupby("state", observed=False, dropna=False)["event_id"].nunique()
+        column = counts.reindex(out.index[:-1], fill_value=0).tolist()
+        others = [*column, int(of_rest["event_id"].nunique())]
+        out.insert(len(kept), texts.text("label.others", lang, n=len(rest)), others)
+    out.attrs = {**wide.attrs, "others": len(rest)}
+    return out
+
+
+def by_subject(
+    pub: Publication, offers: pd.DataFrame, *, top: int = 10, columns: int = 6, notes: Any = ()
+) -> dict[str, tables.Table]:
+    """The section by subject area of ``offers`` (``catalogue.offers(subjects=True)``): every
+    area in the systematics' order with events, courses, providers, share of all events, "not
+    stated", total (distinct); the ``top`` largest as :func:`educatalog.plots.subject_bars`;
+    :func:`subjects_by_state` (``columns`` areas). With an event in several areas, the tables
+    say that rows add up to more. Returns the tables, by key."""
+    from educatalog import plots
+
+    lang = pub.lang
+    areas = stats.supply(offers, "subject_area", margins=True)
+    areas = areas[["events", "courses", "institutions", "share"]]
+    per_event = offers.dropna(subset=["subject_area"]).groupby("event_id")["subject_area"]
+    several = int((per_event.nunique() > 1).sum())
+    keys = ("note.subjects.multiple", "note.subjects.multiple_columns") if several else ()
+    multiple = [texts.text(k, lang, events=texts.count(several, lang)) for k in keys]
+    sheet = texts.text("report.sheet.subjects", lang)
+    listed = sum(not pd.isna(k) for k in areas.index) - 1  # the total row is no area
+    pub.say("report.subjects.text", top=top, n=texts.number(listed, lang))
+    unstated = "note.subjects.unstated" if areas.index.isna().any() else None
+    lead = [texts.text(k, lang) for k in ("note.subjects.order", unstated) if k]
+    shown = {"subjects": pub.table("subjects", areas, notes=[*multiple[:1], *notes], lead=lead)}
+    pub.chart("10-subjects", plots.subject_bars(offers, top=top, lang=lang), notes=notes)
+    wide = subjects_by_state(offers, columns, lang)
+    n, others = texts.number(wide.attrs["others"], lang), "note.subjects.others"
+    lead = [texts.text(others, lang, top=columns, n=n, sheet=sheet)] if n != "0" else []
+    shown["subjects_by_state"] = pub.table(
+        "subjects_by_state", wide, notes=[*multiple[1:], *notes], lead=lead
+    )
     return shown

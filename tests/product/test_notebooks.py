@@ -286,16 +286,18 @@ def test_report_passes_the_static_accessibility_check(
     assert accessibility_findings(page) == []
     soup = BeautifulSoup(page, features="html.parser")
     images = soup.find_all("img")
-    kinds = ("Balkendiagramm", "Kachelkarte", "Karte der Kreise", "Gestapelte", "Heatmap")
+    kinds = ("Balkendiagramm", "Kachelkarte", "Karte der Kreise", "Balkendiagramm")
+    kinds += ("Gestapelte", "Heatmap")
     kinds += ("Liniendiagramm", "Boxplots")
     if lang == "en":  # with the catalogue over time: two line charts more, one more section
-        kinds = ("Bar chart", "Tile map", "Map of the districts", "100% stacked", "Heatmap")
+        kinds = ("Bar chart", "Tile map", "Map of the districts", "Bar chart")
+        kinds += ("100% stacked", "Heatmap")
         kinds += ("Line chart", "Box plots")
         kinds += ("Line chart", "Line chart")
     assert len(images) == len(kinds)
     for image, kind in zip(images, kinds, strict=True):
         assert image["alt"].startswith(kind)
-    sections = 9 if lang == "en" else 8
+    sections = 10 if lang == "en" else 9
     assert [h.name for h in soup.find_all(re.compile(r"^h[1-6]$"))] == ["h1"] + ["h2"] * sections
 
 
@@ -507,6 +509,8 @@ def test_report_command_writes_html_charts_tables_and_manifest(
         "Kreise je 100.000 Einwohner",
         "Kreise mit den meisten",
         "Kreise mit den wenigsten",
+        "Angebot nach Fachgebiet",
+        "Fachgebiet je Bundesland",
         "Angebot nach Lernform",
         "Lernform je Bundesland",
         "Angebot nach Dauer",
@@ -536,13 +540,13 @@ def test_report_command_writes_html_charts_tables_and_manifest(
     assert about["Hinweis"].startswith("SYNTHETISCHE DEMODATEN")
 
     charts = sorted(p.name for p in (out / "charts").glob("*.png"))
-    assert len(charts) == 7  # the district map too
+    assert len(charts) == 8  # the district map and the subject areas too
     for chart in charts:
         assert (out / "charts" / chart).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
     html = (out / "report.html").read_text(encoding="utf-8")
     assert "Demo-Katalog von educatalog, nicht das echte Kursangebot" in html
-    assert len(re.findall(r"<img [^>]*src=\"data:image/png;base64,", html)) == 7
+    assert len(re.findall(r"<img [^>]*src=\"data:image/png;base64,", html)) == 8
     assert "def show(" not in html  # code hidden
     assert "import educatalog" not in html
     assert "Synthetische Demodaten" in html
@@ -636,7 +640,7 @@ def test_report_notebook_writes_into_the_working_folder_never_the_package(
     env = {"EDUCATALOG_URL": server, "EDUCATALOG_TOKEN": TOKEN}
     execute_notebook(notebook_path("06-report"), env=env, timeout=240)
     assert (tmp_path / "report" / "tables.xlsx").is_file()
-    assert len(list((tmp_path / "report" / "charts").glob("*.png"))) == 7
+    assert len(list((tmp_path / "report" / "charts").glob("*.png"))) == 8
     with pytest.raises(ReportError, match=r"notebooks is inside the educatalog package"):
         execute_notebook(notebook_path("06-report"), parameters={"out_dir": str(NOTEBOOKS)})
 

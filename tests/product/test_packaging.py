@@ -312,7 +312,7 @@ def test_installed_wheel_works_from_a_fresh_directory(
     print(f"educatalog report --demo: {time.monotonic() - started:.1f} s")
     assert "Report written to" in out
     assert (work / "r/report.html").stat().st_size > 100_000
-    assert len(list((work / "r/charts").glob("*.png"))) == 7  # the district map too
+    assert len(list((work / "r/charts").glob("*.png"))) == 8  # the district map, the subject areas
     assert json.loads((work / "r/manifest.json").read_text())["complete"] is True
 
     # A copied notebook, run as a user would from the command line.

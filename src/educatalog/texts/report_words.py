@@ -129,6 +129,47 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
         "alle ausgewählten Kreise zusammen",
         "all selected districts together",
     ),
+    "report.subjects": ("Angebot nach Fachgebieten", "Supply by subject area"),
+    "report.subjects.text": (
+        "Was angeboten wird: die Fachgebiete der KURSNET-Systematik (ihre zweite Ebene), "
+        "denen die Kurse der Veranstaltungen zugeordnet sind. Die Tabelle nennt alle {n} "
+        "Fachgebiete der Systematik in ihrer Reihenfolge, das Diagramm die {top} "
+        "größten nach Veranstaltungen; die Tabelle darunter zählt sie je Bundesland.",
+        "What is offered: the subject areas of the KURSNET systematics (its second level) "
+        "that the events' courses belong to. The table lists all {n} subject areas of the "
+        "systematics in its order, the chart the {top} largest by events; the table "
+        "below counts them within each state.",
+    ),
+    "note.subjects.order": (
+        "Fachgebiete in der Reihenfolge der KURSNET-Systematik, damit jedes an seinem Platz "
+        "steht und Berichte vergleichbar bleiben; die Rangfolge zeigt das Diagramm. Anteil: "
+        "an allen Veranstaltungen.",
+        "Subject areas in the order of the KURSNET systematics, so that each stands in its "
+        "place and reports stay comparable; the chart shows the ranking. Share: of all events.",
+    ),
+    "note.subjects.unstated": (
+        "Ohne Angabe: Veranstaltungen, deren Kurs keinem Fachgebiet zugeordnet ist.",
+        "Not stated: events whose course is in no subject area.",
+    ),
+    "note.subjects.multiple": (
+        "Mehrfachzuordnung: die Summe der Zeilen übersteigt die Gesamtzahl; {events} gehören "
+        "mehreren Fachgebieten an und zählen in jedem, in „Insgesamt“ einmal.",
+        "Multiple assignment: the rows add up to more than the total; {events} belong to "
+        "several subject areas and count in each, once in “Total”.",
+    ),
+    "note.subjects.multiple_columns": (
+        "Mehrfachzuordnung: die Summe der Spalten einer Zeile übersteigt ihre Gesamtzahl; "
+        "{events} gehören mehreren Fachgebieten an und zählen in jedem, in „Insgesamt“ einmal.",
+        "Multiple assignment: a row's columns add up to more than its total; {events} belong "
+        "to several subject areas and count in each, once in “Total”.",
+    ),
+    "note.subjects.others": (
+        "Spalten: die {top} Fachgebiete mit den meisten Veranstaltungen; „übrige“ zählt die "
+        "Veranstaltungen der anderen {n} Fachgebiete (jede einmal). Alle Fachgebiete im "
+        "Arbeitsblatt „{sheet}“.",
+        "Columns: the {top} subject areas with the most events; “others” counts the events of "
+        "the other {n} areas (each once). Every area is on the sheet “{sheet}”.",
+    ),
     "report.forms": ("Lernformen", "Instruction forms"),
     "report.durations": ("Dauer", "Durations"),
     "report.starts": ("Beginn im Zeitverlauf", "Starts over time"),
@@ -213,6 +254,11 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
         "Veranstaltungen je 100.000 Einwohner nach Kreis",
         "Events per 100,000 inhabitants by district",
     ),
+    "report.table.subjects": ("Angebot nach Fachgebiet", "Offers by subject area"),
+    "report.table.subjects_by_state": (
+        "Veranstaltungen nach Bundesland und Fachgebiet",
+        "Events by state and subject area",
+    ),
     "report.table.forms": ("Angebot nach Lernform", "Offers by instruction form"),
     "report.table.durations": ("Angebot nach Dauer", "Offers by duration"),
     "report.table.starts": ("Beginn nach Quartal", "Starts by quarter"),
@@ -244,6 +290,8 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
     "report.sheet.districts_fewest": ("Kreise mit den wenigsten", "Districts with the fewest"),
     "report.sheet.districts_ranked": ("Kreise nach Rate", "Districts by rate"),
     "report.sheet.districts": ("Kreise je 100.000 Einwohner", "Districts per 100k inhabitants"),
+    "report.sheet.subjects": ("Angebot nach Fachgebiet", "Offers by subject area"),
+    "report.sheet.subjects_by_state": ("Fachgebiet je Bundesland", "Subject areas by state"),
     "report.sheet.forms": ("Angebot nach Lernform", "Offers by instruction form"),
     "report.sheet.forms_by_state": ("Lernform je Bundesland", "Forms within each state"),
     "report.sheet.durations": ("Angebot nach Dauer", "Offers by duration"),

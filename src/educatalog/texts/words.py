@@ -119,8 +119,8 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Shares of all events ({total}).",
     ),
     "alt.subjects": (
-        "{title}: Balkendiagramm; am meisten {top} mit {top_value}; {n} Fachgebiete mit Angebot.",
-        "{title}: bar chart; most {top} with {top_value}; {n} subject areas with offers.",
+        "Balkendiagramm: {title}. Am meisten: {top} ({top_value}); {n} Fachgebiete mit Angebot.",
+        "Bar chart: {title}. Most: {top} ({top_value}); {n} subject areas with offers.",
     ),
     "title.top": ("{title} (die {top} größten)", "{title} (top {top})"),
     "title.shares": (

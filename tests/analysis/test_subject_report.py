@@ -1,0 +1,254 @@
+"""The report's section on supply by subject area, from a real run of ``educatalog report``
+over HTTP: its table (page and workbook) equals, cell for cell, a plain count of distinct
+events, courses and providers per area from raw HTTP rows of events, addresses, states,
+courses_systematics and systematics (``limit=-1``); the table by state too; a report of one
+state counts that state's events only; the note on multiple assignment is there exactly when
+an event is in several areas. German and English."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import openpyxl
+import pandas as pd
+import pytest
+from bs4 import BeautifulSoup
+
+from educatalog import texts
+
+TOKEN = "subject-report-token"
+Raw = dict[str, list[dict[str, Any]]]
+
+
+@pytest.fixture(scope="module")
+def server(catalogue_database: Path) -> Iterator[str]:
+    from educatalog.testing import serve
+
+    with serve(database=catalogue_database, token=TOKEN) as running:
+        yield running.url
+
+
+@pytest.fixture(scope="module")
+def raw(server: str) -> Raw:
+    out = {}
+    with httpx.Client(base_url=server, headers={"Authorization": f"Bearer {TOKEN}"}) as http:
+        for name, fields in (
+            ("events", "id,course,institution,address"),
+            ("addresses", "id,state"),
+            ("states", "id,name"),
+            ("courses_systematics", "courses_id,systematics_id"),
+            ("systematics", "id,name,parent"),
+        ):
+            answer = http.get(f"/items/{name}", params={"fields": fields, "limit": -1})
+            answer.raise_for_status()
+            out[name] = answer.json()["data"]
+    return out
+
+
+def run_report(server: str, out: Path, *options: str) -> Path:
+    env = {**os.environ, "EDUCATALOG_TOKEN": TOKEN}
+    env.pop("EDUCATALOG_URL", None)
+    command = [sys.executable, "-m", "educatalog.cli", "report", "--url", server]
+    done = subprocess.run(
+        [*command, "--out", str(out), *options],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def reports(server: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The whole report in German and the report of one state in English."""
+    return {
+        "de": run_report(server, tmp_path_factory.mktemp("subjects-de")),
+        "en": run_report(
+            server, tmp_path_factory.mktemp("subjects-en"), "--lang", "en", "--state", "Bayern"
+        ),
+    }
+
+
+def count(raw: Raw, state: str | None = None) -> dict[str, Any]:
+    """Per subject area (its name), the distinct events, courses and providers of the events
+    (of ``state``); events whose course has no area under ``None``; the events in several
+    areas; per state and area the distinct events."""
+    parent = {s["id"]: s["parent"] for s in raw["systematics"]}
+    name = {s["id"]: s["name"] for s in raw["systematics"]}
+
+    def chain(node: int) -> list[int]:
+        out = [node]
+        while parent.get(out[-1]) is not None:
+            out.append(parent[out[-1]])
+        return out[::-1]  # the group first, then the area, the subject
+
+    links: dict[int, set[int]] = defaultdict(set)
+    for row in raw["courses_systematics"]:
+        links[row["courses_id"]].add(row["systematics_id"])
+    areas: dict[int, set[str]] = {}
+    for course, nodes in links.items():
+        known = [n for n in nodes if n in parent]
+        kept = [n for n in known if not any(n in chain(o)[:-1] for o in known)]
+        areas[course] = {name[chain(n)[1]] for n in kept if len(chain(n)) > 1}
+    state_of_address = {a["id"]: a["state"] for a in raw["addresses"]}
+    state_name = {s["id"]: s["name"] for s in raw["states"]}
+    per: dict[Any, dict[str, set[Any]]] = defaultdict(lambda: defaultdict(set))
+    by_state: dict[tuple[Any, Any], set[int]] = defaultdict(set)
+    several = 0
+    for event in raw["events"]:
+        where = state_name.get(state_of_address.get(event["address"]))
+        if state is not None and where != state:
+            continue
+        mine = areas.get(event["course"]) or {None}
+        several += len(mine) > 1
+        for area in [*mine, "total"]:
+            per[area]["events"].add(event["id"])
+            per[area]["courses"].add(event["course"])
+            if event["institution"] is not None:
+                per[area]["institutions"].add(event["institution"])
+            by_state[(where, area)].add(event["id"])
+    sizes = {a: {k: len(v) for k, v in m.items()} for a, m in per.items()}
+    return {"areas": sizes, "several": several, "by_state": by_state}
+
+
+def page_rows(report: Path, title: str) -> list[list[str]]:
+    soup = BeautifulSoup((report / "report.html").read_text(encoding="utf-8"), "html.parser")
+    caption = next(c for c in soup.find_all("caption") if c.get_text() == title)
+    table = caption.find_parent("table")
+    return [
+        [cell.get_text() for cell in row.find_all(["th", "td"])]
+        for row in table.find("tbody").find_all("tr")
+    ]
+
+
+def sheet_rows(report: Path, sheet: str) -> list[list[Any]]:
+    rows = list(openpyxl.load_workbook(report / "tables.xlsx")[sheet].iter_rows(values_only=True))
+    return [list(r) for r in rows]
+
+
+def expected_rows(counted: dict[str, Any], lang: str) -> list[tuple[str, int, int, int]]:
+    areas = counted["areas"]
+    named = [a for a in areas if a not in (None, "total")]
+    out = [(a, *(areas[a].get(k, 0) for k in ("events", "courses", "institutions"))) for a in named]
+    for key, label in ((None, texts.missing(lang)), ("total", texts.total_label(True, lang))):
+        if key in areas:
+            row = areas[key]
+            out.append((label, row["events"], row["courses"], row.get("institutions", 0)))
+    return out
+
+
+@pytest.mark.parametrize(("lang", "state"), [("de", None), ("en", "Bayern")])
+def test_the_table_of_areas_is_a_plain_count_from_raw_http(
+    reports: dict[str, Path], raw: Raw, lang: str, state: str | None
+) -> None:
+    report = reports[lang]
+    counted = count(raw, state)
+    expected = expected_rows(counted, lang)
+    total = counted["areas"]["total"]["events"]
+    # The page: areas with events (the table lists every area, those without as 0).
+    page = page_rows(report, texts.text("report.table.subjects", lang))
+    got = {r[0]: r[1:4] for r in page}
+    total_label = page[-1][0]
+    for label, events, courses, providers in expected:
+        key = total_label if label == texts.total_label(True, lang) else label
+        want = [texts.number(n, lang) for n in (events, courses, providers)]
+        assert got[key] == want, key
+    shown = {r[0] for r in page if r[1] != texts.number(0, lang)}
+    assert shown - {total_label} == {e[0] for e in expected[:-1]}
+    # The shares are of all events (distinct), so they add up to more than 100 % when an
+    # event is in several areas.
+    first = expected[0]
+    assert got[first[0]][0] == texts.number(first[1], lang)
+    # The workbook: the same numbers, cell for cell.
+    sheet = sheet_rows(report, texts.text("report.sheet.subjects", lang))
+    start = next(i for i, r in enumerate(sheet) if r[0] == page[0][0])
+    cells = {r[0]: r[1:4] for r in sheet[start : start + len(page)]}
+    for label, events, courses, providers in expected:
+        key = total_label if label == texts.total_label(True, lang) else label
+        assert cells[key] == [events, courses, providers], key
+    assert cells[total_label][0] == total
+    # The note on multiple assignment: exactly when an event is in several areas.
+    words = (report / "report.html").read_text(encoding="utf-8")
+    note = texts.text("note.subjects.multiple", lang, events=texts.count(counted["several"], lang))
+    assert (note in words) == bool(counted["several"])
+    assert (note in {str(r[0]) for r in sheet}) == bool(counted["several"])
+
+
+@pytest.mark.parametrize(("lang", "state"), [("de", None), ("en", "Bayern")])
+def test_the_table_by_state_counts_distinct_events_per_state_and_area(
+    reports: dict[str, Path], raw: Raw, lang: str, state: str | None
+) -> None:
+    report = reports[lang]
+    counted = count(raw, state)
+    by_state = counted["by_state"]
+    soup = BeautifulSoup((report / "report.html").read_text(encoding="utf-8"), "html.parser")
+    title = texts.text("report.table.subjects_by_state", lang)
+    caption = next(c for c in soup.find_all("caption") if c.get_text() == title)
+    table = caption.find_parent("table")
+    head = [th.get_text() for th in table.find("thead").find_all("th")]
+    keys = len(table.find("thead").find_all("th", class_="educatalog-index"))
+    names = {a for a in counted["areas"] if a not in (None, "total")}
+    others = texts.text("label.others", lang, n=0).partition("(")[0]
+    raw_name = {texts.label(s["name"], lang): s["name"] for s in raw["states"]}
+    for row in page_rows(report, title)[:-1]:  # the state's name last of its keys
+        where = raw_name.get(row[keys - 1])
+        cells = dict(zip(head[keys:], row[keys:], strict=True))
+        for column, cell in cells.items():
+            if column in names:
+                assert cell == texts.number(len(by_state[(where, column)]), lang), (where, column)
+            elif column == texts.missing(lang):
+                assert cell == texts.number(len(by_state[(where, None)]), lang)
+            elif column.startswith(others):  # the events of the areas not shown, once
+                rest = set().union(*(by_state[(where, a)] for a in names - set(head)))
+                assert cell == texts.number(len(rest), lang), (where, column)
+            elif column == head[-1]:  # the state's total: each event once
+                assert cell == texts.number(len(by_state[(where, "total")]), lang)
+    states = [r[keys - 1] for r in page_rows(report, title)[:-1]]
+    assert states == ([texts.label(state, lang)] if state else states)
+    sheet = texts.text("report.sheet.subjects_by_state", lang)
+    assert sheet in openpyxl.load_workbook(report / "tables.xlsx").sheetnames
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_an_event_in_two_areas_counts_in_each_and_once_in_the_total(
+    lang: str, tmp_path: Path
+) -> None:
+    """The crafted catalogue of test_subjects: events 1 and 2 in IT and languages, events
+    without a subject ("not stated"); the note on multiple assignment names the two."""
+    import datetime as dt
+
+    from test_subjects import crafted
+
+    from educatalog import publication
+    from educatalog.frames.provenance import Source
+
+    offers = crafted().offers(subjects=True)
+    pub = publication.Publication(tmp_path, lang, source=Source(demo=True, as_of=dt.date.today()))
+    found = publication.by_subject(pub, offers, top=2, columns=1)
+    rows = {r[0]: r[1] for r in (list(t) for t in found["subjects"].formatted().itertuples())}
+    events = offers.drop_duplicates(["event_id", "subject_area"])
+    for area, n in events["subject_area"].value_counts(dropna=False).items():
+        label = texts.missing(lang) if pd.isna(area) else str(area)
+        assert rows[label] == texts.number(n, lang), label
+    several = (events.dropna(subset=["subject_area"]).groupby("event_id").size() > 1).sum()
+    assert several == 2  # events 1 and 2: the crafted case
+    assert list(rows)[-1] == texts.text("total", lang)
+    assert rows[texts.text("total", lang)] == texts.number(offers["event_id"].nunique(), lang)
+    counted = texts.count(2, lang)
+    assert texts.text("note.subjects.multiple", lang, events=counted) in found["subjects"].notes
+    across = texts.text("note.subjects.multiple_columns", lang, events=counted)
+    assert across in found["subjects_by_state"].notes
+    assert texts.text("note.subjects.unstated", lang) in found["subjects"].notes
+    # One area as a column, the other in "others" (each event once).
+    columns = list(found["subjects_by_state"].formatted().columns)
+    assert any(str(c).startswith(texts.text("label.others", lang, n=2)) for c in columns)
