@@ -206,7 +206,7 @@ def assign_districts(
     # -1 (a missing value) takes NA: an array's take fills it (an Index's, without a
     # fill_value, takes the last value in pandas 2)
     values = [
-        pd.Series(pd.array(uniques, dtype="string").take(codes[first], allow_fill=True))
+        pd.Series(pd.Series(uniques, dtype="string").array.take(codes[first], allow_fill=True))
         for codes, uniques in parts
     ]
     key, problem = _resolve(*values)
