@@ -568,7 +568,7 @@ def subjects_by_state(offers: pd.DataFrame, top: int, lang: str) -> pd.DataFrame
 
 
 def by_subject(
-    pub: Publication, offers: pd.DataFrame, *, top: int = 10, columns: int = 6, notes: Any = ()
+    pub: Publication, offers: pd.DataFrame, *, top: int = 10, columns: int = 5, notes: Any = ()
 ) -> dict[str, tables.Table]:
     """The section by subject area of ``offers`` (``catalogue.offers(subjects=True)``): every
     area in the systematics' order with events, courses, providers, share of all events, "not
@@ -582,19 +582,19 @@ def by_subject(
     areas = areas[["events", "courses", "institutions", "share"]]
     per_event = offers.dropna(subset=["subject_area"]).groupby("event_id")["subject_area"]
     several = int((per_event.nunique() > 1).sum())
-    keys = ("note.subjects.multiple", "note.subjects.multiple_columns") if several else ()
+    keys = ("note.subjects.multiple_columns",) if several else ()  # by area: tables.present
     multiple = [texts.text(k, lang, events=texts.count(several, lang)) for k in keys]
     sheet = texts.text("report.sheet.subjects", lang)
     listed = sum(not pd.isna(k) for k in areas.index) - 1  # the total row is no area
     pub.say("report.subjects.text", top=top, n=texts.number(listed, lang))
     unstated = "note.subjects.unstated" if areas.index.isna().any() else None
     lead = [texts.text(k, lang) for k in ("note.subjects.order", unstated) if k]
-    shown = {"subjects": pub.table("subjects", areas, notes=[*multiple[:1], *notes], lead=lead)}
+    shown = {"subjects": pub.table("subjects", areas, notes=[*notes], lead=lead)}
     pub.chart("10-subjects", plots.subject_bars(offers, top=top, lang=lang), notes=notes)
     wide = subjects_by_state(offers, columns, lang)
     n, others = texts.number(wide.attrs["others"], lang), "note.subjects.others"
     lead = [texts.text(others, lang, top=columns, n=n, sheet=sheet)] if n != "0" else []
     shown["subjects_by_state"] = pub.table(
-        "subjects_by_state", wide, notes=[*multiple[1:], *notes], lead=lead
+        "subjects_by_state", wide, notes=[*multiple, *notes], lead=lead
     )
     return shown

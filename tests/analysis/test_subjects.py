@@ -14,7 +14,7 @@ import httpx
 import pandas as pd
 import pytest
 
-from educatalog import stats, tables
+from educatalog import stats, tables, texts
 from educatalog.errors import MissingColumns
 from educatalog.frames.catalogue import Catalogue
 from educatalog.frames.typed import to_frame
@@ -200,7 +200,7 @@ def test_the_subject_chart_shows_the_largest_areas_the_others_and_the_shares(
         fig = offers.edu.plot.subjects(top=3, lang=lang)
         ax = fig.axes[0]
         labels = [t.get_text() for t in ax.get_yticklabels()]
-        assert labels[:3] == [str(k) for k in ranked.index[:3]]
+        assert labels[:3] == [texts.label(k, lang) for k in ranked.index[:3]]
         assert labels[3] == f"{others} ({len(ranked) - 3})"
         widths = [p.get_width() for p in ax.patches]
         rest = offers.loc[offers["subject_area"].isin(ranked.index[3:]), "event_id"].nunique()

@@ -78,6 +78,39 @@ EN_LABELS: dict[str, str] = {
     "Kompetenznachweis": "certificate of competence",
     "Herstellerzertifikat": "vendor certificate",
     "Anbieterzertifikat": "provider certificate",
+    # the KURSNET systematics' top groups and subject areas (their single subjects, some
+    # hundreds, stay as the catalogue names them); "BBiG/HwO", "AVGS": the laws' names
+    "Berufliche Weiterbildung: Anpassung und Qualifizierung": (
+        "Continuing vocational training: adaptation and qualification"
+    ),
+    "Wirtschaft, Verwaltung, Büro": "Business, administration, office",
+    "Finanz- und Rechnungswesen": "Finance and accounting",
+    "Informatik, Informationstechnik": "Computer science, information technology",
+    "Marketing, Medien, Vertrieb": "Marketing, media, sales",
+    "Metall, Maschinenbau, Elektrotechnik": "Metal, mechanical and electrical engineering",
+    "Lager, Logistik, Verkehr": "Warehousing, logistics, transport",
+    "Gesundheit, Pflege": "Health, care",
+    "Soziales, Pädagogik": "Social work, education",
+    "Sicherheit, Arbeitsschutz": "Security, occupational safety",
+    "Sprachen": "Languages",
+    "Umschulung, Berufsabschluss für Erwachsene": "Retraining, vocational degrees for adults",
+    "Aufstiegsweiterbildung: geregelte Fortbildung": (
+        "Advancement training: regulated further training"
+    ),
+    "Fortbildung nach BBiG/HwO": "Further training under BBiG/HwO",
+    "Landesrechtlich geregelte Fortbildung": "Further training regulated by state law",
+    "Berufliche Orientierung und Eingliederung": "Vocational orientation and integration",
+    "Bewerbung und Orientierung": "Applications and orientation",
+    "Maßnahmen zur Aktivierung und beruflichen Eingliederung": (
+        "Activation and vocational integration measures"
+    ),
+    "Coaching (AVGS)": "Coaching (AVGS)",
+    "Studienangebote: grundständig": "Degree programmes: undergraduate",
+    "Wirtschaftswissenschaften": "Economics and business studies",
+    "Informatik": "Computer science",
+    "Studienangebote: weiterführend": "Degree programmes: postgraduate",
+    "Wirtschaft und Management": "Business and management",
+    "Informatik und Data Science": "Computer science and data science",
 }
 """English names of the labels every report shows; other labels stay as the catalogue
 names them (they are names, like a course title)."""

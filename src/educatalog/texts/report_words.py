@@ -151,12 +151,6 @@ REPORT_TEXTS: dict[str, tuple[str, str]] = {
         "Ohne Angabe: Veranstaltungen, deren Kurs keinem Fachgebiet zugeordnet ist.",
         "Not stated: events whose course is in no subject area.",
     ),
-    "note.subjects.multiple": (
-        "Mehrfachzuordnung: die Summe der Zeilen übersteigt die Gesamtzahl; {events} gehören "
-        "mehreren Fachgebieten an und zählen in jedem, in „Insgesamt“ einmal.",
-        "Multiple assignment: the rows add up to more than the total; {events} belong to "
-        "several subject areas and count in each, once in “Total”.",
-    ),
     "note.subjects.multiple_columns": (
         "Mehrfachzuordnung: die Summe der Spalten einer Zeile übersteigt ihre Gesamtzahl; "
         "{events} gehören mehreren Fachgebieten an und zählen in jedem, in „Insgesamt“ einmal.",
