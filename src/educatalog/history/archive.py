@@ -296,6 +296,8 @@ class Archive:
         )
         places = with_districts(addresses.astype("string"))
         table = pd.concat([addresses.astype("string"), places.astype("string")], axis=1)
+        # NULL as None: DuckDB 1.1 reads pandas 2.2's string NA as the text "<NA>"
+        table = table.astype(object).where(table.notna(), None)
         con.register("_address_districts", table)
         con.execute("CREATE TABLE address_districts AS SELECT * FROM _address_districts")
         con.unregister("_address_districts")
