@@ -162,9 +162,9 @@ class ExplorerModel:
         """What the chart leaves out of the table, in words (a dimension of more than
         40 levels, such as the 400 districts: its largest), or empty."""
         self.table_note = ""
-        """The note under the table when events count in several of its rows (cells): a
-        course in two subject areas (``offers(subjects=True)``) counts once in each and
-        once in the total; else empty."""
+        """The note under a table of two dimensions when events count in several of its
+        cells (a course in two subject areas, ``offers(subjects=True)``), else empty; a
+        table of one dimension says so itself, beside its total row."""
         self.refresh()
 
     # -- the view --------------------------------------------------------------------
