@@ -7,10 +7,7 @@ an event is in several areas. German and English."""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +20,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from educatalog import texts
+from reports import report_command
 
 TOKEN = "subject-report-token"
 Raw = dict[str, list[dict[str, Any]]]
@@ -54,17 +52,7 @@ def raw(server: str) -> Raw:
 
 
 def run_report(server: str, out: Path, *options: str) -> Path:
-    env = {**os.environ, "EDUCATALOG_TOKEN": TOKEN}
-    env.pop("EDUCATALOG_URL", None)
-    command = [sys.executable, "-m", "educatalog.cli", "report", "--url", server]
-    done = subprocess.run(
-        [*command, "--out", str(out), *options],
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    done = report_command(server, out, *options, token=TOKEN, timeout=600)
     assert done.returncode == 0, done.stderr
     return out
 

@@ -37,6 +37,7 @@ from educatalog.report import (
 from educatalog.testing import serve
 from languages import foreign
 from needs import missing_tool
+from reports import report_command
 
 TOKEN = "notebook-secret-token-4711"
 NAMES = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
@@ -191,13 +192,7 @@ STATES = ["Bayern", "Berlin"]
 
 
 def run_report(server: str, out: Path, *options: str) -> Path:
-    env = {**os.environ, "EDUCATALOG_TOKEN": TOKEN}
-    env.pop("EDUCATALOG_URL", None)
-    command = [sys.executable, "-m", "educatalog.cli", "report", "--url", server]
-    command += ["--out", str(out), *options]
-    done = subprocess.run(
-        command, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300
-    )
+    done = report_command(server, out, *options, token=TOKEN, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "SYNTHETIC demo data" in done.stdout
     return out

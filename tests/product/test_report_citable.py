@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 import re
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +30,7 @@ from educatalog.frames.catalogue import Catalogue, Source
 from educatalog.frames.districts import district_table
 from educatalog.population import STATES
 from educatalog.testing import serve
+from reports import report_command
 
 TOKEN = "citable-report-token"
 TWO = ["Bayern", "Sachsen"]
@@ -46,17 +45,7 @@ def server(catalogue_database: Path) -> Iterator[str]:
 def run(
     server: str, out: Path, *options: str, check: bool = True
 ) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "EDUCATALOG_TOKEN": TOKEN}
-    env.pop("EDUCATALOG_URL", None)
-    command = [sys.executable, "-m", "educatalog.cli", "report", "--url", server]
-    done = subprocess.run(
-        [*command, "--out", str(out), *options],
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = report_command(server, out, *options, token=TOKEN, timeout=300)
     if check:
         assert done.returncode == 0, done.stderr
     return done
