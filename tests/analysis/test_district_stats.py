@@ -12,13 +12,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pandas as pd
 import pytest
 
 from educatalog import population, stats
 from educatalog.errors import EducatalogError, UsageError
 from educatalog.frames.offers import OFFER_COLUMNS
+from raw_rows import raw_rows
 
 DATA = resources.files("educatalog").joinpath("data", "districts")
 ISO_KEYS = {
@@ -53,18 +53,12 @@ def raw(catalogue_database: Path) -> Iterator[dict[str, list[dict[str, Any]]]]:
     from educatalog.testing import serve
 
     with serve(database=catalogue_database, token="district-token") as server:
-        headers = {"Authorization": f"Bearer {server.token}"}
-        rows = {}
-        with httpx.Client(base_url=server.url, headers=headers) as http:
-            for name, fields in (
-                ("events", "id,address,course,institution"),
-                ("addresses", "id,zip,city,state"),
-                ("states", "id,name,code"),
-            ):
-                answer = http.get(f"/items/{name}", params={"fields": fields, "limit": -1})
-                answer.raise_for_status()
-                rows[name] = answer.json()["data"]
-        yield rows
+        fields = {
+            "events": "id,address,course,institution",
+            "addresses": "id,zip,city,state",
+            "states": "id,name,code",
+        }
+        yield raw_rows(server.url, server.token, fields)
 
 
 def _csv(name: str) -> list[dict[str, str]]:

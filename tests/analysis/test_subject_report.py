@@ -13,13 +13,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import openpyxl
 import pandas as pd
 import pytest
 from bs4 import BeautifulSoup
 
 from educatalog import texts
+from raw_rows import raw_rows
 from reports import report_command
 
 TOKEN = "subject-report-token"
@@ -36,19 +36,14 @@ def server(catalogue_database: Path) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def raw(server: str) -> Raw:
-    out = {}
-    with httpx.Client(base_url=server, headers={"Authorization": f"Bearer {TOKEN}"}) as http:
-        for name, fields in (
-            ("events", "id,course,institution,address"),
-            ("addresses", "id,state"),
-            ("states", "id,name"),
-            ("courses_systematics", "courses_id,systematics_id"),
-            ("systematics", "id,name,parent"),
-        ):
-            answer = http.get(f"/items/{name}", params={"fields": fields, "limit": -1})
-            answer.raise_for_status()
-            out[name] = answer.json()["data"]
-    return out
+    fields = {
+        "events": "id,course,institution,address",
+        "addresses": "id,state",
+        "states": "id,name",
+        "courses_systematics": "courses_id,systematics_id",
+        "systematics": "id,name,parent",
+    }
+    return raw_rows(server, TOKEN, fields)
 
 
 def run_report(server: str, out: Path, *options: str) -> Path:

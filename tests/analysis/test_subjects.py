@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pandas as pd
 import pytest
 
@@ -18,6 +17,7 @@ from educatalog import stats, tables, texts
 from educatalog.errors import MissingColumns
 from educatalog.frames.catalogue import Catalogue
 from educatalog.frames.typed import to_frame
+from raw_rows import raw_rows
 
 SYSTEMATICS = [
     {"id": 1, "name": "Berufliche Weiterbildung", "code": "C", "parent": None},
@@ -141,18 +141,12 @@ def raw(catalogue_database: Path) -> Iterator[dict[str, list[dict[str, Any]]]]:
     from educatalog.testing import serve
 
     with serve(database=catalogue_database, token="subject-token") as server:
-        headers = {"Authorization": f"Bearer {server.token}"}
-        out = {}
-        with httpx.Client(base_url=server.url, headers=headers) as http:
-            for name, fields in (
-                ("events", "id,course,address"),
-                ("courses_systematics", "courses_id,systematics_id"),
-                ("systematics", "id,code,parent"),
-            ):
-                answer = http.get(f"/items/{name}", params={"fields": fields, "limit": -1})
-                answer.raise_for_status()
-                out[name] = answer.json()["data"]
-        yield out
+        fields = {
+            "events": "id,course,address",
+            "courses_systematics": "courses_id,systematics_id",
+            "systematics": "id,code,parent",
+        }
+        yield raw_rows(server.url, server.token, fields)
 
 
 def test_the_demos_subject_areas_equal_a_plain_count_from_raw_http(
