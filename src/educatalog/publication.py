@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from educatalog import stats, tables, texts
+from educatalog import periods, stats, tables, texts
 from educatalog.files.workspace import output_folder
 from educatalog.frames.provenance import SOURCE_ATTR, Source, demo_as_of
 from educatalog.stats.dimensions import with_margins
@@ -47,7 +47,6 @@ __all__ = [
     "events_by_state",
     "flows",
     "over_time",
-    "rate_period",
     "scope",
     "subjects_by_state",
     "with_source",
@@ -91,15 +90,8 @@ def scope(states: Sequence[str] | None, start: str | None, end: str | None, lang
     if states:
         names = ", ".join(texts.label(s, lang) for s in states)
         words.append(texts.text("report.scope.states", lang, states=names))
-    first = texts.date(start, lang) if start else None
-    last = texts.date(end, lang) if end else None
-    if first and last:
-        words.append(texts.text("report.scope.dates", lang, start=first, end=last))
-    elif first:
-        words.append(texts.text("report.scope.dates_from", lang, start=first))
-    elif last:
-        words.append(texts.text("report.scope.dates_until", lang, end=last))
-    return words
+    dates = periods.dates_words(start, end, lang)  # as a rate's note names them
+    return [*words, dates] if dates else words
 
 
 def chart_shares(offers: pd.DataFrame, rows: str, columns: str) -> pd.DataFrame:
@@ -111,29 +103,6 @@ def chart_shares(offers: pd.DataFrame, rows: str, columns: str) -> pd.DataFrame:
     shares = shares.drop(columns=[stats.MARGINS])
     shares["events"] = events.to_numpy()
     return shares
-
-
-def rate_period(offers: pd.DataFrame, source: Source, lang: str) -> str:
-    """Which events a per-capita rate counts: those starting from the first to the last
-    start date of ``offers`` (and those without one), in the catalogue as of its date."""
-    events = offers.drop_duplicates("event_id")["event_start_date"]
-    stand = texts.date(source.stand, lang)
-    if events.notna().sum() == 0:
-        return texts.text("note.rate_period.none", lang, stand=stand)
-    missing = int(events.isna().sum())
-    undated = (
-        texts.text("note.rate_period.undated", lang, events=texts.count(missing, lang))
-        if missing
-        else ""
-    )
-    return texts.text(
-        "note.rate_period",
-        lang,
-        first=texts.date(events.min(), lang),
-        last=texts.date(events.max(), lang),
-        undated=undated,
-        stand=stand,
-    )
 
 
 def cost_coverage(offers: pd.DataFrame, lang: str, currency: str = "EUR") -> str:

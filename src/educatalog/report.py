@@ -34,13 +34,15 @@ from educatalog import texts
 from educatalog._version import __version__
 from educatalog.client import Client
 from educatalog.client.urls import public_url
-from educatalog.errors import EducatalogError, ReportError, UsageError, did_you_mean
+from educatalog.errors import EducatalogError, ReportError, UsageError
 from educatalog.files import manifests
 from educatalog.files.atomic import atomic_text
 from educatalog.files.workspace import NOTEBOOKS, cell_lang, inside_package, localize, output_folder
 from educatalog.frames.provenance import served_source
 from educatalog.jupyter.kernels import private_kernel
 from educatalog.loading.connection import Origin, configured_client, started
+from educatalog.periods import period_dates
+from educatalog.report_inputs import check_selection, population_record, state_names
 
 __all__ = [
     "NOTEBOOKS",
@@ -56,8 +58,6 @@ REPORT_NOTEBOOK = "06-report"
 
 REPORT_FILES = ("report.html", "report.ipynb", "tables.xlsx")
 """The files a report writes beside ``charts/`` and ``manifest.json``."""
-
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def notebook_path(name: str) -> Path:
@@ -305,11 +305,7 @@ def _render(
 
 def _report_folder(out: str | os.PathLike[str], start: str | None, end: str | None) -> Path:
     """The folder to write into, once the dates are checked."""
-    for name, value in (("start", start), ("end", end)):
-        if value is not None and not _DATE.fullmatch(value):
-            raise UsageError(f"{name} must be a date as YYYY-MM-DD, got {value!r}.")
-    if start and end and start > end:
-        raise UsageError(f"start {start} is after end {end}.")
+    period_dates(None, start, end)  # a malformed or impossible date, or start after end
     try:
         folder = output_folder(out, what="reports")
     except EducatalogError as exc:
@@ -336,7 +332,10 @@ def _population(
         table = read_population(population)
         parameters["population"] = str(Path(population).resolve())
     found = origin(table)
-    return {k: found[k] for k in ("source", "date", "basis", "table", "total") if k in found}
+    kept: dict[str, Any] = {
+        k: found[k] for k in ("source", "date", "basis", "table", "total") if k in found
+    }
+    return population_record(population, kept, stand)  # its file's path, checksum; too new?
 
 
 def _archive(archive: str | os.PathLike[str] | None, parameters: dict[str, Any]) -> Any:
@@ -377,6 +376,7 @@ def _source_record(url: str, demo: bool, catalogue: Mapping[str, Any] | None) ->
     for key in ("seed", "scale", "generator", "as_of"):
         if catalogue and catalogue.get(key) is not None:
             record[key] = catalogue[key]
+    record["stand"] = _stand(url, demo, catalogue).isoformat()  # the day its words name
     return record
 
 
@@ -392,24 +392,30 @@ def make_report(
     notify: Callable[[str], object] = print,
     archive: str | os.PathLike[str] | None = None,
     population: str | os.PathLike[str] | None = None,
+    period: str | int | None = None,
 ) -> Path:
     """What ``educatalog report`` does: :func:`write_report` against ``origin`` (default: the
     configured service, else the demo catalogue on a private server for the run) once every
-    one of ``states`` is found to be a state of the service; the manifest says whether the
-    data is the synthetic demo (with its seed and scale). ``notify`` receives a line before
-    the notebook runs; ``archive`` adds the catalogue over time and ``population`` gives the
-    figures of the per-capita rates (:func:`write_report`).
+    one of ``states`` is found to be a state of the service (also named in English or by
+    its ISO code: :func:`educatalog.report_inputs.state_names`) and the selection to hold
+    events; the manifest says whether the data is the synthetic demo (with its seed, scale
+    and day). ``period`` (a calendar year, ``"2025"``) is ``start`` and ``end`` of that
+    year (:func:`educatalog.periods.period_dates`: not with them). ``notify`` receives a line
+    before the notebook runs; ``archive`` adds the catalogue over time and the year before,
+    ``population`` gives the figures of the per-capita rates (:func:`write_report`).
 
     >>> make_report("reports/", origin=resolve_origin(demo=True), lang="en")  # doctest: +SKIP
     PosixPath('/home/me/reports/report.html')
     """
+    start, end = period_dates(period, start, end)  # before a server starts: given right?
     with started(origin) as live:
         assert live.url is not None
         with configured_client(live) as client:
             demo = client.is_demo
             info = client.server_info.get("educatalog")
             if states:
-                _check_states(client, states)
+                states = _check_states(client, states)
+            check_selection(client, states, start, end)  # an empty report is refused
         notify("Running the report notebook...")
         return write_report(
             out,
@@ -427,16 +433,13 @@ def make_report(
         )
 
 
-def _check_states(client: Client, states: Sequence[str]) -> None:
-    """Fail before the kernel starts when a state is not a state of the service."""
+def _check_states(client: Client, states: Sequence[str]) -> list[str]:
+    """``states`` as the service names them; fails before the kernel starts when one is
+    no state of the service."""
     from educatalog.query import Query
 
     rows: Iterable[Mapping[str, Any]] = client.fetch_all("states", Query(fields=("name",)))
-    names = [str(row["name"]) for row in rows]
-    for state in states:
-        if state not in names:
-            hint = did_you_mean(state, names) or f" States: {', '.join(names)}."
-            raise UsageError(f'No state "{state}".{hint}')
+    return state_names(states, [str(row["name"]) for row in rows])
 
 
 def verify(folder: str | os.PathLike[str]) -> dict[str, Any]:

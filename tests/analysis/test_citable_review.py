@@ -16,7 +16,7 @@ import openpyxl
 import pandas as pd
 import pytest
 
-from educatalog import plots, publication, stats, tables, texts
+from educatalog import periods, plots, publication, stats, tables, texts
 from educatalog.frames.provenance import Source, served_source
 from educatalog.population import STATE_POPULATION, STATES
 
@@ -123,16 +123,16 @@ def test_a_filtered_publication_names_its_selection_under_tables_and_charts(
 
 
 def test_a_rate_names_the_events_it_counts_and_the_catalogues_date(two: pd.DataFrame) -> None:
-    source = Source(demo=True, name="Demo", as_of=dt.date(2026, 1, 15))
-    starts = two["event_start_date"]
-    period = publication.rate_period(two, source, "de")
-    assert period == (
-        f"Gezählt: Veranstaltungen mit Beginn vom {texts.date(starts.min(), 'de')} bis "
-        f"{texts.date(starts.max(), 'de')}, im Katalog mit Stand 15.01.2026."
+    """The selection's dates to the day (the first start found, 04.04.2025, is not the
+    selection's first day)."""
+    period = periods.Period.of(dt.date(2026, 1, 15), start="2025-04-01", end="2026-03-31")
+    assert period.counted(two, "de") == (
+        "Gezählt: Veranstaltungen mit Beginn 01.04.2025 bis 31.03.2026, wie sie der Katalog "
+        "am 15.01.2026 listete."
     )
-    english = publication.rate_period(two, source, "en")
-    assert english.startswith("Counted: events starting from ")
-    assert english.endswith("in the catalogue as of 15 Jan 2026.")
+    english = period.counted(two, "en")
+    assert english.startswith("Counted: events with start dates 1 Apr 2025 to 31 Mar 2026")
+    assert english.endswith("as the catalogue listed them on 15 Jan 2026.")
 
 
 def test_a_trend_of_the_top_states_says_so_in_its_title() -> None:
@@ -395,7 +395,7 @@ def _report_numbers(chosen: pd.DataFrame, source: Source, lang: str) -> list[Any
         stats.quality(chosen),
     ]
     texts_made = [
-        publication.rate_period(chosen, source, lang),
+        periods.Period.of(source.stand).counted(chosen, lang),
         publication.cost_coverage(chosen, lang),
     ]
     presented = [tables.present(t, lang) for t in made]

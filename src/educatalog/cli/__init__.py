@@ -106,7 +106,17 @@ def _add_report_command(commands: Commands) -> None:
     report.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
     report.add_argument("--format", choices=["html"], default="html", help="report format")
     report.add_argument(
-        "--state", action="append", metavar="NAME", help="keep only this state (repeatable)"
+        "--state",
+        action="append",
+        metavar="NAME",
+        help="keep only this state (repeatable): a German or English name or an ISO code "
+        "such as DE-BY",
+    )
+    report.add_argument(
+        "--period",
+        metavar="YYYY",
+        help="count the events starting in this calendar year (default: every event listed "
+        "on the data's date); not with --start/--end",
     )
     report.add_argument("--start", metavar="YYYY-MM-DD", help="first start date to keep")
     report.add_argument("--end", metavar="YYYY-MM-DD", help="last start date to keep")
@@ -224,6 +234,7 @@ def _report(args: argparse.Namespace) -> int:
             notify=say,
             archive=args.archive,
             population=args.population,
+            period=args.period,
         )
     except EducatalogError as exc:
         return fail("report", str(exc))

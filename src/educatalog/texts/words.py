@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from educatalog.texts.check_words import CHECK_TEXTS
 from educatalog.texts.district_words import DISTRICT_TEXTS
+from educatalog.texts.period_words import PERIOD_TEXTS
 from educatalog.texts.report_words import REPORT_TEXTS
 
 TEXTS: dict[str, tuple[str, str]] = {
@@ -330,19 +331,6 @@ TEXTS: dict[str, tuple[str, str]] = {
         "{priced} of {courses} courses with events state a cost in {currency}; the others "
         "state none (or none in {currency}).",
     ),
-    "note.rate_period": (
-        "Gezählt: Veranstaltungen mit Beginn vom {first} bis {last}{undated}, im Katalog "
-        "mit Stand {stand}.",
-        "Counted: events starting from {first} to {last}{undated}, in the catalogue as of {stand}.",
-    ),
-    "note.rate_period.undated": (
-        " und {events} ohne Beginndatum",
-        " and {events} without a start date",
-    ),
-    "note.rate_period.none": (
-        "Gezählt: Veranstaltungen im Katalog mit Stand {stand}.",
-        "Counted: events in the catalogue as of {stand}.",
-    ),
     "note.lifetimes": (
         "Tage: vom ersten bis zum letzten Stichtag, an dem ein Kurs gelistet war. Kurse, "
         "die schon am ersten oder noch am letzten Stichtag gelistet waren, standen "
@@ -510,6 +498,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "excel.table": ("Tabelle", "Table"),
     "excel.measure": ("Maß", "Measure"),
     **DISTRICT_TEXTS,
+    **PERIOD_TEXTS,
     **REPORT_TEXTS,
 }
 """The reader-facing texts: key -> (German, English); ``{name}`` fields are filled in."""
