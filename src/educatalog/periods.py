@@ -44,6 +44,7 @@ __all__ = [
     "period_dates",
     "population_notes",
     "snapshot_a_year_before",
+    "with_year_before",
     "year_before",
 ]
 

@@ -179,7 +179,23 @@ def test_make_report_checks_states_before_the_kernel(
     origin = resolve_origin(demo=True, seed=5, scale=0.02)
     with pytest.raises(UsageError, match=r'No state "Bayernn"\. Did you mean "Bayern"'):
         make_report(tmp_path / "out", origin=origin, states=["Bayernn"])
+    with pytest.raises(UsageError, match=r'No state "Bavria"\. Did you mean "Bavaria"'):
+        make_report(tmp_path / "out", origin=origin, states=["Bavria"])
+    empty = r"The selection \(states Bremen; start dates 2027-01-01 to …\) holds no event"
+    with pytest.raises(UsageError, match=empty):
+        make_report(tmp_path / "out", origin=origin, states=["Bremen"], start="2027-01-01")
+    with pytest.raises(UsageError, match=r"--period 2025 and --start/--end both give"):
+        make_report(tmp_path / "out", origin=origin, period="2025", end="2025-06-30")
     assert not (tmp_path / "out").exists()
+
+
+def test_report_refuses_an_impossible_date_before_anything_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    assert main(["report", "--demo", "--out", str(out), "--start", "2025-13-01"]) != 0
+    assert "start 2025-13-01 is no date of the calendar" in capsys.readouterr().err
+    assert not out.exists()
 
 
 HANGS_IN_ITS_CLEAN_UP = """
