@@ -247,9 +247,9 @@ class YearBefore:
         **options: Any,
     ) -> pd.DataFrame:
         """``table`` (``count(offers, *args, **options)`` of the report's offers) with the
-        events of the year before (``count`` of :attr:`offers`, the same call) after its
-        ``events`` column, and the change in % (one decimal on the page; "x" where the
-        year before had none); without a year before, ``table``."""
+        events of the year before (``count`` of :attr:`offers`, the same call) and the
+        change in % after its ``events`` (one decimal on the page; "x" where the year before
+        had none): :func:`with_year_before`. Without a year before, ``table``."""
         if self.offers is None:
             return table
         then = count(self.offers, *args, **options)["events"]
@@ -259,9 +259,9 @@ class YearBefore:
 def with_year_before(
     table: pd.DataFrame, then: pd.Series, lang: str, *, notes: Sequence[str] = ()
 ) -> pd.DataFrame:
-    """``table`` with the events of ``then`` (by the same row labels; a row ``then`` lacks
-    had none) after its ``events`` column, and their change in % ("x" where ``then`` is
-    0), headed in ``lang``, ``notes`` under it."""
+    """``table`` with two columns after its ``events``: the events of ``then`` (by the same
+    row labels; a row ``then`` lacks had none) and the change of ``events`` on them in %
+    ("x" where ``then`` is 0), headed in ``lang``, ``notes`` under it."""
     previous = {_row(k): v for k, v in then.items()}
     counts = [int(previous.get(_row(k), 0)) for k in table.index]
     before = pd.Series(counts, index=table.index, dtype="Int64")
@@ -271,7 +271,7 @@ def with_year_before(
         x if int(b) == 0 else (int(n) - int(b)) / int(b) * 100
         for n, b in zip(now, before, strict=True)
     ]
-    out = table.copy()
+    out = table.copy()  # beside the events, where a wide table shows them without scrolling
     at = list(out.columns).index("events") + 1
     out.insert(at, texts.text("column.year_before", lang), before)
     column = texts.text("column.change_year_before", lang)

@@ -555,6 +555,7 @@ def test_report_command_writes_html_charts_tables_and_manifest(
         "seed": 0,
         "scale": 0.3,
         "generator": GENERATOR_VERSION,  # the demo's rows differ between versions
+        "stand": dt.datetime.now(dt.UTC).date().isoformat(),  # the day its words name
     }
     assert manifest["population"]["date"] == "2024-12-31"
     assert manifest["population"]["basis"] == "Zensus 2022"

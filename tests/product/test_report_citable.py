@@ -51,11 +51,24 @@ def run(
     return done
 
 
+def a_year_earlier(catalogue: Catalogue) -> Catalogue:
+    """The catalogue without every third event: what it listed a year before."""
+    frames = {name: catalogue[name] for name in catalogue}
+    events = frames["events"]
+    kept = events[(events["id"] % 3 != 0).to_numpy()].reset_index(drop=True)
+    frames["events"] = kept
+    links = frames["events_contacts"]
+    frames["events_contacts"] = links[links["event_id"].isin(kept["id"]).to_numpy()]
+    return Catalogue(frames, source=catalogue.source)
+
+
 @pytest.fixture(scope="module")
 def same_archive(demo_catalogue: Catalogue, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Three snapshots whose newest is the catalogue the server serves: the report's own."""
+    """Four snapshots whose newest is the catalogue the server serves: the report's own; the
+    first, a year before, lists a third of its events fewer (the year before)."""
     folder = tmp_path_factory.mktemp("same") / "archive"
     today = dt.date.today()
+    history.add(folder, a_year_earlier(demo_catalogue), date=today - dt.timedelta(days=365))
     for days in (60, 30, 0):
         history.add(folder, demo_catalogue, date=today - dt.timedelta(days=days))
     return folder
@@ -355,7 +368,7 @@ def test_every_sheet_names_title_source_stand_and_the_demo_mark(german: Path) ->
 
 def test_the_archive_section_says_what_it_shows(german: Path, english: Path) -> None:
     text = soup_of(german).get_text(" ")
-    assert "Dieser Abschnitt zeigt das Archiv „archive“: 3 Stichtage" in text
+    assert "Dieser Abschnitt zeigt das Archiv „archive“: 4 Stichtage" in text
     assert "stimmt das Archiv mit dem Katalog dieses Berichts überein" in text
     section = text[text.index("Das Angebot im Zeitverlauf") :]
     assert "abgerufen am" not in section.split("Datenqualität")[0]
@@ -418,7 +431,7 @@ def test_the_filtered_report_names_its_selection_under_every_table_and_chart(
     assert quality["events without an address"][1] == "x"
     assert quality["events without a start date"][1] == "x"
     text = soup.get_text(" ")
-    assert "Counted: events starting from " in text
+    assert "Counted: events with start dates 1 Apr 2025 to 31 Mar 2026, as the catalogue " in text
     assert "Data as of " in text
     assert "Created: " in text
 
@@ -452,6 +465,63 @@ def test_the_report_says_what_its_totals_costs_and_archive_counted(german: Path)
             assert None not in row[2:], (name, row)
     about = {r[0]: r[1] for r in book["Über diese Daten"].iter_rows(min_row=3, values_only=True)}
     assert {"Stand der Daten", "Abgerufen", "Erstellt"} <= set(about)
+
+
+# -- issue 34: the period and the year before ----------------------------------------------
+
+
+def german_number(value: float, decimals: int = 0) -> str:
+    return texts.number(value, "de", decimals)
+
+
+def test_the_tables_set_the_year_before_beside_the_events(
+    german: Path, english: Path, demo_catalogue: Catalogue
+) -> None:
+    """The year before of the German report (its archive's snapshot of 365 days earlier,
+    which lists every third event less), read from page and workbook, is a plain count."""
+    offers = demo_catalogue.offers()
+    then = offers[(offers["event_id"] % 3 != 0).to_numpy()]
+    counted = then.groupby(then["state"].astype(object).fillna("?"))["event_id"].nunique()
+    now = offers.groupby(offers["state"].astype(object).fillna("?"))["event_id"].nunique()
+    pages = page_tables(german)
+    header = [
+        c.get_text(strip=True)
+        for c in soup_of(german)
+        .find("caption", string="Angebot nach Bundesland")
+        .parent.select("thead th")
+    ]
+    assert header[2:5] == [
+        "Veranstaltungen",
+        "Veranstaltungen im Vorjahr",
+        "Veränderung gegenüber Vorjahr in %",
+    ]
+    rows = {r[1]: r for r in pages["Angebot nach Bundesland"]}
+    for state, n in counted.items():
+        row = rows["ohne Angabe" if state == "?" else state]
+        change = (now[state] - n) / n * 100
+        assert row[3:5] == [german_number(n), german_number(change, 1)], state
+    assert rows["Deutschland"][3] == german_number(then["event_id"].nunique())
+    sheet = data_rows(sheets(german)["Angebot nach Bundesland"])
+    assert {r[1]: r[3] for r in sheet[:16]} == {r[1]: int(counted[r[1]]) for r in sheet[:16]}
+    forms = {r[0]: r for r in pages["Angebot nach Lernform"]}
+    by_form = then.groupby(then["instruction_form_category"].astype(object))["event_id"].nunique()
+    for form, n in by_form.items():
+        assert forms[form][2] == german_number(n), form  # after the events
+    districts = {r[1]: r for r in pages["Veranstaltungen je 100.000 Einwohner nach Kreis"]}
+    in_bavaria = then["district_key"].astype(object).fillna("").str.startswith("09")
+    bavaria = then[in_bavaria.to_numpy()]["event_id"].nunique()  # by the district's state
+    assert districts["Bayern zusammen"][3] == german_number(bavaria)
+    day = texts.date(dt.date.today() - dt.timedelta(days=365), "de")
+    note = f"Vorjahr: der Bestand am {day} (Archiv „archive“), mit denselben Filtern gezählt."
+    under = lines_under(sheets(german)["Angebot nach Bundesland"])
+    assert any(note in line for line in under)
+    text = soup_of(german).get_text(" ")
+    assert "Gezählt: der Bestand am " in text
+    assert f"stellen den Veranstaltungen die des Vorjahres gegenüber: {note}" in text
+    # Another catalogue of one snapshot, years before: no earlier stand, and said so once.
+    text = soup_of(english).get_text(" ")
+    assert "There is no comparison with the previous year: the archive “archive” holds no " in text
+    assert "Events in the previous year" not in text
 
 
 # -- issue 33: supply by district ---------------------------------------------------------
@@ -495,10 +565,9 @@ def test_the_district_section_is_per_capita_over_the_same_offers(
             assert row[1] == f"{state} zusammen"
         else:
             assert row[:2] == (keys[district], district)
-        assert list(row[2:6]) == [
-            int(values[c]) for c in ("events", "courses", "institutions", "population")
-        ]
-        assert row[6] == pytest.approx(float(values["events_per_100k"]))
+        assert row[2] == int(values["events"])  # then the year before and the change in %
+        assert list(row[5:8]) == [int(values[c]) for c in ("courses", "institutions", "population")]
+        assert row[8] == pytest.approx(float(values["events_per_100k"]))
     maps = [i for i in soup_of(german).find_all("img") if i["alt"].startswith("Karte der Kreise")]
     assert len(maps) == 1
     assert f"Höchster Wert: {most[0][1]}" in maps[0]["alt"]  # the first of the list
