@@ -124,7 +124,7 @@ class Period:
 
     @property
     def listed(self) -> bool:
-        """Whether the period is the offer listed on :attr:`stand` (no start dates)."""
+        """Whether the period is the offer listed on ``stand`` (no start dates)."""
         return self.start is None and self.end is None
 
     def select(self, offers: pd.DataFrame, states: Sequence[str] | None = None) -> pd.DataFrame:
@@ -193,8 +193,8 @@ def snapshot_a_year_before(dates: Sequence[dt.date], stand: dt.date) -> dt.date 
 
 @dataclass
 class YearBefore:
-    """The year before a report's :attr:`period`: the ``offers`` of the archive's snapshot
-    of ``date`` (in ``folder``) selected by :attr:`then` (the period a year earlier) and
+    """The year before a report's ``period``: the ``offers`` of the archive's snapshot
+    of ``date`` (in ``folder``) selected by :attr:`YearBefore.then` (the period a year earlier) and
     the report's states; without such a snapshot ``offers`` and ``date`` are None and
     ``folder`` names the archive searched (None: no archive). Its words are in ``lang``."""
 
@@ -247,7 +247,7 @@ class YearBefore:
         **options: Any,
     ) -> pd.DataFrame:
         """``table`` (``count(offers, *args, **options)`` of the report's offers) with the
-        events of the year before (``count`` of :attr:`offers`, the same call) and the
+        events of the year before (``count`` of ``offers``, the same call) and the
         change in % after its ``events`` (one decimal on the page; "x" where the year before
         had none): :func:`with_year_before`. Without a year before, ``table``."""
         if self.offers is None:

@@ -150,7 +150,16 @@ def test_no_function_of_the_server_or_the_demo_is_over_80_lines() -> None:
 
 # -- the folders are the layers -------------------------------------------------------------
 
-PUBLIC_MODULES = {"errors", "accessor", "population", "report", "publication", "testing"}
+PUBLIC_MODULES = {
+    "errors",
+    "accessor",
+    "population",
+    "report",
+    "publication",
+    "periods",
+    "report_inputs",
+    "testing",
+}
 """The modules at the top of the package beside ``__init__``, ``__main__`` and ``_version``:
 each is public API that users import by name (docs/architecture.md, "The layers")."""
 
