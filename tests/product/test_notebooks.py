@@ -563,6 +563,7 @@ def test_report_command_writes_html_charts_tables_and_manifest(
         "start": "2025-04-01",
         "end": "2026-03-31",
         "lang": "de",
+        "min_cases": 3,  # the small-cell rule: costs and rates on fewer cases show "/"
     }
     assert set(manifest["files"]) == {
         "report.html",
