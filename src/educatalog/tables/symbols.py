@@ -20,6 +20,7 @@ only how a table shows them.
 from __future__ import annotations
 
 import html
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -99,8 +100,10 @@ def cell_text(value: Any, kind: str, lang: str = texts.DEFAULT_LANG) -> str:
     number = float(value)
     if number == 0:
         return NOTHING
-    if kind == "share":
-        shown = texts.percent(number if abs(number) >= 0.0005 else 0.0, lang, 1)
+    if kind == "share":  # below 0,1 %: less than half of it is "0,0 %", half "0,1 %"
+        if abs(number) < 0.001:
+            number = 0.0 if abs(number) < 0.0005 else math.copysign(0.001, number)
+        shown = texts.percent(number, lang, 1)
     elif kind == "count":
         shown = texts.number(number, lang)
     elif kind == "decimal":
