@@ -539,7 +539,7 @@ def by_district(
     pub.chart("09-district-map", figure, notes=notes)
     shown = {"districts": pub.table("districts", rates, collapsed=True, notes=common)}
     for fewest in [False] if few else [False, True]:
-        ranked = tables.district_ranking(rates, top, fewest=fewest)
+        ranked = tables.district_ranking(rates, top, fewest=fewest, min_cases=pub.min_cases)
         key = "districts_ranked" if few else f"districts_{'fewest' if fewest else 'most'}"
         title = texts.text(f"report.table.{key}", lang, n=texts.number(len(ranked), lang))
         lead = _ranking_notes(ranked, rates, lang)

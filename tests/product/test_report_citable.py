@@ -432,7 +432,18 @@ def test_the_report_says_what_its_totals_costs_and_archive_counted(german: Path)
     assert "Plätze: Summe der Höchstteilnehmerzahlen der Veranstaltungen, die eine nennen" in text
     pages = page_tables(german)
     header = [c.get_text(strip=True) for c in soup_of(german).find_all("th", scope="col")]
-    assert "davon 0 EUR" in header
+    assert "darunter Kurse zu 0 EUR" in header
+    # issue 34: beside the courses it counts; the symbols explained once, under the first
+    # table; the small-cell rule under the costs and the rates; the population's licence
+    costs = [c.get_text(strip=True) for c in soup_of(german).find_all("th", scope="col")]
+    assert costs[costs.index("darunter Kurse zu 0 EUR") - 1] == "Kurse"
+    legends = soup_of(german).select("div.educatalog-legend")
+    assert len(legends) == 1
+    assert legends[0].find_previous("caption").get_text(strip=True) == "Angebot nach Bundesland"
+    assert "/ keine Angabe, da Zahlenwert nicht sicher genug" in legends[0].get_text(" ")
+    assert "die auf weniger als 3 Kursen beruhen, sind nicht sicher genug" in text
+    assert "/: Raten, die auf weniger als 3 Veranstaltungen beruhen" in text
+    assert "Lizenz: Datenlizenz Deutschland – Namensnennung – Version 2.0 (dl-de/by-2-0)" in text
     assert "Gelistet (mit Veranstaltungen)" in header
     flows = pages["Kurse je Stichtag: gelistet, neu, entfernt"]
     assert flows[0][2:] == ["x", "x", "x"]  # the first date: nothing to compare with
@@ -452,6 +463,9 @@ def test_the_report_says_what_its_totals_costs_and_archive_counted(german: Path)
             assert None not in row[2:], (name, row)
     about = {r[0]: r[1] for r in book["Über diese Daten"].iter_rows(min_row=3, values_only=True)}
     assert {"Stand der Daten", "Abgerufen", "Erstellt"} <= set(about)
+    assert about["Zeichenerklärung"] is None  # the legend's heading, then its symbols
+    assert about["–"] == "nichts vorhanden (genau null)"
+    assert about["/"] == "keine Angabe, da Zahlenwert nicht sicher genug"
 
 
 # -- issue 33: supply by district ---------------------------------------------------------

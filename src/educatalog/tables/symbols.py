@@ -134,6 +134,9 @@ class SmallCells:
     rule: str | None = None
     min_cases: int = MIN_CASES
     why: str | None = None
+    unranked: int = 0
+    """How many districts a ranking (:func:`educatalog.tables.district_ranking`) left out
+    for too few events."""
 
     def mark(self, table: pd.DataFrame) -> pd.DataFrame:
         """``table`` with its cells shown as symbols (a copy; ``table`` itself where none)."""
@@ -154,6 +157,9 @@ class SmallCells:
         if self.rule is None:
             return []
         notes = [texts.text(f"note.small_cells.{self.rule}", lang, n=self.min_cases)]
+        if self.unranked:
+            count = texts.number(self.unranked, lang)
+            notes.append(texts.text("note.small_cells.unranked", lang, districts=count))
         if self.not_meaningful and self.why:
             why = texts.text(self.why, lang)
             notes.append(texts.text("note.not_meaningful", lang, why=why))
@@ -186,6 +192,10 @@ def small_cells(table: pd.DataFrame, min_cases: int = MIN_CASES) -> SmallCells:
     elif rates and "events" in columns:
         found.rule = "rates"
         found.why = "note.not_meaningful.no_region"
+        ranking = table.attrs.get("ranking")
+        if isinstance(ranking, Mapping):  # a list of districts: those left out, and the rule
+            found.unranked = int(ranking.get("unreliable") or 0)
+            found.min_cases = int(ranking.get("min_cases") or min_cases)
         levels = [n for n in table.index.names if n in _REGIONS]
         for i, n in enumerate(pd.to_numeric(table["events"], errors="coerce")):
             key = table.index[i] if isinstance(table.index[i], tuple) else (table.index[i],)

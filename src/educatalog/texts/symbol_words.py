@@ -43,6 +43,11 @@ SYMBOL_TEXTS: dict[str, tuple[str, str]] = {
         "/: rates resting on fewer than {n} events are not reliable enough and are not "
         "shown (no events: –).",
     ),
+    "note.small_cells.unranked": (
+        "Nicht in der Liste: {districts} Kreise, deren Rate aus diesem Grund nicht angegeben "
+        "wird („/“).",
+        "Not in the list: {districts} districts whose rate is not shown for this reason (“/”).",
+    ),
     "note.not_meaningful.no_costs": (
         "keine Kurse mit Kostenangabe",
         "no course states a cost",
