@@ -278,3 +278,30 @@ def test_the_report_command_takes_the_small_cell_rule() -> None:
     assert parser.parse_args(["report", "--demo", "--out", "r"]).min_cases == symbols.MIN_CASES
     with pytest.raises(SystemExit):
         parser.parse_args(["report", "--demo", "--out", "r", "--min-cases", "0"])
+
+
+def test_a_list_of_districts_leaves_out_the_rates_below_the_rule() -> None:
+    """Four districts: 10 events, 2 (below the rule: "/" in the table of every district, so
+    in neither list), none (exactly 0: listed, "–") and 5."""
+    from educatalog.frames.districts import district_table
+
+    names = list(district_table().loc[["09162", "09184", "11000", "02000"], "district"])
+    rates = pd.DataFrame(
+        {"events": [10, 2, 0, 5], "population": [100_000, 100_000, 100_000, 100_000]},
+        index=pd.Index(names, name="district"),
+    )
+    rates["events_per_100k"] = rates["events"] * 1.0
+    fewest = tables.district_ranking(rates, 3, fewest=True)
+    assert list(fewest.index.get_level_values("key")) == ["11000", "02000", "09162"]
+    assert fewest.attrs["ranking"]["unreliable"] == 1
+    shown = tables.present(fewest, "de")
+    assert column(shown, shown.frame.columns[-1]) == ["–", "5,00", "10,00"]
+    assert (
+        "Nicht in der Liste: 1 Kreis, dessen Rate aus diesem Grund nicht angegeben wird („/“)."
+        in shown.notes
+    )
+    english = tables.present(fewest, "en").notes
+    assert "Not in the list: 1 district whose rate is not shown for this reason (“/”)." in english
+    everyone = tables.district_ranking(rates, 4, fewest=True, min_cases=1)
+    assert list(everyone.index.get_level_values("key")) == ["11000", "09184", "02000", "09162"]
+    assert tables.present(everyone, "de", min_cases=1).formatted().iloc[1, -1] == "2,00"

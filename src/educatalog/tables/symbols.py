@@ -159,7 +159,8 @@ class SmallCells:
         notes = [texts.text(f"note.small_cells.{self.rule}", lang, n=self.min_cases)]
         if self.unranked:
             count = texts.number(self.unranked, lang)
-            notes.append(texts.text("note.small_cells.unranked", lang, districts=count))
+            key = "note.small_cells.unranked" + ("_one" if self.unranked == 1 else "")
+            notes.append(texts.text(key, lang, districts=count))
         if self.not_meaningful and self.why:
             why = texts.text(self.why, lang)
             notes.append(texts.text("note.not_meaningful", lang, why=why))

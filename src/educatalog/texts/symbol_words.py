@@ -43,6 +43,10 @@ SYMBOL_TEXTS: dict[str, tuple[str, str]] = {
         "/: rates resting on fewer than {n} events are not reliable enough and are not "
         "shown (no events: –).",
     ),
+    "note.small_cells.unranked_one": (
+        "Nicht in der Liste: 1 Kreis, dessen Rate aus diesem Grund nicht angegeben wird („/“).",
+        "Not in the list: 1 district whose rate is not shown for this reason (“/”).",
+    ),
     "note.small_cells.unranked": (
         "Nicht in der Liste: {districts} Kreise, deren Rate aus diesem Grund nicht angegeben "
         "wird („/“).",
