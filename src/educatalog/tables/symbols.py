@@ -124,13 +124,13 @@ def excel_format(base: str) -> str:
 
 @dataclass
 class SmallCells:
-    """What :func:`small_cells` found in a table: the cells (row position, column) to show
-    as :data:`UNRELIABLE` and as :data:`NOT_MEANINGFUL`, which rule applies (``"costs"``,
+    """What :func:`small_cells` found in a table: the cells to show as :data:`UNRELIABLE`
+    and as :data:`NOT_MEANINGFUL` (by row position, the columns), which rule applies (``"costs"``,
     ``"costs_events"`` or ``"rates"``, None for another table), ``min_cases`` and why a
     cell has no meaningful figure (a key of :mod:`educatalog.texts`)."""
 
-    unreliable: list[tuple[int, str]] = field(default_factory=list)
-    not_meaningful: list[tuple[int, str]] = field(default_factory=list)
+    unreliable: dict[int, list[str]] = field(default_factory=dict)
+    not_meaningful: dict[int, list[str]] = field(default_factory=dict)
     rule: str | None = None
     min_cases: int = MIN_CASES
     why: str | None = None
@@ -144,12 +144,13 @@ class SmallCells:
             return table
         frame = table.copy()
         for cells, sign in ((self.unreliable, UNRELIABLE), (self.not_meaningful, NOT_MEANINGFUL)):
-            for row, column in cells:
-                if frame[column].dtype != object:
-                    frame[column] = frame[column].astype(object)
-                values = frame[column].to_numpy(copy=True)
-                values[row] = sign
-                frame[column] = values
+            for row, columns in cells.items():
+                for column in columns:
+                    if frame[column].dtype != object:
+                        frame[column] = frame[column].astype(object)
+                    values = frame[column].to_numpy(copy=True)
+                    values[row] = sign
+                    frame[column] = values
         return frame
 
     def notes(self, lang: str) -> list[str]:
@@ -189,7 +190,7 @@ def small_cells(table: pd.DataFrame, min_cases: int = MIN_CASES) -> SmallCells:
                 continue
             target = found.not_meaningful if n == 0 else found.unreliable
             if n < min_cases:
-                target.extend((i, c) for c in measured)
+                target[i] = measured
     elif rates and "events" in columns:
         found.rule = "rates"
         found.why = "note.not_meaningful.no_region"
@@ -202,9 +203,9 @@ def small_cells(table: pd.DataFrame, min_cases: int = MIN_CASES) -> SmallCells:
             key = table.index[i] if isinstance(table.index[i], tuple) else (table.index[i],)
             regions = [key[table.index.names.index(level)] for level in levels]
             if any(texts.is_missing(r) for r in regions):
-                found.not_meaningful.extend((i, c) for c in rates)
+                found.not_meaningful[i] = rates
             elif not pd.isna(n) and 0 < n < min_cases:
-                found.unreliable.extend((i, c) for c in rates)
+                found.unreliable[i] = rates
     return found
 
 
