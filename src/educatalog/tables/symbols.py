@@ -23,7 +23,7 @@ import html
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
@@ -122,21 +122,22 @@ def excel_format(base: str) -> str:
     return f'{base};-{base};"{NOTHING}"'
 
 
-@dataclass
 class SmallCells:
     """What :func:`small_cells` found in a table: the cells to show as :data:`UNRELIABLE`
-    and as :data:`NOT_MEANINGFUL` (by row position, the columns), which rule applies (``"costs"``,
-    ``"costs_events"`` or ``"rates"``, None for another table), ``min_cases`` and why a
-    cell has no meaningful figure (a key of :mod:`educatalog.texts`)."""
+    (``unreliable``) and as :data:`NOT_MEANINGFUL` (``not_meaningful``), by row position
+    the columns; which rule applies (``rule``: ``"costs"``, ``"costs_events"`` or
+    ``"rates"``, None for another table), ``min_cases``, why a cell has no meaningful figure
+    (``why``, a key of :mod:`educatalog.texts`) and how many districts a ranking
+    (:func:`educatalog.tables.district_ranking`) left out for too few events
+    (``unranked``)."""
 
-    unreliable: dict[int, list[str]] = field(default_factory=dict)
-    not_meaningful: dict[int, list[str]] = field(default_factory=dict)
-    rule: str | None = None
-    min_cases: int = MIN_CASES
-    why: str | None = None
-    unranked: int = 0
-    """How many districts a ranking (:func:`educatalog.tables.district_ranking`) left out
-    for too few events."""
+    def __init__(self, min_cases: int = MIN_CASES) -> None:
+        self.unreliable: dict[int, list[str]] = {}
+        self.not_meaningful: dict[int, list[str]] = {}
+        self.rule: str | None = None
+        self.min_cases = min_cases
+        self.why: str | None = None
+        self.unranked = 0
 
     def mark(self, table: pd.DataFrame) -> pd.DataFrame:
         """``table`` with its cells shown as symbols (a copy; ``table`` itself where none)."""

@@ -104,8 +104,9 @@ def missing(lang: str = DEFAULT_LANG) -> str:
 
 
 def unknown(lang: str = DEFAULT_LANG) -> str:
-    """An unknown number in a table or chart: "k. A." / "n/a" (never a dash, which German
-    official statistics read as exactly 0, nor 0)."""
+    """An unknown number in a chart or a sentence: "k. A." / "n/a" (never a dash, which
+    German official statistics read as exactly 0, nor 0). Tables write "." as official
+    statistics do, and explain it in their legend (:mod:`educatalog.tables.symbols`)."""
     return _UNKNOWN[check_lang(lang)]
 
 
