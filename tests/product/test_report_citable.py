@@ -168,6 +168,10 @@ def test_a_filtered_report_shows_the_states_it_selected_and_no_zeros(english: Pa
     assert "14 states not selected (hatched)." in tile["alt"]
     sheet = sheets(english)["Offers by state"]
     assert [r[1] for r in data_rows(sheet)] == ["Bavaria", "Saxony", "Total"]
+    legend = soup_of(english).select("div.educatalog-legend")  # once, in English
+    assert [d.p.get_text() for d in legend] == ["Explanation of symbols"]
+    about = [r[0] for r in sheets(english)["About these data"].iter_rows(values_only=True)]
+    assert about[-6:] == ["Explanation of symbols", "–", "0", ".", "/", "x"]
 
 
 # -- 2: the population on the current basis, named; one's own file ---------------------------
