@@ -278,14 +278,21 @@ def district_list(
     fewest) events per 100,000 inhabitants over ``offers``, each row's cells as text (key,
     name, state, events, inhabitants, rate), worked out here from
     :func:`educatalog.stats.per_capita` by district: the highest (lowest) rate first,
-    districts of the same rate in the order of their keys."""
+    districts of the same rate in the order of their keys, none whose rate rests on 1 or 2
+    events (the small-cell rule), numbers with the symbols of official statistics (exactly
+    0 is "–")."""
     from educatalog.frames.districts import district_table
     from educatalog.population import STATES
+    from educatalog.tables.symbols import cell_text
 
     rates = stats.per_capita(offers, by="district")
     keys = dict(zip(district_table()["district"], district_table().index, strict=True))
     states = STATES.set_index("key")["state"]
-    rated = [(str(d), row) for d, row in rates.iterrows() if pd.notna(row["events_per_100k"])]
+    rated = [
+        (str(d), row)
+        for d, row in rates.iterrows()
+        if pd.notna(row["events_per_100k"]) and not 0 < row["events"] < 3
+    ]
     sign = 1 if fewest else -1
     rated.sort(key=lambda item: (sign * float(item[1]["events_per_100k"]), keys[item[0]]))
     return [
@@ -293,9 +300,9 @@ def district_list(
             keys[name],
             texts.label(name, lang),
             texts.label(states[keys[name][:2]], lang),
-            texts.number(row["events"], lang),
-            texts.number(row["population"], lang),
-            texts.rate(row["events_per_100k"], lang),
+            cell_text(row["events"], "count", lang),
+            cell_text(row["population"], "count", lang),
+            cell_text(row["events_per_100k"], "rate", lang),
         ]
         for name, row in rated[:n]
     ]

@@ -128,7 +128,7 @@ def dates(source: Source, lang: str) -> dict[str, str]:
 
 class Publication:
     """The report being written into ``out``: its words in ``lang``, its ``source``, the
-    ``filters`` in effect, and every table shown, for the workbook."""
+    ``filters`` in effect, the small-cell rule's ``min_cases``, and every table shown."""
 
     def __init__(
         self,
@@ -137,12 +137,12 @@ class Publication:
         *,
         source: Source,
         filters: Sequence[str] = (),
+        min_cases: int = tables.symbols.MIN_CASES,
     ) -> None:
         self.out = output_folder(out, what="the report's charts and tables")
         (self.out / "charts").mkdir(parents=True, exist_ok=True)
-        self.lang = texts.check_lang(lang)
-        self.source = source
-        self.filters = list(filters)
+        self.lang, self.source, self.filters = texts.check_lang(lang), source, list(filters)
+        self.min_cases = tables.symbols.check_min_cases(min_cases)
         self.book: list[tables.Table] = []
 
     @property
@@ -170,15 +170,16 @@ class Publication:
     ) -> tables.Table:
         """``frame`` shown as a table titled ``report.table.<key>`` (or ``title``; collapsed
         under a summary, for a chart's own table) and kept for the workbook, its sheet named
-        ``report.sheet.<key>``, with ``notes`` under it (``lead``: notes on how to read it,
-        first) and, in a filtered report, the selection; ``filtered=False`` for a table the
-        report's filters do not apply to (it says so instead of naming them)."""
+        ``report.sheet.<key>``, with ``notes`` under it (``lead`` first), in a filtered
+        report the selection, and under the first table the explanation of symbols;
+        ``filtered=False`` for a table the report's filters do not apply to (it says so)."""
         title = title or texts.text(f"report.table.{key}", self.lang)
-        sheet_key = f"report.sheet.{key}"
-        sheet = texts.text(sheet_key, self.lang) if texts.has_text(sheet_key) else None
+        sheet = texts.text(k, self.lang) if texts.has_text(k := f"report.sheet.{key}") else None
+        source, cases = source or self.source, self.min_cases
         presented = tables.present(
-            frame, self.lang, title=title, source=source or self.source, sheet=sheet, stand=stand
+            frame, self.lang, title=title, source=source, sheet=sheet, stand=stand, min_cases=cases
         )
+        presented.legend = not self.book  # the explanation of symbols under the first table
         presented.notes[:0] = lead
         presented.notes.extend(notes)
         if not filtered:
@@ -211,8 +212,7 @@ class Publication:
     ) -> None:
         """``figure`` saved as ``charts/<name>.png`` and shown, with ``notes`` and, in a
         filtered report, the selection in its footer and text alternative; with ``table``
-        (a key) and its ``frame``, the chart's numbers shown collapsed under it (as
-        :meth:`table`) and kept for the workbook."""
+        (a key) and its ``frame``, its numbers shown collapsed under it (:meth:`table`)."""
         from educatalog import plots
 
         for note in [*notes, *([self.selection] if filtered and self.filters else [])]:
@@ -508,7 +508,7 @@ def by_district(
     pub.chart("09-district-map", figure, notes=notes)
     shown = {"districts": pub.table("districts", rates, collapsed=True, notes=common)}
     for fewest in [False] if few else [False, True]:
-        ranked = tables.district_ranking(rates, top, fewest=fewest)
+        ranked = tables.district_ranking(rates, top, fewest=fewest, min_cases=pub.min_cases)
         key = "districts_ranked" if few else f"districts_{'fewest' if fewest else 'most'}"
         title = texts.text(f"report.table.{key}", lang, n=texts.number(len(ranked), lang))
         lead = _ranking_notes(ranked, rates, lang)

@@ -43,6 +43,7 @@ from educatalog.jupyter.kernels import private_kernel
 from educatalog.loading.connection import Origin, configured_client, started
 from educatalog.periods import period_dates
 from educatalog.report_inputs import check_selection, population_record, state_names
+from educatalog.tables.symbols import MIN_CASES, check_min_cases
 
 __all__ = [
     "NOTEBOOKS",
@@ -221,6 +222,7 @@ def write_report(
     archive: str | os.PathLike[str] | None = None,
     population: str | os.PathLike[str] | None = None,
     catalogue: Mapping[str, Any] | None = None,
+    min_cases: int = MIN_CASES,
 ) -> Path:
     """Execute the report notebook against the service at ``url`` and write the report
     into ``out`` in ``lang`` (``"de"``, the default, or ``"en"``); returns the path of
@@ -235,7 +237,9 @@ def write_report(
     :func:`educatalog.population.table_for`); it is read before the notebook runs.
     ``catalogue`` is what the service says of itself (``/server/info``'s ``educatalog``
     part): for the synthetic demo its seed and scale, which the manifest records in place
-    of a passing loopback address.
+    of a passing loopback address. Costs resting on fewer than ``min_cases`` courses and
+    rates resting on fewer than ``min_cases`` events show "/" (the small-cell rule of
+    :func:`educatalog.tables.present`; the manifest records it among the parameters).
 
     The manifest is written first and again if the run fails, listing what this run wrote
     (marked ``"complete": false``), so that the next run may write over a half-written
@@ -253,6 +257,7 @@ def write_report(
         "lang": lang,
         "archive": None,
         "population": None,
+        "min_cases": check_min_cases(min_cases),
     }
     figures = _population(population, parameters, _stand(url, demo, catalogue))
     over_time = _archive(archive, parameters)
@@ -393,6 +398,7 @@ def make_report(
     archive: str | os.PathLike[str] | None = None,
     population: str | os.PathLike[str] | None = None,
     period: str | int | None = None,
+    min_cases: int = MIN_CASES,
 ) -> Path:
     """What ``educatalog report`` does: :func:`write_report` against ``origin`` (default: the
     configured service, else the demo catalogue on a private server for the run) once every
@@ -402,7 +408,8 @@ def make_report(
     and day). ``period`` (a calendar year, ``"2025"``) is ``start`` and ``end`` of that
     year (:func:`educatalog.periods.period_dates`: not with them). ``notify`` receives a line
     before the notebook runs; ``archive`` adds the catalogue over time and the year before,
-    ``population`` gives the figures of the per-capita rates (:func:`write_report`).
+    ``population`` gives the figures of the per-capita rates and ``min_cases`` the small-cell
+    rule (:func:`write_report`).
 
     >>> make_report("reports/", origin=resolve_origin(demo=True), lang="en")  # doctest: +SKIP
     PosixPath('/home/me/reports/report.html')
@@ -430,6 +437,7 @@ def make_report(
             archive=archive,
             population=population,
             catalogue=info if isinstance(info, Mapping) else None,
+            min_cases=min_cases,
         )
 
 

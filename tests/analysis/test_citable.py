@@ -185,8 +185,10 @@ def test_lines_stand_out_from_white(offers: pd.DataFrame) -> None:
 
 
 def test_small_shares_and_quarters_as_a_reader_reads_them(tmp_path: Path) -> None:
-    # One precision for every share: one that is not 0 never shows as 0 (nor 100 %), but as
-    # below (above) the smallest step, not with decimals of its own ("0,02 %").
+    # One precision for every share. In words and charts, one that is not 0 never shows as
+    # 0 (nor 100 %), but as below (above) the smallest step, not with decimals of its own
+    # ("0,02 %"); a table writes it as official statistics do (tables.symbols): "0,0 %" is
+    # more than nothing but less than half the last digit, and exactly 0 is "–".
     assert texts.percent(1 / 5503, "de") == "<\u00a00,1\u00a0%"  # not "0,0 %"
     assert texts.percent(1 / 5503, "en") == "<0.1%"
     assert texts.percent(5502 / 5503, "de") == ">\u00a099,9\u00a0%"
@@ -200,12 +202,12 @@ def test_small_shares_and_quarters_as_a_reader_reads_them(tmp_path: Path) -> Non
     table = tables.present(frame, "de")
     assert table.formatted()["Anteil der Veranstaltungen"].tolist() == [
         ">\u00a099,9\u00a0%",
-        "<\u00a00,1\u00a0%",
+        "0,0\u00a0%",  # the symbol "0" of official statistics, explained in the legend
     ]
     book = openpyxl.load_workbook(tables.write_excel(tmp_path / "t.xlsx", [table]))
     cell = book.worksheets[1]["C4"]
-    assert cell.value == pytest.approx(1 / 5503)
-    assert cell.number_format == "0.00%"
+    assert cell.value == pytest.approx(1 / 5503)  # the number, shown as "0.0%"
+    assert cell.number_format == '0.0%;-0.0%;"–"'
 
 
 def test_every_share_header_names_its_base(demo_catalogue: Catalogue, offers: pd.DataFrame) -> None:
@@ -256,7 +258,8 @@ def test_no_funding_type_and_not_applicable_are_said_as_such(offers: pd.DataFram
         assert table.notes[-1].startswith("x: ")
     assert "Tabellenfach gesperrt, weil Aussage nicht sinnvoll" in tables.present(flows).notes[-1]
     flows.attrs.pop("not_meaningful")
-    assert tables.present(flows, "de").formatted().iloc[0].tolist() == ["10", "k. A."]
+    # an unknown number is ".", as official statistics write it (tables.symbols)
+    assert tables.present(flows, "de").formatted().iloc[0].tolist() == ["10", "."]
 
 
 def test_instruction_forms_in_english_as_the_categories_name_them() -> None:

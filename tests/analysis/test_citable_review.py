@@ -49,19 +49,26 @@ def test_costs_count_the_courses_at_0_and_say_how_many_courses_state_a_cost(
     ]
     assert table.loc[("Präsenz", "EUR"), "zero"] == int((in_person["cost"] == 0).sum())
     shown = tables.present(table, "de")
-    assert "davon 0 EUR" in shown.frame.columns
+    # beside the courses it counts, and saying so (issue 34, point 8)
+    assert list(shown.frame.columns[:2]) == ["Kurse", "darunter Kurse zu 0 EUR"]
     assert any(
-        n.startswith("Davon 0 EUR: Kurse, für die der Dienst Kosten von 0") for n in shown.notes
+        n.startswith("Darunter Kurse zu 0 EUR: Kurse, für die der Dienst Kosten von 0")
+        for n in shown.notes
     )
-    assert "of which 0 EUR" in tables.present(table, "en").frame.columns
+    assert "of which courses at 0 EUR" in tables.present(table, "en").frame.columns
     # per event, the column counts events, and its note says so
     per_event = stats.costs(offers, "instruction_form_category", margins=True, per="event")
     assert per_event.loc[("All", "EUR"), "zero"] == int((priced["cost"] == 0).sum())
     notes = tables.present(per_event, "de").notes
-    assert any(n.startswith("Davon 0 EUR: Veranstaltungen, deren Kurs laut Dienst") for n in notes)
+    assert any(
+        n.startswith("Darunter Veranstaltungen zu 0 EUR: Veranstaltungen, deren Kurs laut")
+        for n in notes
+    )
     assert not any("Kurse, für die der Dienst Kosten von 0" in n for n in notes)
     english = tables.present(per_event, "en").notes
-    assert any(n.startswith("Of which 0 EUR: events whose course's stated cost") for n in english)
+    assert any(
+        n.startswith("Of which events at 0 EUR: events whose course's stated cost") for n in english
+    )
     coverage = publication.cost_coverage(offers, "de")
     assert coverage.startswith(
         f"Kosten in EUR nennen {german(len(courses))} von "
@@ -341,15 +348,16 @@ def test_the_workbook_writes_an_unknown_as_the_page_does(tmp_path: Path) -> None
         },
         index=pd.Index(["Bayern", "Bremen"], name="state"),
     )
-    for lang, unknown in (("de", "k. A."), ("en", "n/a")):
+    for lang in ("de", "en"):  # "." in both languages, as official statistics write it
         table = tables.present(frame, lang)
         bayern = texts.label("Bayern", lang)
-        assert table.formatted().loc[("09", bayern)].iloc[1] == unknown
+        assert table.formatted().loc[("09", bayern)].iloc[1] == "."
+        assert table.formatted().loc[("04", "Bremen")].iloc[1] == "–"  # exactly 0
         path = tables.write_excel(tmp_path / f"{lang}.xlsx", [table], lang=lang)
         sheet = openpyxl.load_workbook(path).worksheets[1]
         rows = {r[1]: r for r in sheet.iter_rows(min_row=3, max_row=4, values_only=True)}
-        assert rows[bayern][-1] == unknown  # not a blank cell
-        assert rows["Bremen"][-1] == 0
+        assert rows[bayern][-1] == "."  # not a blank cell
+        assert rows["Bremen"][-1] == 0  # a number, its format shows "–"
 
 
 def test_the_workbook_writes_months_as_dates_and_years_as_numbers(

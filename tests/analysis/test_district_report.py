@@ -20,6 +20,7 @@ from educatalog import publication, stats, tables, texts
 from educatalog.frames.districts import district_table
 from educatalog.frames.provenance import Source
 from educatalog.population import STATES
+from educatalog.tables.symbols import cell_text
 
 SOURCE = Source(demo=True, name="Demo", as_of=dt.date(2026, 1, 15))
 
@@ -100,7 +101,14 @@ def test_a_ranking_breaks_ties_by_key_whatever_the_order_of_the_rows() -> None:
     rates.loc[table.loc["11000", "district"], "events_per_100k"] = 5.0
     most = tables.district_ranking(rates, 2)
     assert list(most.index.get_level_values("key")) == ["02000", "09162"]
-    assert most.attrs["ranking"] == {"fewest": False, "rate": 10.0, "tied": 3, "shown": 2}
+    assert most.attrs["ranking"] == {
+        "fewest": False,
+        "rate": 10.0,
+        "tied": 3,
+        "shown": 2,
+        "unreliable": 0,  # no district of fewer than 3 events left out
+        "min_cases": 3,
+    }
     fewest = tables.district_ranking(rates, 2, fewest=True)
     assert list(fewest.index.get_level_values("key")) == ["11000", "02000"]
     assert list(fewest.index.get_level_values("state")) == ["Berlin", "Hamburg"]
@@ -129,14 +137,16 @@ def test_every_district_with_its_key_under_its_state_and_germany_last(
     bavaria = next(r for r in subtotals if r[0] == "09")
     assert bavaria[1] == state
     assert rows[-1][:2] == ["", germany]
-    # Every number is per_capita's, row by row.
+    # Every number is per_capita's, row by row, with the symbols of official statistics:
+    # exactly 0 is "–", a rate resting on 1 or 2 events "/" (the small-cell rule).
     for row, (_, values) in zip(rows, rates.iterrows(), strict=True):
+        rate = cell_text(values["events_per_100k"], "rate", lang)
         assert row[2:] == [
-            texts.number(values["events"], lang),
-            texts.number(values["courses"], lang),
-            texts.number(values["institutions"], lang),
-            texts.number(values["population"], lang),
-            texts.rate(values["events_per_100k"], lang),
+            cell_text(values["events"], "count", lang),
+            cell_text(values["courses"], "count", lang),
+            cell_text(values["institutions"], "count", lang),
+            cell_text(values["population"], "count", lang),
+            "/" if 0 < values["events"] < 3 else rate,
         ]
     # The subtotals and the total are set off; the sums say what they count.
     assert table.to_html().count('class="educatalog-total"') == 17
@@ -158,7 +168,10 @@ def test_the_sheet_of_districts_is_per_capita_cell_by_cell(
     for row, ((_, district), values) in zip(rows, rates.iterrows(), strict=True):
         numbers = [values[c] for c in ("events", "courses", "institutions", "population")]
         assert list(row[2:6]) == [int(v) for v in numbers]
-        assert row[6] == pytest.approx(float(values["events_per_100k"]), rel=1e-12)
+        if 0 < values["events"] < 3:  # the small-cell rule: "/", as on the page
+            assert row[6] == "/"
+        else:
+            assert row[6] == pytest.approx(float(values["events_per_100k"]), rel=1e-12)
         if district != "All":
             key = district_table().reset_index().set_index("district").loc[district, "key"]
             assert row[0] == key  # text, with its leading zero

@@ -236,9 +236,10 @@ def test_per_capita_outputs_show_the_population_date(offers: pd.DataFrame, tmp_p
     path = tables.write_excel(tmp_path / "t.xlsx", [table], source=Source(demo=True))
     book = openpyxl.load_workbook(path)
     about = dict(book.worksheets[0].iter_rows(min_row=3, values_only=True))
-    assert about["Einwohnerzahlen"].endswith(GERMAN_BASIS)
+    licence = "; Lizenz: Datenlizenz Deutschland – Namensnennung – Version 2.0 (dl-de/by-2-0)"
+    assert about["Einwohnerzahlen"].endswith(GERMAN_BASIS + licence)
     sheet = [str(v) for row in book.worksheets[1].iter_rows(values_only=True) for v in row if v]
-    assert any(v.startswith("Einwohner: ") and v.endswith(GERMAN_BASIS) for v in sheet)
+    assert any(v.startswith("Einwohner: ") and v.endswith(GERMAN_BASIS + licence) for v in sheet)
     # One's own figures: their own name and date.
     own = pd.Series({"Bayern": 13_000_000, "Berlin": 3_800_000}, dtype="Int64")
     own.attrs.update(source="Landesamt, eigene Fortschreibung", date="2024-06-30")
@@ -334,11 +335,11 @@ def test_excel_stands_alone(offers: pd.DataFrame, tmp_path: Path) -> None:
     ]
     assert (sheet["A3"].value, sheet["B3"].value) == ("01", "Schleswig-Holstein")
     assert sheet.freeze_panes == "C3"
-    assert sheet["C3"].number_format == "#,##0"
+    assert sheet["C3"].number_format == '#,##0;-#,##0;"–"'
     assert isinstance(sheet["C3"].value, int)
     share = sheet.cell(3, 8)
     assert sheet.cell(2, 8).value == "Anteil der Veranstaltungen"  # a number, no "(%)"
-    assert share.number_format in ("0.0%", "0.00%")
+    assert share.number_format == '0.0%;-0.0%;"–"'
     assert 0 < share.value < 1
     assert sheet.column_dimensions["G"].width >= len("Veranstaltungen mit Platzangabe")
     # Under the table: the source, the date of the data, the filters, the demo mark.
@@ -349,9 +350,9 @@ def test_excel_stands_alone(offers: pd.DataFrame, tmp_path: Path) -> None:
     assert lines[2] == "Filter: Bundesländer: Bayern"
     assert lines[3].startswith("Hinweis: SYNTHETISCHE DEMODATEN")
     costs_sheet = book["Kosten – nach Lernform-Währung"]
-    assert costs_sheet["E2"].value == "davon 0 EUR"
+    assert costs_sheet["D2"].value == "darunter Kurse zu 0 EUR"  # beside the courses
     assert costs_sheet["F2"].value == "Minimum (EUR)"
-    assert costs_sheet["F3"].number_format == "#,##0.00"
+    assert costs_sheet["F3"].number_format == '#,##0.00;-#,##0.00;"–"'
     assert costs_sheet.freeze_panes == "C3"
     formula = book["Angebot nach Bundesland (2)"]["B3"]
     assert (formula.value, formula.data_type) == ("=HYPERLINK(1)", "s")

@@ -19,11 +19,17 @@ import pytest
 from bs4 import BeautifulSoup
 
 from educatalog import texts
+from educatalog.tables.symbols import cell_text
 from raw_rows import raw_rows
 from reports import report_command
 
 TOKEN = "subject-report-token"
 Raw = dict[str, list[dict[str, Any]]]
+
+
+def number(n: Any, lang: str) -> str:
+    """A count as a table shows it: with the symbols of official statistics (0 is "–")."""
+    return cell_text(n, "count", lang)
 
 
 @pytest.fixture(scope="module")
@@ -146,14 +152,14 @@ def test_the_table_of_areas_is_a_plain_count_from_raw_http(
     total_label = page[-1][0]
     for label, events, courses, providers in expected:
         key = total_label if label == texts.total_label(True, lang) else label
-        want = [texts.number(n, lang) for n in (events, courses, providers)]
+        want = [number(n, lang) for n in (events, courses, providers)]
         assert got[key] == want, key
-    shown = {r[0] for r in page if r[1] != texts.number(0, lang)}
+    shown = {r[0] for r in page if r[1] != number(0, lang)}
     assert shown - {total_label} == {e[0] for e in expected[:-1]}
     # The shares are of all events (distinct), so they add up to more than 100 % when an
     # event is in several areas.
     first = expected[0]
-    assert got[first[0]][0] == texts.number(first[1], lang)
+    assert got[first[0]][0] == number(first[1], lang)
     # The workbook: the same numbers, cell for cell.
     sheet = sheet_rows(report, texts.text("report.sheet.subjects", lang))
     start = next(i for i, r in enumerate(sheet) if r[0] == page[0][0])
@@ -195,15 +201,15 @@ def test_the_table_by_state_counts_distinct_events_per_state_and_area(
         for column, cell in cells.items():
             if column in shown_as:
                 area = shown_as[column]
-                assert cell == texts.number(len(by_state[(where, area)]), lang), (where, column)
+                assert cell == number(len(by_state[(where, area)]), lang), (where, column)
             elif column == texts.missing(lang):
-                assert cell == texts.number(len(by_state[(where, None)]), lang)
+                assert cell == number(len(by_state[(where, None)]), lang)
             elif column.startswith(others):  # the events of the areas not shown, once
                 listed = {shown_as.get(h) for h in head}
                 rest = set().union(*(by_state[(where, a)] for a in names - listed))
-                assert cell == texts.number(len(rest), lang), (where, column)
+                assert cell == number(len(rest), lang), (where, column)
             elif column == head[-1]:  # the state's total: each event once
-                assert cell == texts.number(len(by_state[(where, "total")]), lang)
+                assert cell == number(len(by_state[(where, "total")]), lang)
     states = [r[keys - 1] for r in page_rows(report, title)[:-1]]
     assert states == ([texts.label(state, lang)] if state else states)
     sheet = texts.text("report.sheet.subjects_by_state", lang)
@@ -230,11 +236,11 @@ def test_an_event_in_two_areas_counts_in_each_and_once_in_the_total(
     events = offers.drop_duplicates(["event_id", "subject_area"])
     for area, n in events["subject_area"].value_counts(dropna=False).items():
         label = texts.missing(lang) if pd.isna(area) else texts.label(str(area), lang)
-        assert rows[label] == texts.number(n, lang), label
+        assert rows[label] == number(n, lang), label
     several = (events.dropna(subset=["subject_area"]).groupby("event_id").size() > 1).sum()
     assert several == 2  # events 1 and 2: the crafted case
     assert list(rows)[-1] == texts.text("total", lang)
-    assert rows[texts.text("total", lang)] == texts.number(offers["event_id"].nunique(), lang)
+    assert rows[texts.text("total", lang)] == number(offers["event_id"].nunique(), lang)
     counted = texts.count(2, lang)
     first = "Mehrfachzuordnung: " if lang == "de" else "Multiple assignment: "
     assert [n for n in found["subjects"].notes if n.startswith(first)] != []  # once

@@ -382,7 +382,7 @@ def test_download_link_carries_the_table(
     wide = explorer.table.to_numpy(dtype="int64").tolist()
     assert list(rows[0][2:-1]) == wide[0]
     assert rows[0][-1] == bavaria  # the row's total: its courses, each once
-    assert sheet["C3"].number_format == "#,##0"
+    assert sheet["C3"].number_format == '#,##0;-#,##0;"–"'  # exactly 0 shows "–"
     words = [r[0] for r in sheet.iter_rows(min_row=5, values_only=True) if r[0]]
     assert "Measure: Courses" in words
     assert "Filters: Bavaria" in words
@@ -423,8 +423,8 @@ def test_total_capacity_is_unknown_when_no_event_states_it(offers: pd.DataFrame)
     assert explorer.error is None
     total = re.search(r"<tfoot>.*</tfoot>", explorer.outputs["table"].value)
     assert total is not None
-    # places unknown, not 0; and 0 events that state them
-    assert f"<td>{len(offers):,}</td><td>n/a</td><td>0</td><td>" in total.group(0)
+    # places unknown ("."), not 0; and exactly 0 events that state them ("–")
+    assert f"<td>{len(offers):,}</td><td>.</td><td>–</td><td>" in total.group(0)
     explorer.close()
 
 

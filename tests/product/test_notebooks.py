@@ -123,7 +123,8 @@ def test_notebook_runs_in_a_kernel(name: str, lang: str, server: str, tmp_path: 
         if name not in ("05-explorer", "07-trends"):  # the tables, in the lang
             events = {"de": "Veranstaltungen", "en": "Events"}[lang]
             assert f'<th scope="col">{events}</th>' in html
-        # Every share with one precision: "< 0,1 %", never one with decimals of its own.
+        # Every share with one precision ("0,0 %": less than half of 0,1 %), never one with
+        # decimals of its own.
         assert not re.search(r">\d+,\d\d\u00a0%<", html), name
         for expected in SAYS.get(name if lang == "de" else f"{name} ({lang})", ()):
             assert expected in html, (name, lang, expected)
@@ -148,7 +149,7 @@ SAYS = {
         '<th scope="col">Anteil ja (an allen)</th>',  # the voucher, unknown="separate"
         '<th scope="col">Anteil nein (an allen)</th>',
         '<th scope="col">Anteil ja (unter denen mit Angabe)</th>',  # barrier-free, "exclude"
-        '<th scope="col">davon 0 EUR</th>',  # courses stating 0: a cost, counted
+        '<th scope="col">darunter Kurse zu 0 EUR</th>',  # courses stating 0: a cost, counted
         "sie zählen als Kosten von 0 mit",
     ],
     "07-trends": [
@@ -564,6 +565,7 @@ def test_report_command_writes_html_charts_tables_and_manifest(
         "start": "2025-04-01",
         "end": "2026-03-31",
         "lang": "de",
+        "min_cases": 3,  # the small-cell rule: costs and rates on fewer cases show "/"
     }
     assert set(manifest["files"]) == {
         "report.html",

@@ -181,6 +181,10 @@ def test_a_filtered_report_shows_the_states_it_selected_and_no_zeros(english: Pa
     assert "14 states not selected (hatched)." in tile["alt"]
     sheet = sheets(english)["Offers by state"]
     assert [r[1] for r in data_rows(sheet)] == ["Bavaria", "Saxony", "Total"]
+    legend = soup_of(english).select("div.educatalog-legend")  # once, in English
+    assert [d.p.get_text() for d in legend] == ["Explanation of symbols"]
+    about = [r[0] for r in sheets(english)["About these data"].iter_rows(values_only=True)]
+    assert about[-6:] == ["Explanation of symbols", "–", "0", ".", "/", "x"]
 
 
 # -- 2: the population on the current basis, named; one's own file ---------------------------
@@ -445,7 +449,18 @@ def test_the_report_says_what_its_totals_costs_and_archive_counted(german: Path)
     assert "Plätze: Summe der Höchstteilnehmerzahlen der Veranstaltungen, die eine nennen" in text
     pages = page_tables(german)
     header = [c.get_text(strip=True) for c in soup_of(german).find_all("th", scope="col")]
-    assert "davon 0 EUR" in header
+    assert "darunter Kurse zu 0 EUR" in header
+    # issue 34: beside the courses it counts; the symbols explained once, under the first
+    # table; the small-cell rule under the costs and the rates; the population's licence
+    costs = [c.get_text(strip=True) for c in soup_of(german).find_all("th", scope="col")]
+    assert costs[costs.index("darunter Kurse zu 0 EUR") - 1] == "Kurse"
+    legends = soup_of(german).select("div.educatalog-legend")
+    assert len(legends) == 1
+    assert legends[0].find_previous("caption").get_text(strip=True) == "Angebot nach Bundesland"
+    assert "/ keine Angabe, da Zahlenwert nicht sicher genug" in legends[0].get_text(" ")
+    assert "die auf weniger als 3 Kursen beruhen, sind nicht sicher genug" in text
+    assert "/: Raten, die auf weniger als 3 Veranstaltungen beruhen" in text
+    assert "Lizenz: Datenlizenz Deutschland – Namensnennung – Version 2.0 (dl-de/by-2-0)" in text
     assert "Gelistet (mit Veranstaltungen)" in header
     flows = pages["Kurse je Stichtag: gelistet, neu, entfernt"]
     assert flows[0][2:] == ["x", "x", "x"]  # the first date: nothing to compare with
@@ -465,6 +480,9 @@ def test_the_report_says_what_its_totals_costs_and_archive_counted(german: Path)
             assert None not in row[2:], (name, row)
     about = {r[0]: r[1] for r in book["Über diese Daten"].iter_rows(min_row=3, values_only=True)}
     assert {"Stand der Daten", "Abgerufen", "Erstellt"} <= set(about)
+    assert about["Zeichenerklärung"] is None  # the legend's heading, then its symbols
+    assert about["–"] == "nichts vorhanden (genau null)"
+    assert about["/"] == "keine Angabe, da Zahlenwert nicht sicher genug"
 
 
 # -- issue 34: the period and the year before ----------------------------------------------
@@ -567,7 +585,10 @@ def test_the_district_section_is_per_capita_over_the_same_offers(
             assert row[:2] == (keys[district], district)
         assert row[2] == int(values["events"])  # then the year before and the change in %
         assert list(row[5:8]) == [int(values[c]) for c in ("courses", "institutions", "population")]
-        assert row[8] == pytest.approx(float(values["events_per_100k"]))
+        if 0 < values["events"] < 3:  # the small-cell rule: "/", as on the page
+            assert row[8] == "/"
+        else:
+            assert row[8] == pytest.approx(float(values["events_per_100k"]))
     maps = [i for i in soup_of(german).find_all("img") if i["alt"].startswith("Karte der Kreise")]
     assert len(maps) == 1
     assert f"Höchster Wert: {most[0][1]}" in maps[0]["alt"]  # the first of the list

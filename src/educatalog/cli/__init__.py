@@ -133,6 +133,14 @@ def _add_report_command(commands: Commands) -> None:
         "date, source (default: the shipped figures of the newest date on or before the "
         "data's date, Zensus 2022 basis)",
     )
+    report.add_argument(
+        "--min-cases",
+        type=positive_int,
+        default=3,
+        metavar="N",
+        help="show costs resting on fewer than N courses and rates resting on fewer than N "
+        "events as / (not reliable enough; default 3)",
+    )
     report.add_argument("--scale", type=positive_float, default=1.0, help="demo size")
     report.add_argument("--seed", type=int, default=None, help="demo random seed (default 0)")
 
@@ -235,6 +243,7 @@ def _report(args: argparse.Namespace) -> int:
             archive=args.archive,
             population=args.population,
             period=args.period,
+            min_cases=args.min_cases,
         )
     except EducatalogError as exc:
         return fail("report", str(exc))

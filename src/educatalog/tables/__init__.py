@@ -13,13 +13,15 @@ Veranstaltungen", ``population``
 ``margins=True`` is "Insgesamt" / "Total", or "Deutschland" / "Germany" where the table
 lists all 16 states; states come in the order of their official keys with the key beside
 the name. :meth:`Table.to_html` formats the values with Babel (``1.635``, ``10,4 %``) in a
-``<table>`` with a caption and header cells with ``scope``; :func:`write_excel`
-(:mod:`educatalog.tables.workbook`) writes the same tables into a workbook whose every
-sheet stands alone. Text that starts with ``=`` stays text. A per-capita table of districts
-under their states (``per_capita(by="district", subtotals=True)``) shows the district key
-beside each name and each state's subtotal as "Bayern zusammen" / "Bavaria total", set off
-like the total; :func:`district_ranking` lists the districts with the most or the fewest
-events per inhabitant.
+``<table>`` with a caption and header cells with ``scope``, with the symbols of official
+statistics ("–" exactly zero, "." unknown, "/" too few cases …:
+:mod:`educatalog.tables.symbols`); :func:`write_excel` (:mod:`educatalog.tables.workbook`)
+writes the same tables into a workbook whose every sheet stands alone. Text that starts
+with ``=`` stays text. A per-capita table of districts under their states
+(``per_capita(by="district", subtotals=True)``) shows the district key beside each name and
+each state's subtotal as "Bayern zusammen" / "Bavaria total", set off like the total;
+:func:`district_ranking` lists the districts with the most or the fewest events per
+inhabitant.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from educatalog import texts
 from educatalog.errors import UsageError
 from educatalog.frames.provenance import SOURCE_ATTR, Source, source_of
 from educatalog.population import STATE_KEYS
+from educatalog.tables import symbols
 from educatalog.tables._districts import (
     district_ranking,
     district_rows,
@@ -106,8 +109,9 @@ class Table:
     ``stand`` (what its "Stand" line says; default: the source's retrieval date),
     ``dates`` (header -> date, for columns headed by a date), ``filtered`` (whether the
     workbook's filters apply to it), ``selection`` (those filters in words, the last line
-    under it on the page; in a workbook its own "Filter" line says them) and ``subtotals``
-    (the positions of rows that are subtotals, set off as totals are: a state's districts)."""
+    under it on the page; in a workbook its own "Filter" line says them), ``subtotals``
+    (the positions of rows that are subtotals, set off as totals are: a state's districts)
+    and ``legend`` (whether the page shows the explanation of symbols under it)."""
 
     frame: pd.DataFrame
     kinds: dict[str, str]
@@ -124,23 +128,15 @@ class Table:
     filtered: bool = True
     selection: str | None = None
     subtotals: list[int] = field(default_factory=list)
+    legend: bool = False
 
     def cell(self, value: Any, column: str) -> str:
-        """One value as the reader sees it, in :attr:`lang`."""
+        """One value as the reader sees it, in :attr:`lang`, with the symbols of official
+        statistics (:mod:`educatalog.tables.symbols`)."""
         kind = self.kinds.get(column, "text")
         if kind == "text" or isinstance(value, str):
             return texts.missing(self.lang) if texts.is_missing(value) else str(value)
-        if texts.is_missing(value):
-            return texts.unknown(self.lang)
-        if kind == "count":
-            return texts.number(value, self.lang)
-        if kind == "share":
-            return texts.percent(value, self.lang, 1)
-        if kind == "decimal":
-            return texts.number(value, self.lang, 1)
-        if kind == "rate":
-            return texts.rate(value, self.lang)
-        return texts.number(value, self.lang, 2)
+        return symbols.cell_text(value, kind, self.lang)  # "–" for 0, "." unknown …
 
     def key_text(self, key: Any) -> str:
         """An index label (or header) as the reader sees it: dates in the language."""
@@ -156,7 +152,7 @@ class Table:
     def to_html(self) -> str:
         """An accessible HTML table: the title as ``<caption>``, header cells with
         ``scope``, numbers right-aligned in the language's format, totals in bold, notes
-        below."""
+        below (and with :attr:`legend` the explanation of symbols)."""
         frame = self.frame
         names = [n for n in frame.index.names if n is not None]
         caption = f"<caption>{html.escape(self.title)}</caption>" if self.title else ""
@@ -180,6 +176,7 @@ class Table:
             rows.append(f"<tr{total}>{th}{cells}</tr>")
         lines = [*self.notes, *([self.selection] if self.selection else [])]
         notes = "".join(f"<p class='educatalog-note'>{html.escape(n)}</p>" for n in lines)
+        notes += symbols.Legend(self.lang).to_html() if self.legend else ""
         return (
             f"{_STYLE}<table class='educatalog-table' lang='{self.lang}'>{caption}"
             f"<thead><tr>{corner}{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
@@ -220,6 +217,7 @@ def present(
     sheet: str | None = None,
     stand: str | None = None,
     total_row: Mapping[str, Any] | None = None,
+    min_cases: int = symbols.MIN_CASES,
 ) -> Table:
     """``table`` (of :mod:`educatalog.stats`, or any frame) for readers in ``lang``.
 
@@ -237,6 +235,12 @@ def present(
     the :class:`Table` (its sheet's name and "Stand" line in a workbook). ``total_row``,
     by column, is the table's total row where it is shown apart from ``table`` (the
     explorer's footer): the notes on sums read it, not the sum of the rows.
+
+    Numbers show the symbols of official statistics (:mod:`educatalog.tables.symbols`):
+    "–" exactly zero, "0,0" more than zero but less than half the last digit, "." unknown,
+    "x" not meaningful, and "/" for costs resting on fewer than ``min_cases`` courses and
+    rates resting on fewer than ``min_cases`` events, a rule the notes state. A cost table's
+    count of courses (events) at a cost of 0 stands beside the courses (events) it counts.
     """
     lang = texts.check_lang(lang)
     chosen = dict(kinds or {})
@@ -248,12 +252,14 @@ def present(
     margins = table.attrs.get("margins") if isinstance(table.attrs, dict) else None
     rates = bool(population and table.attrs.get("without_state"))
     subtotals: list[int] = []
+    small = symbols.small_cells(table, min_cases)
+    marked = small.mark(_marked(_zero_beside(table)))
     if is_district_table(table, margins):  # districts under their states, with subtotals
         without = bool(population and table.attrs.get("without_district"))
-        frame, subtotals = district_rows(_marked(table), lang, margins, without=without)
+        frame, subtotals = district_rows(marked, lang, margins, without=without)
         totals = 1
     else:
-        frame, totals = _rows(_marked(table), lang, margins, rates=rates)
+        frame, totals = _rows(marked, lang, margins, rates=rates)
     headers, result_kinds, dates = _headers(table, frame, lang, population, chosen, margins)
     frame.columns = pd.Index([headers[str(c)] for c in frame.columns])
     total = frame.index[-1] if totals else None
@@ -262,6 +268,7 @@ def present(
     notes = _notes(table, lang, population)
     notes += [str(n) for n in table.attrs.get("notes", [])]
     notes += _sum_notes(table, lang, margins, total_words, headers, total_row)
+    notes += small.notes(lang)
     found = source_of(table, source)
     origin = dict(population) if isinstance(population, Mapping) else None
     shown = Table(
@@ -269,6 +276,18 @@ def present(
     )
     shown.subtotals = subtotals
     return shown
+
+
+def _zero_beside(table: pd.DataFrame) -> pd.DataFrame:
+    """A cost table with its courses (events) at a cost of 0 beside the courses (events)."""
+    costs = table.attrs.get("costs")
+    if "zero" not in table or not isinstance(costs, Mapping):
+        return table
+    beside = "events" if costs.get("per") == "event" else "courses"
+    columns = [str(c) for c in table.columns if c != "zero"]
+    if beside in columns:
+        columns.insert(columns.index(beside) + 1, "zero")
+    return table[columns]
 
 
 def _marked(table: pd.DataFrame) -> pd.DataFrame:
@@ -402,6 +421,8 @@ def _headers(
                 header = texts.population_header(population, lang)
             elif name == "share" and "share" not in table.attrs and "events" in frame:
                 header = _supply_share_header(table, lang)  # supply's: of which events
+            elif name == "zero" and (table.attrs.get("costs") or {}).get("per") == "event":
+                header = texts.text("column.zero_events", lang, unit=unit)
             elif name == "share" and isinstance(table.attrs.get("share"), Mapping):
                 exclude = table.attrs["share"].get("unknown") == "exclude"
                 header = texts.text(f"column.share_yes_{'stated' if exclude else 'all'}", lang)
@@ -453,7 +474,8 @@ def _supply_share_header(table: pd.DataFrame, lang: str) -> str:
 def _notes(table: pd.DataFrame, lang: str, population: Mapping[str, Any] | None) -> list[str]:
     notes = []
     if population:
-        notes.append(texts.text("population", lang, source=texts.population_text(population, lang)))
+        named = texts.population_text(population, lang, licence=True)
+        notes.append(texts.text("population", lang, source=named))
     for attr, key in (
         ("without_state", "note.rates_without_state"),
         ("without_district", "note.rates_without_district"),

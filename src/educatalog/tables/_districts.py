@@ -14,6 +14,7 @@ from educatalog import texts
 from educatalog.frames.districts import district_table
 from educatalog.frames.provenance import SOURCE_ATTR
 from educatalog.population import STATE_KEYS, STATES
+from educatalog.tables.symbols import MIN_CASES, check_min_cases
 
 __all__ = [
     "district_ranking",
@@ -119,18 +120,25 @@ def districts_of(rates: pd.DataFrame) -> pd.DataFrame:
     return rows
 
 
-def district_ranking(rates: pd.DataFrame, n: int = 10, *, fewest: bool = False) -> pd.DataFrame:
+def district_ranking(
+    rates: pd.DataFrame, n: int = 10, *, fewest: bool = False, min_cases: int = MIN_CASES
+) -> pd.DataFrame:
     """The ``n`` districts of ``rates`` (:func:`educatalog.stats.per_capita` by district,
     with subtotals or without) with the most events per 100,000 inhabitants (``fewest``:
     the fewest), the highest (lowest) rate first and districts of the same rate in the order
-    of their keys; a district without a rate (no population) is in neither list. Index
-    (``key``, ``district``, ``state``); columns ``events``, ``population`` and the rate;
-    the attrs of ``rates`` (source and population, events without a district or state) and
-    ``attrs["ranking"]``: ``fewest``, ``rate`` at the end of the list and how many districts
-    have it (``tied``), of which ``shown`` in the list."""
+    of their keys; a district without a rate (no population), or whose rate rests on 1 to
+    ``min_cases`` - 1 events (not reliable enough: "/" in its table), is in neither list.
+    Index (``key``, ``district``, ``state``); columns ``events``, ``population`` and the
+    rate; the attrs of ``rates`` (source and population, events without a district or state)
+    and ``attrs["ranking"]``: ``fewest``, ``rate`` at the end of the list and how many
+    districts have it (``tied``), of which ``shown`` in the list, and how many districts
+    were left out for too few events (``unreliable``, under ``min_cases``)."""
     rate = rate_column(rates)
     rows = districts_of(rates)
     rows = rows[rows[rate].notna().to_numpy()]
+    events = pd.to_numeric(rows["events"], errors="coerce")
+    unreliable = ((events > 0) & (events < check_min_cases(min_cases))).to_numpy()
+    rows = rows[~unreliable]
     order = pd.DataFrame(
         {"rate": rows[rate].astype(float).to_numpy(), "key": rows.index.get_level_values("key")}
     ).sort_values(["rate", "key"], ascending=[fewest, True], kind="stable")
@@ -146,5 +154,7 @@ def district_ranking(rates: pd.DataFrame, n: int = 10, *, fewest: bool = False) 
         "rate": last,
         "tied": int((rows[rate] == last).sum()) if last is not None else 0,
         "shown": int((ranked[rate] == last).sum()) if last is not None else 0,
+        "unreliable": int(unreliable.sum()),
+        "min_cases": min_cases,
     }
     return ranked

@@ -6,10 +6,14 @@ header rows and number formats (thousands separators; percentages as numbers wit
 percent format; dates and months as Excel dates, years as numbers), totals and subtotals in
 bold, and
 under it its notes, source, "Stand" (the date of the data), filters and, for a per-capita
-table, the population figures; an unknown value reads as on the page ("k. A." / "n/a").
-A first sheet ("Über diese Daten" / "About these data") gives the same for the whole
-workbook and lists the sheets. The workbook's properties name its title, language and
-creator (educatalog and its version).
+table, the population figures. Numbers stay numbers; the symbols of official statistics
+read as on the page (:mod:`educatalog.tables.symbols`): a number format shows an exact zero
+as "–", and an unknown ("."), unreliable ("/") or meaningless ("x") figure is a text symbol
+right-aligned like the numbers. Every sheet prints on A4 landscape, fit to the page's width,
+its title and header rows repeated on every page. A first sheet ("Über diese Daten" / "About
+these data") gives the same for the whole workbook, lists the sheets and explains the
+symbols. The workbook's properties name its title, language and creator (educatalog and its
+version).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from educatalog._version import __version__
 from educatalog.errors import require
 from educatalog.frames.excel import check_rows, sheet_names, text_cell
 from educatalog.frames.provenance import Source, source_of
+from educatalog.tables import symbols
 
 if TYPE_CHECKING:
     from openpyxl import Workbook
@@ -39,13 +44,17 @@ if TYPE_CHECKING:
 __all__ = ["EXCEL_FORMATS", "write_excel"]
 
 EXCEL_FORMATS: dict[str, str] = {
-    "count": "#,##0",
-    "share": "0.0%",
-    "rate": "#,##0.00",
-    "money": "#,##0.00",
-    "decimal": "#,##0.0",
+    kind: symbols.excel_format(base)
+    for kind, base in {
+        "count": "#,##0",
+        "share": "0.0%",
+        "rate": "#,##0.00",
+        "money": "#,##0.00",
+        "decimal": "#,##0.0",
+    }.items()
 }
-"""Excel number format of each kind of column (Excel shows them in the reader's locale)."""
+"""Excel number format of each kind of column (Excel shows them in the reader's locale), an
+exact zero shown as "–" (``#,##0;-#,##0;"–"``)."""
 
 DATE_FORMATS: dict[str, str] = {"de": "DD.MM.YYYY", "en": "D MMM YYYY"}
 """Excel number format of a date, per language."""
@@ -219,11 +228,14 @@ def _about_sheet(
     if provenance.demo:
         rows.append((texts.text("excel.note", lang), texts.text("excel.demo", lang)))
     if provenance.population:
-        population = texts.population_text(provenance.population, lang)
+        population = texts.population_text(provenance.population, lang, licence=True)
         rows.append((texts.text("excel.population", lang), population))
     now = dt.datetime.now(dt.UTC)
     rows.append((texts.text("excel.written", lang), texts.datetime(now, lang)))
     rows.append((texts.text("excel.sheets", lang), ", ".join(names)))
+    legend = symbols.Legend(lang)
+    rows.append((legend.title, ""))
+    rows.extend(symbols.legend(lang))
     about.append([texts.text("excel.heading", lang)])
     about["A1"].font = Font(bold=True, size=13)
     about.append([])
@@ -232,6 +244,8 @@ def _about_sheet(
         about.cell(about.max_row, 1).font = Font(bold=True)
         if value == texts.text("excel.demo", lang):
             about.cell(about.max_row, 2).font = Font(bold=True, color=_RED)
+        if label in symbols.SYMBOLS:  # a symbol of the legend, centred
+            about.cell(about.max_row, 1).alignment = Alignment(horizontal="center")
     about.column_dimensions["A"].width = max(len(r[0]) for r in rows) + 4
     about.column_dimensions["B"].width = min(100, max(len(r[1]) for r in rows) + 4)
     for row in about.iter_rows(min_row=3):
@@ -265,6 +279,7 @@ def _table_sheet(book: Workbook, table: Table, name: str, provenance: _Provenanc
                 cell.font = Font(bold=True)
     _number_formats(sheet, table, header_row, n_index)
     sheet.freeze_panes = sheet.cell(header_row + 1, n_index + 1)
+    _page_setup(sheet, header_row)
     _widths(sheet, table, n_index)
     if table.notes or lines:
         sheet.append([])
@@ -321,7 +336,10 @@ def _key_cell(sheet: Worksheet, key: Any, lang: str) -> Any:
 
 
 def _number_formats(sheet: Worksheet, table: Table, header_row: int, n_index: int) -> None:
-    """Each column's format; a share that is not 0 with the decimals it needs to show."""
+    """Each column's format (a share below 0.05 % that is not 0 shows as "0.0%", as on the
+    page); a symbol in a column of numbers right-aligned as they are."""
+    from openpyxl.styles import Alignment
+
     for j, column in enumerate(table.frame.columns, start=n_index + 1):
         fmt = EXCEL_FORMATS.get(table.kinds.get(str(column), "text"))
         if not fmt:
@@ -330,9 +348,20 @@ def _number_formats(sheet: Worksheet, table: Table, header_row: int, n_index: in
             min_row=header_row + 1, max_row=header_row + len(table.frame), min_col=j, max_col=j
         ):
             cell.number_format = fmt
-            if fmt == EXCEL_FORMATS["share"] and isinstance(cell.value, float):
-                decimals = texts.visible_decimals(cell.value * 100, 1)
-                cell.number_format = "0." + "0" * decimals + "%"
+            if isinstance(cell.value, str):  # ".", "/", "x": where the number would be
+                cell.alignment = Alignment(horizontal="right")
+
+
+def _page_setup(sheet: Worksheet, header_row: int) -> None:
+    """A4 landscape, fit to the page's width, the title and header rows on every page."""
+    from openpyxl.worksheet.properties import PageSetupProperties
+
+    sheet.print_title_rows = f"1:{header_row}"
+    sheet.page_setup.orientation = "landscape"
+    sheet.page_setup.paperSize = sheet.PAPERSIZE_A4
+    sheet.page_setup.fitToWidth = 1
+    sheet.page_setup.fitToHeight = 0  # as many pages down as it needs
+    sheet.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
 
 
 def _widths(sheet: Worksheet, table: Table, n_index: int) -> None:
@@ -361,7 +390,7 @@ def _level(key: Any, level: int) -> Any:
 def _value(sheet: Any, value: Any, kind: str, lang: str) -> Any:
     if kind == "text" or isinstance(value, str):
         return text_cell(sheet, texts.missing(lang) if texts.is_missing(value) else str(value))
-    if texts.is_missing(value):  # as the page shows it ("k. A." / "n/a"), not a blank cell
-        return text_cell(sheet, texts.unknown(lang))
+    if texts.is_missing(value):  # as the page shows it ("."), not a blank cell
+        return text_cell(sheet, symbols.UNKNOWN)
     number = float(value)
     return int(number) if kind == "count" and number.is_integer() else number

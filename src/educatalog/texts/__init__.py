@@ -104,8 +104,9 @@ def missing(lang: str = DEFAULT_LANG) -> str:
 
 
 def unknown(lang: str = DEFAULT_LANG) -> str:
-    """An unknown number in a table or chart: "k. A." / "n/a" (never a dash, which German
-    official statistics read as exactly 0, nor 0)."""
+    """An unknown number in a chart or a sentence: "k. A." / "n/a" (never a dash, which
+    German official statistics read as exactly 0, nor 0). Tables write "." as official
+    statistics do, and explain it in their legend (:mod:`educatalog.tables.symbols`)."""
     return _UNKNOWN[check_lang(lang)]
 
 
@@ -256,13 +257,26 @@ def capitalized(words: str) -> str:
     return words[:1].upper() + words[1:]
 
 
-def population_text(origin: Mapping[str, Any], lang: str = DEFAULT_LANG) -> str:
+def population_text(
+    origin: Mapping[str, Any], lang: str = DEFAULT_LANG, *, licence: bool = False
+) -> str:
     """The population figures named in words, with their census basis and reference date:
     "Statistisches Bundesamt (Destatis) …, Fortschreibung des Bevölkerungsstandes auf Basis
     des Zensus 2022 (Tabelle 12411-0010), Stand 31.12.2024"; figures without a basis say
     "(Zensusbasis nicht angegeben)". ``origin`` is what
     :func:`educatalog.stats.per_capita` notes in the ``attrs["educatalog"]["population"]``
-    of its table."""
+    of its table. ``licence=True`` adds the figures' licence where ``origin`` names one
+    ("…; Lizenz: Datenlizenz Deutschland – Namensnennung – Version 2.0 (dl-de/by-2-0)")."""
+    named = _population_text(origin, lang)
+    terms = str(origin.get("licence") or "")
+    if not licence or not terms:
+        return named
+    if "(dl-de/by-2-0)" in terms:  # the licence's own name, in the language
+        terms = text("licence.dl-de-by-2-0", lang)
+    return text("population.licence", lang, source=named, licence=terms)
+
+
+def _population_text(origin: Mapping[str, Any], lang: str) -> str:
     when = origin.get("date")
     english = lang == "en"
     basis = census_basis(origin.get("basis"), lang)

@@ -7,6 +7,7 @@ from educatalog.texts.check_words import CHECK_TEXTS
 from educatalog.texts.district_words import DISTRICT_TEXTS
 from educatalog.texts.period_words import PERIOD_TEXTS
 from educatalog.texts.report_words import REPORT_TEXTS
+from educatalog.texts.symbol_words import SYMBOL_TEXTS
 
 TEXTS: dict[str, tuple[str, str]] = {
     # key: (German, English)
@@ -314,16 +315,17 @@ TEXTS: dict[str, tuple[str, str]] = {
         "course is listed on many snapshots",
     ),
     "note.cost_zero": (
-        "Davon 0 {unit}: Kurse, für die der Dienst Kosten von 0 nennt (oft über einen "
-        "Bildungsgutschein gefördert); sie zählen als Kosten von 0 mit.",
-        "Of which 0 {unit}: courses whose stated cost is 0 (often funded by an education "
-        "voucher); they count as a cost of 0.",
+        "Darunter Kurse zu 0 {unit}: Kurse, für die der Dienst Kosten von 0 nennt (oft über "
+        "einen Bildungsgutschein gefördert); sie zählen als Kosten von 0 mit.",
+        "Of which courses at 0 {unit}: courses whose stated cost is 0 (often funded by an "
+        "education voucher); they count as a cost of 0.",
     ),
     "note.cost_zero_events": (
-        "Davon 0 {unit}: Veranstaltungen, deren Kurs laut Dienst Kosten von 0 hat (oft über "
-        "einen Bildungsgutschein gefördert); sie zählen als Kosten von 0 mit.",
-        "Of which 0 {unit}: events whose course's stated cost is 0 (often funded by an "
-        "education voucher); they count as a cost of 0.",
+        "Darunter Veranstaltungen zu 0 {unit}: Veranstaltungen, deren Kurs laut Dienst Kosten "
+        "von 0 hat (oft über einen Bildungsgutschein gefördert); sie zählen als Kosten von 0 "
+        "mit.",
+        "Of which events at 0 {unit}: events whose course's stated cost is 0 (often funded by "
+        "an education voucher); they count as a cost of 0.",
     ),
     "note.cost_coverage": (
         "Kosten in {currency} nennen {priced} von {courses} Kursen mit Veranstaltungen; "
@@ -432,7 +434,11 @@ TEXTS: dict[str, tuple[str, str]] = {
     "column.median_days": ("Median der Tage im Katalog", "Median days listed"),
     "column.institutions": ("Bildungsanbieter", "Institutions"),
     "column.capacity": ("Plätze (soweit angegeben)", "Places (where stated)"),
-    "column.zero": ("davon 0 {unit}", "of which 0 {unit}"),
+    "column.zero": ("darunter Kurse zu 0 {unit}", "of which courses at 0 {unit}"),
+    "column.zero_events": (
+        "darunter Veranstaltungen zu 0 {unit}",
+        "of which events at 0 {unit}",
+    ),
     "column.listed": ("Gelistet (mit Veranstaltungen)", "Listed (with events)"),
     "column.events_with_capacity": ("Veranstaltungen mit Platzangabe", "Events stating places"),
     "column.mean_capacity": ("Plätze je Veranstaltung (Mittel)", "Places per event (mean)"),
@@ -500,5 +506,6 @@ TEXTS: dict[str, tuple[str, str]] = {
     **DISTRICT_TEXTS,
     **PERIOD_TEXTS,
     **REPORT_TEXTS,
+    **SYMBOL_TEXTS,
 }
 """The reader-facing texts: key -> (German, English); ``{name}`` fields are filled in."""

@@ -135,7 +135,8 @@ def table_html(
     """The table as accessible HTML in ``lang`` (:func:`educatalog.tables.present`):
     headers in words, counts with the language's thousands separators, shares in percent,
     missing groups as "ohne Angabe" / "not stated", an optional total row (a capacity
-    nobody states is "k. A." / "n/a", not 0).
+    nobody states is ".", not 0), the symbols of official statistics and their explanation
+    under the table (:mod:`educatalog.tables.symbols`).
 
     A long table scrolls in a box of its own; its header and its total row stay in view
     there. The total's label spans the row labels (a table by state has two: the key and
@@ -164,7 +165,9 @@ def table_html(
         f"{box} table.educatalog-table tfoot>tr>*"
         "{position:sticky;bottom:0;background:#fff;box-shadow:inset 0 1px #555}</style>"
     )
-    return f"{keep}<div class='educatalog-table-box'>{page}</div>"
+    legend = html.escape(tables.symbols.Legend(lang).line())
+    legend = f"<p role='note' class='educatalog-legend'><small>{legend}</small></p>"
+    return f"{keep}<div class='educatalog-table-box'>{page}</div>{legend}"
 
 
 def ui_text(key: str, lang: str, **fields: Any) -> str:
