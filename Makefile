@@ -35,7 +35,7 @@ format: setup
 # cores, back to back: 2, 3, 4 workers 564, 463, 581 s; in a busier hour 2 and 3 workers
 # 597 and 588 s). PYTEST_WORKERS=0 runs it in one process.
 PYTEST_WORKERS ?= $(shell $(PYTHON) -c 'import os; print(min(8, (os.cpu_count() or 1) + 1))')
-PARALLEL = $(if $(filter 0,$(PYTEST_WORKERS)),-p no:xdist,-n $(PYTEST_WORKERS) --dist loadscope)
+PARALLEL = $(if $(filter 0,$(PYTEST_WORKERS)),-p no:xdist,-n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder)
 
 test: lint
 	$(BIN)/python -m pytest $(PARALLEL) $(PYTEST_ARGS)
