@@ -22,6 +22,8 @@ from educatalog import texts
 from raw_rows import raw_rows
 from reports import report_command
 
+pytestmark = pytest.mark.slow  # whole reports or README runs: not in make test-floors
+
 TOKEN = "subject-report-token"
 Raw = dict[str, list[dict[str, Any]]]
 

@@ -31,6 +31,8 @@ import pytest
 
 from processes import free_port
 
+pytestmark = pytest.mark.slow  # whole reports or README runs: not in make test-floors
+
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 # The pages of the site (docs/, `make docs`); the API reference and the gallery are generated.
