@@ -35,7 +35,7 @@ format: setup
 # cores, back to back: 2, 3, 4 workers 564, 463, 581 s; in a busier hour 2 and 3 workers
 # 597 and 588 s). PYTEST_WORKERS=0 runs it in one process.
 PYTEST_WORKERS ?= $(shell $(PYTHON) -c 'import os; print(min(8, (os.cpu_count() or 1) + 1))')
-PARALLEL = $(if $(filter 0,$(PYTEST_WORKERS)),-p no:xdist,-n $(PYTEST_WORKERS) --dist loadscope)
+PARALLEL = $(if $(filter 0,$(PYTEST_WORKERS)),-p no:xdist,-n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder)
 
 test: lint
 	$(BIN)/python -m pytest $(PARALLEL) $(PYTEST_ARGS)
@@ -43,6 +43,9 @@ test: lint
 # The lowest versions pyproject.toml allows (ci/floors.txt), installed together in their own
 # virtual environment and run through the suite (the install and browser tests aside: they use
 # the newest, and JupyterLab and Voilà, which the floors leave out;
+# the slow end-to-end runs: the README's examples, the docs site and the reports read cell by
+# cell, which depend on the lowest versions through the library they call, not beyond it
+# (tests/product/test_notebooks.py still writes reports and runs every notebook there);
 # and the schemathesis check of the OpenAPI document: a developers' tool whose releases that
 # accept pytest 8.0, the plugin's floor, no longer work with the newest hypothesis).
 FLOORS_VENV ?= .venv-floors
@@ -55,7 +58,7 @@ $(FLOORS_VENV)/.installed: pyproject.toml ci/floors.txt $(STAMP)
 	@touch $@
 
 test-floors: $(FLOORS_VENV)/.installed
-	$(FLOORS_VENV)/bin/python -m pytest $(PARALLEL) -m "not install and not browser" \
+	$(FLOORS_VENV)/bin/python -m pytest $(PARALLEL) -m "not install and not browser and not slow" \
 	  --ignore=tests/server/test_schemathesis.py \
 	  $(PYTEST_ARGS)
 

@@ -81,3 +81,37 @@ def demo_catalogue(catalogue_database: Path) -> Iterator[Any]:
         educatalog.Client(server.url, token=server.token, page_size=500) as client,
     ):
         yield educatalog.load_catalogue(client)
+
+
+# The modules that take longest, longest first: `make test` hands whole modules to its workers
+# in the order collected (--dist loadscope --no-loadscope-reorder), so that the long ones start
+# at once and the many short ones fill the gaps after them, instead of one long module
+# starting last and running alone (the order of their seconds in a run of `make test`; the
+# other modules keep their order, after these).
+LONGEST_FIRST = (
+    "browser/test_notebooks_in_lab.py",
+    "browser/test_dashboard.py",
+    "product/test_readme.py",
+    "product/test_notebooks.py",
+    "product/test_report_citable.py",
+    "product/test_packaging.py",
+    "data/test_interrupted_add.py",
+    "product/test_docs.py",
+    "data/test_damage.py",
+    "analysis/test_subject_report.py",
+    "data/test_history.py",
+    "data/test_damage_caches.py",
+    "product/test_lab.py",
+    "data/test_snapshot.py",
+    "analysis/test_explorer_model.py",
+    "browser/test_explorer_in_lab.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        path = item.path.as_posix()
+        found = [k for k, module in enumerate(LONGEST_FIRST) if path.endswith(f"/{module}")]
+        return found[0] if found else len(LONGEST_FIRST)
+
+    items.sort(key=rank)  # stable: each module's tests keep their order

@@ -23,6 +23,8 @@ from educatalog.tables.symbols import cell_text
 from raw_rows import raw_rows
 from reports import report_command
 
+pytestmark = pytest.mark.slow  # whole reports or README runs: not in make test-floors
+
 TOKEN = "subject-report-token"
 Raw = dict[str, list[dict[str, Any]]]
 

@@ -1,4 +1,4 @@
-"""Each of the eight notebooks, in German and in English, opened in JupyterLab and run with
+"""Each of the eight notebooks, in German or in English, opened in JupyterLab and run with
 Run > Run All Cells as a user runs it: no error output, nothing on stderr (warnings
 included), no widget that fails to render, no error in the browser's console, no request
 to another host; prose, tables and charts in the notebook's language; every chart an image
@@ -26,6 +26,18 @@ from educatalog.files.workspace import NOTEBOOKS
 from languages import foreign
 
 NAMES = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
+
+ENGLISH_IN_LAB = {
+    "02-supply-by-state",
+    "03-instruction-forms-and-durations",
+    "04-costs-funding-and-access",
+    "07-trends",
+    "08-districts",
+}
+LAB_RUNS = [(name, "en" if name in ENGLISH_IN_LAB else "de") for name in NAMES]
+"""Each notebook runs in JupyterLab in one language, German or English; it runs in the other
+in a kernel (``tests/product/test_notebooks.py``: ``KERNEL_RUNS``), whose outputs are read
+for the same words. One run in JupyterLab a notebook costs half a minute to two minutes."""
 
 READER_TEXT = """() => {
     // What a reader reads: the rendered prose (without code spans and blocks), the tables
@@ -95,8 +107,7 @@ def district_tables_hold_per_capita(page: Any, offers: Any, lang: str) -> None:
     same_table(every, table_text(rates, lang))
 
 
-@pytest.mark.parametrize("lang", ["de", "en"])
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize(("name", "lang"), LAB_RUNS)
 def test_notebook_runs_in_jupyterlab(
     lab: Lab,
     recorder: Recorder,

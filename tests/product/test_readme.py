@@ -31,6 +31,8 @@ import pytest
 
 from processes import free_port
 
+pytestmark = pytest.mark.slow  # whole reports or README runs: not in make test-floors
+
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 # The pages of the site (docs/, `make docs`); the API reference and the gallery are generated.
@@ -105,6 +107,26 @@ BLOCKS = {_page(p): read_blocks(p.read_text(encoding="utf-8"), _page(p)) for p i
 EXAMPLES = [example for blocks in BLOCKS.values() for example in examples(blocks)]
 
 
+def _opens_its_page(example: Example) -> bool:
+    """Whether ``example`` is the first block its page runs (in an empty folder)."""
+    page = example.blocks[0].page
+    runs = [e for e in EXAMPLES if e.blocks[0].page == page and not e.blocks[0].skip]
+    return bool(runs) and runs[0] is example
+
+
+def twin(example: Example) -> Example | None:
+    """An earlier example with the same code that opens its page as ``example`` opens its
+    own: running it again in an empty folder would show nothing new (the README and Getting
+    started share their first commands)."""
+    if not _opens_its_page(example):
+        return None
+    code = [b.code for b in example.blocks]
+    for earlier in EXAMPLES[: EXAMPLES.index(example)]:
+        if [b.code for b in earlier.blocks] == code and _opens_its_page(earlier):
+            return earlier
+    return None
+
+
 def test_every_code_block_is_python_or_console() -> None:
     readme = BLOCKS["README.md"]
     assert len(readme) >= 4
@@ -149,6 +171,8 @@ def test_readme_example_runs(example: Example, pages: Pages) -> None:
     first = example.blocks[0]
     if first.skip:
         pytest.skip(f"{example.where}: {first.skip}")
+    if (same := twin(example)) is not None:
+        pytest.skip(f"{example.where}: the same commands as {same.where}, which runs them")
     # The page's earlier blocks first, where this one runs alone (pytest -k).
     for earlier in EXAMPLES[: EXAMPLES.index(example)]:
         page, skip = earlier.blocks[0].page, earlier.blocks[0].skip

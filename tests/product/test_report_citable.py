@@ -32,6 +32,8 @@ from educatalog.population import STATES
 from educatalog.testing import serve
 from reports import report_command
 
+pytestmark = pytest.mark.slow  # whole reports or README runs: not in make test-floors
+
 TOKEN = "citable-report-token"
 TWO = ["Bayern", "Sachsen"]
 
