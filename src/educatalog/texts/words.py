@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from educatalog.texts.check_words import CHECK_TEXTS
 from educatalog.texts.district_words import DISTRICT_TEXTS
+from educatalog.texts.method_words import METHOD_TEXTS
 from educatalog.texts.report_words import REPORT_TEXTS
 
 TEXTS: dict[str, tuple[str, str]] = {
@@ -511,5 +512,6 @@ TEXTS: dict[str, tuple[str, str]] = {
     "excel.measure": ("Maß", "Measure"),
     **DISTRICT_TEXTS,
     **REPORT_TEXTS,
+    **METHOD_TEXTS,
 }
 """The reader-facing texts: key -> (German, English); ``{name}`` fields are filled in."""
