@@ -35,7 +35,7 @@ from educatalog._version import __version__
 from educatalog.client import Client
 from educatalog.client.urls import public_url
 from educatalog.errors import EducatalogError, ReportError, UsageError, did_you_mean
-from educatalog.files import manifests
+from educatalog.files import manifests, report_page
 from educatalog.files.atomic import atomic_text
 from educatalog.files.workspace import NOTEBOOKS, cell_lang, inside_package, localize, output_folder
 from educatalog.frames.provenance import served_source
@@ -54,8 +54,8 @@ __all__ = [
 
 REPORT_NOTEBOOK = "06-report"
 
-REPORT_FILES = ("report.html", "report.ipynb", "tables.xlsx")
-"""The files a report writes beside ``charts/`` and ``manifest.json``."""
+REPORT_FILES = ("report.html", "report.pdf", "report.ipynb", "tables.xlsx")
+"""The files a report writes beside ``charts/``, ``data/`` and ``manifest.json``."""
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -192,6 +192,7 @@ def render_html(nb: nbformat.NotebookNode, *, title: str, lang: str = "de") -> s
         data = str(image.get("src", "")).removeprefix("data:image/png;base64,")
         if data in alts:
             image["alt"] = alts[data]
+    report_page.number(soup, report_page.chart_outputs(nb), lang)  # Tabelle 1, Abbildung 1
     return str(soup)
 
 
@@ -221,6 +222,7 @@ def write_report(
     archive: str | os.PathLike[str] | None = None,
     population: str | os.PathLike[str] | None = None,
     catalogue: Mapping[str, Any] | None = None,
+    notify: Callable[[str], object] = print,
 ) -> Path:
     """Execute the report notebook against the service at ``url`` and write the report
     into ``out`` in ``lang`` (``"de"``, the default, or ``"en"``); returns the path of
@@ -254,7 +256,8 @@ def write_report(
         "archive": None,
         "population": None,
     }
-    figures = _population(population, parameters, _stand(url, demo, catalogue))
+    stand = _stand(url, demo, catalogue)
+    figures = _population(population, parameters, stand)
     over_time = _archive(archive, parameters)
     source = _source_record(url, demo, catalogue)
 
@@ -279,6 +282,7 @@ def write_report(
     env = {"EDUCATALOG_URL": url, **({"EDUCATALOG_TOKEN": token} if token else {})}
     try:
         page = _render(folder, parameters, env, timeout, lang)
+        _print_pdf(folder, lang, texts.date(stand, lang), notify)
     except BaseException:
         manifest(_new_charts(folder, before), complete=False)
         raise
@@ -301,6 +305,23 @@ def _render(
     title = texts.text("report.title", lang)
     page.write_text(render_html(nb, title=title, lang=lang), encoding="utf-8")
     return page
+
+
+def _print_pdf(folder: Path, lang: str, stand: str, notify: Callable[[str], object]) -> None:
+    """``report.pdf``: the page's print view (A4, running head, page numbers, the charts as
+    SVG) printed by Chromium; where it cannot be printed here, a one-line notice."""
+    from educatalog.files.pdf import PdfUnavailable, write_pdf
+
+    nb = nbformat.read(folder / "report.ipynb", as_version=4)  # type: ignore[no-untyped-call]
+    page = (folder / "report.html").read_text(encoding="utf-8")
+    title = texts.text("report.title", lang)
+    view = report_page.print_view(
+        page, report_page.chart_outputs(nb), title=title, stand=stand, lang=lang
+    )
+    try:
+        write_pdf(view, folder / "report.pdf")
+    except PdfUnavailable as exc:
+        notify(f"Note: report.pdf not written, {exc}; report.html has everything.")
 
 
 def _report_folder(out: str | os.PathLike[str], start: str | None, end: str | None) -> Path:
@@ -424,6 +445,7 @@ def make_report(
             archive=archive,
             population=population,
             catalogue=info if isinstance(info, Mapping) else None,
+            notify=notify,
         )
 
 
@@ -449,7 +471,9 @@ def verify(folder: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 def _charts(folder: Path) -> dict[Path, tuple[int, int]]:
-    return {p: (p.stat().st_mtime_ns, p.stat().st_size) for p in (folder / "charts").glob("*.png")}
+    """The charts and the data package's files in ``folder``, with their times and sizes."""
+    paths = [*(folder / "charts").glob("*.png"), *(folder / "data").glob("*")]
+    return {p: (p.stat().st_mtime_ns, p.stat().st_size) for p in paths if p.is_file()}
 
 
 def _new_charts(folder: Path, before: Mapping[Path, tuple[int, int]]) -> list[Path]:
@@ -488,7 +512,7 @@ def _remove_earlier_report(folder: Path) -> None:
         checksum = earlier["files"][name] if earlier else None
         if (
             checksum is not None
-            and path.parent in (folder, folder / "charts")
+            and path.parent in (folder, folder / "charts", folder / "data")
             and (_sha256(path) == checksum)
         ):
             unchanged.append(path)  # only files as the earlier report wrote them
