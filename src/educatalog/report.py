@@ -310,7 +310,8 @@ def _render(
 def _print_pdf(folder: Path, lang: str, stand: str, notify: Callable[[str], object]) -> None:
     """``report.pdf``: the page's print view (A4, running head, page numbers, the charts as
     SVG) printed by Chromium; where it cannot be printed here, a one-line notice."""
-    from educatalog.files.pdf import PdfUnavailable, write_pdf
+    from educatalog.errors import MissingDependency
+    from educatalog.files.pdf import write_pdf
 
     nb = nbformat.read(folder / "report.ipynb", as_version=4)  # type: ignore[no-untyped-call]
     page = (folder / "report.html").read_text(encoding="utf-8")
@@ -320,8 +321,8 @@ def _print_pdf(folder: Path, lang: str, stand: str, notify: Callable[[str], obje
     )
     try:
         write_pdf(view, folder / "report.pdf")
-    except PdfUnavailable as exc:
-        notify(f"Note: report.pdf not written, {exc}; report.html has everything.")
+    except MissingDependency as exc:  # the HTML is the report; the PDF is its print
+        notify(f"Note: no report.pdf: {exc}. report.html has everything.")
 
 
 def _report_folder(out: str | os.PathLike[str], start: str | None, end: str | None) -> Path:

@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import nbformat
 import pandas as pd
 import pytest
 from bs4 import BeautifulSoup
@@ -28,8 +29,9 @@ from PIL import Image
 
 from educatalog import report, tables, texts
 from educatalog._version import __version__
+from educatalog.errors import MissingDependency
 from educatalog.files import report_page
-from educatalog.files.pdf import PdfUnavailable, chromium, write_pdf
+from educatalog.files.pdf import chromium, write_pdf
 from educatalog.frames.provenance import Source
 from educatalog.tables.datapackage import MISSING_VALUES, write_datapackage
 from educatalog.testing import serve
@@ -293,11 +295,19 @@ def test_a_small_page_prints_with_its_header_on_every_page_and_rows_whole(
 def test_without_playwright_the_report_says_so_in_one_line(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.setitem(sys.modules, "playwright.sync_api", None)
-    with pytest.raises(PdfUnavailable, match="pip install 'educatalog\\[pdf\\]'") as raised:
+    monkeypatch.setitem(sys.modules, "playwright", None)
+    with pytest.raises(MissingDependency, match=r"pip install 'educatalog\[pdf\]'$") as raised:
         write_pdf("<html></html>", tmp_path / "x.pdf")
     assert "\n" not in str(raised.value)
-    assert not (tmp_path / "x.pdf").exists()
+    said: list[str] = []
+    (tmp_path / "report.html").write_text("<html lang='de'><body><h1>B</h1></body></html>")
+    nbformat.write(nbformat.v4.new_notebook(), tmp_path / "report.ipynb")
+    report._print_pdf(tmp_path, "de", "01.01.2026", said.append)  # what the command does
+    assert said == [
+        "Note: no report.pdf: report.pdf needs playwright, which the extra 'pdf' installs: "
+        "pip install 'educatalog[pdf]'. report.html has everything."
+    ]
+    assert not (tmp_path / "report.pdf").exists()
 
 
 def test_two_small_tables_make_a_data_package(tmp_path: Path) -> None:

@@ -27,8 +27,9 @@ install                playwright (165 MB) and a   weasyprint and 7 packages (ab
 
 Chromium prints 4-6 times faster, exactly as the page looks in a browser, and the project
 already drives it (the browser tests); its tags carry every chart's text alternative. Where
-Playwright or a Chromium is missing, :func:`write_pdf` raises :class:`PdfUnavailable`,
-whose message is one line saying what to install.
+Playwright or a Chromium is missing, :func:`write_pdf` raises
+:class:`~educatalog.errors.MissingDependency`, whose message is one line saying what to
+install.
 """
 
 from __future__ import annotations
@@ -39,17 +40,12 @@ import tempfile
 import threading
 from pathlib import Path
 
-from educatalog.errors import EducatalogError
+from educatalog.errors import MissingDependency, require
 
-__all__ = ["PdfUnavailable", "chromium", "write_pdf"]
+__all__ = ["chromium", "write_pdf"]
 
 CHROMIUMS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 """The commands of a Chromium tried in turn; else Playwright's own (``playwright install``)."""
-
-
-class PdfUnavailable(EducatalogError):
-    """No PDF can be printed here: Playwright or a Chromium is missing (the message says
-    which, in one line)."""
 
 
 def chromium() -> str | None:
@@ -62,13 +58,9 @@ def chromium() -> str | None:
 
 def write_pdf(page: str, path: str | os.PathLike[str], *, timeout: float = 180) -> Path:
     """Print the HTML ``page`` as a tagged PDF with bookmarks to ``path`` (in a thread of its
-    own, so that it works inside a running event loop such as Jupyter's)."""
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        raise PdfUnavailable(
-            "Playwright is missing (pip install 'educatalog[pdf]'; it prints with a Chromium)"
-        ) from None
+    own, so that it works inside a running event loop such as Jupyter's). Without Playwright
+    or a Chromium: :class:`~educatalog.errors.MissingDependency`, in one line."""
+    require("pdf", "playwright", what="report.pdf")
     target = Path(path)
     failed: list[BaseException] = []
 
@@ -99,9 +91,9 @@ def _print(page: str, target: Path, timeout: float) -> None:
                     executable_path=executable, args=["--no-sandbox"], timeout=timeout * 1000
                 )
             except Error as exc:
-                raise PdfUnavailable(
-                    "no Chromium found (install chromium, or run `playwright install "
-                    f"chromium`): {_first_line(exc)}"
+                raise MissingDependency(
+                    "report.pdf needs a Chromium, and none was found (install chromium, or "
+                    f"run `playwright install chromium`): {_first_line(exc)}"
                 ) from None
             try:
                 tab = browser.new_page()
