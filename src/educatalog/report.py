@@ -6,8 +6,12 @@
 token reach the kernel as ``EDUCATALOG_URL`` / ``EDUCATALOG_TOKEN`` in its environment, never
 in a cell), with the filters injected after its ``parameters`` cell as papermill does, and
 writes into the output folder: ``report.html`` (self-contained, code hidden, ``lang`` set,
-every chart image with its alt text), ``charts/*.png``, ``tables.xlsx`` (a sheet on the source,
-then one sheet a table: :func:`educatalog.tables.write_excel`), the executed ``report.ipynb``
+every chart image with its alt text, tables and charts numbered), ``report.pdf`` (the page on
+A4: :mod:`educatalog.files.pdf`; without Playwright and a Chromium a one-line notice instead),
+``data/`` (every table as CSV in a Frictionless Data Package:
+:func:`educatalog.tables.datapackage.write_datapackage`), ``charts/*.png``, ``tables.xlsx``
+(a sheet on the source, then one sheet a table: :func:`educatalog.tables.write_excel`), the
+executed ``report.ipynb``
 and ``manifest.json`` (the data source without token, the time, the parameters, the
 toolkit's version and a checksum of every file). ``lang="de"`` (default) or ``"en"`` sets
 the language of every word and number on the page and in the workbook.
