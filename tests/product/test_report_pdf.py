@@ -372,6 +372,7 @@ def test_the_methodological_notes_speak_both_languages(lang: str) -> None:
     )
     words = [texts.text(key, lang, **fields) for key, fields in notes]
     assert len(words) == 8
+    assert "** The source. " in words[0]  # the source starts a sentence
     assert sum("17" in w for w in words) == 1  # the small-cell rule, with its threshold
     assert __version__ in words[-1]
     assert "01.01.2026" in words[-1]

@@ -24,11 +24,11 @@ METHOD_TEXTS: dict[str, tuple[str, str]] = {
     "report.data.label": ("Zeile", "Row"),
     "report.methods": ("Methodische Hinweise", "Methodological notes"),
     "report.methods.catalogue": (
-        "**Datenquelle.** {source}. Der Katalog verzeichnet Angebote der beruflichen "
+        "**Datenquelle.** {source_start}. Der Katalog verzeichnet Angebote der beruflichen "
         "Weiterbildung: Bildungsanbieter tragen ihre Kurse und deren Termine selbst ein, "
         "freiwillig. Er ist daher keine Vollerhebung; er zeigt das angebotene, nicht das "
         "besuchte Angebot.",
-        "**Data source.** {source}. The catalogue lists offers of continuing vocational "
+        "**Data source.** {source_start}. The catalogue lists offers of continuing vocational "
         "education: providers enter their courses and their dates themselves, voluntarily. "
         "It is therefore no complete count; it shows what is offered, not what is attended.",
     ),
@@ -127,6 +127,7 @@ def method_notes(
     fields: dict[str, Any] = {
         "title": title,
         "source": source,
+        "source_start": source[:1].upper() + source[1:],  # a sentence's start
         "stand": stand,
         "created": created,
         "population": population,
