@@ -5,14 +5,17 @@ their text alternatives, the page's language), with bookmarks from its headings.
 >>> write_pdf(print_view(page, charts, title=..., stand=..., lang="de"), "report.pdf")
 ... # doctest: +SKIP
 
-Why Chromium: measured on the demo report (German, 20 A4 pages, 8 charts, 15 tables with
-3,200 cells; two cores under load, two runs each) against WeasyPrint 70:
+Why Chromium: measured on the demo report against WeasyPrint 70, two runs each on two busy
+cores (load average 6 in the first round, 11 in the second): first the German page with
+the charts as PNG (20 A4 pages, 15 tables with 3,200 cells), then the English print view as
+written here (23 pages, the charts as SVG):
 
 =====================  ==========================  ==========================================
                        Chromium 156 (Playwright)   WeasyPrint 70
 =====================  ==========================  ==========================================
-render                 4.0-5.3 s (+1.5-2.3 s       20-23 s; 34 s as PDF/UA-1 (13 s with
+render, PNG charts     4.0-5.3 s (+1.5-2.3 s       20-23 s; 34 s as PDF/UA-1 (13 s with
                        to start the browser)       JupyterLab's styles, on a quieter machine)
+render, SVG charts     9-16 s (+5-7 s to start)    108-112 s as PDF/UA-1
 fidelity               the engine that shows the   its own layout: long headers wrap word by
                        page and checks it (axe)    word ("bis 3 | Tage")
 tags                   Document, H1/H2, P,         the same with THead/TBody, and PDF/UA-1
@@ -25,7 +28,7 @@ install                playwright (165 MB) and a   weasyprint and 7 packages (ab
                        ``playwright install``)
 =====================  ==========================  ==========================================
 
-Chromium prints 4-6 times faster, exactly as the page looks in a browser, and the project
+Chromium prints 4-10 times faster, exactly as the page looks in a browser, and the project
 already drives it (the browser tests); its tags carry every chart's text alternative. Where
 Playwright or a Chromium is missing, :func:`write_pdf` raises
 :class:`~educatalog.errors.MissingDependency`, whose message is one line saying what to
