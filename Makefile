@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "educatalog needs Python 3.11 or newer; set PYTHON=python3.x")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,server,lab,dashboard,docs,geo]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,server,lab,dashboard,docs,geo,pdf]'
 	@touch $(STAMP)
 
 setup: $(STAMP)

@@ -147,6 +147,7 @@ EXTRAS: dict[str, str] = {
     "excel": "workbooks (.xlsx)",
     "archive": "the archive of snapshots (DuckDB)",
     "report": "the report and the notebooks run in a kernel",
+    "pdf": "the report's PDF (Playwright, printing with a Chromium)",
     "widgets": "the explorer in a notebook",
     "dashboard": "the dashboard (Voilà)",
     "geo": "the districts' shapes as a GeoDataFrame (geopandas)",

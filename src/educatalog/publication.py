@@ -218,7 +218,7 @@ class Publication:
         for note in [*notes, *([self.selection] if filtered and self.filters else [])]:
             plots.add_note(figure, note)
         plots.save(figure, self.out / "charts" / f"{name}.png")
-        _display(figure)
+        plots.display.display_chart(figure)  # PNG on the page, SVG in the PDF
         if table is not None and frame is not None:
             self.table(
                 table,

@@ -6,8 +6,12 @@
 token reach the kernel as ``EDUCATALOG_URL`` / ``EDUCATALOG_TOKEN`` in its environment, never
 in a cell), with the filters injected after its ``parameters`` cell as papermill does, and
 writes into the output folder: ``report.html`` (self-contained, code hidden, ``lang`` set,
-every chart image with its alt text), ``charts/*.png``, ``tables.xlsx`` (a sheet on the source,
-then one sheet a table: :func:`educatalog.tables.write_excel`), the executed ``report.ipynb``
+every chart image with its alt text, tables and charts numbered), ``report.pdf`` (the page on
+A4: :mod:`educatalog.files.pdf`; without Playwright and a Chromium a one-line notice instead),
+``data/`` (every table as CSV in a Frictionless Data Package:
+:func:`educatalog.tables.datapackage.write_datapackage`), ``charts/*.png``, ``tables.xlsx``
+(a sheet on the source, then one sheet a table: :func:`educatalog.tables.write_excel`), the
+executed ``report.ipynb``
 and ``manifest.json`` (the data source without token, the time, the parameters, the
 toolkit's version and a checksum of every file). ``lang="de"`` (default) or ``"en"`` sets
 the language of every word and number on the page and in the workbook.
@@ -35,7 +39,7 @@ from educatalog._version import __version__
 from educatalog.client import Client
 from educatalog.client.urls import public_url
 from educatalog.errors import EducatalogError, ReportError, UsageError
-from educatalog.files import manifests
+from educatalog.files import manifests, report_page
 from educatalog.files.atomic import atomic_text
 from educatalog.files.workspace import NOTEBOOKS, cell_lang, inside_package, localize, output_folder
 from educatalog.frames.provenance import served_source
@@ -57,8 +61,8 @@ __all__ = [
 
 REPORT_NOTEBOOK = "06-report"
 
-REPORT_FILES = ("report.html", "report.ipynb", "tables.xlsx")
-"""The files a report writes beside ``charts/`` and ``manifest.json``."""
+REPORT_FILES = ("report.html", "report.pdf", "report.ipynb", "tables.xlsx")
+"""The files a report writes beside ``charts/``, ``data/`` and ``manifest.json``."""
 
 
 def notebook_path(name: str) -> Path:
@@ -193,6 +197,7 @@ def render_html(nb: nbformat.NotebookNode, *, title: str, lang: str = "de") -> s
         data = str(image.get("src", "")).removeprefix("data:image/png;base64,")
         if data in alts:
             image["alt"] = alts[data]
+    report_page.number(soup, report_page.chart_outputs(nb), lang)  # Tabelle 1, Abbildung 1
     return str(soup)
 
 
@@ -223,6 +228,7 @@ def write_report(
     population: str | os.PathLike[str] | None = None,
     catalogue: Mapping[str, Any] | None = None,
     min_cases: int = MIN_CASES,
+    notify: Callable[[str], object] = print,
 ) -> Path:
     """Execute the report notebook against the service at ``url`` and write the report
     into ``out`` in ``lang`` (``"de"``, the default, or ``"en"``); returns the path of
@@ -259,7 +265,8 @@ def write_report(
         "population": None,
         "min_cases": check_min_cases(min_cases),
     }
-    figures = _population(population, parameters, _stand(url, demo, catalogue))
+    stand = _stand(url, demo, catalogue)
+    figures = _population(population, parameters, stand)
     over_time = _archive(archive, parameters)
     source = _source_record(url, demo, catalogue)
 
@@ -284,6 +291,7 @@ def write_report(
     env = {"EDUCATALOG_URL": url, **({"EDUCATALOG_TOKEN": token} if token else {})}
     try:
         page = _render(folder, parameters, env, timeout, lang)
+        _print_pdf(folder, lang, texts.date(stand, lang), notify)
     except BaseException:
         manifest(_new_charts(folder, before), complete=False)
         raise
@@ -306,6 +314,24 @@ def _render(
     title = texts.text("report.title", lang)
     page.write_text(render_html(nb, title=title, lang=lang), encoding="utf-8")
     return page
+
+
+def _print_pdf(folder: Path, lang: str, stand: str, notify: Callable[[str], object]) -> None:
+    """``report.pdf``: the page's print view (A4, running head, page numbers, the charts as
+    SVG) printed by Chromium; where it cannot be printed here, a one-line notice."""
+    from educatalog.errors import MissingDependency
+    from educatalog.files.pdf import write_pdf
+
+    nb = nbformat.read(folder / "report.ipynb", as_version=4)  # type: ignore[no-untyped-call]
+    page = (folder / "report.html").read_text(encoding="utf-8")
+    title = texts.text("report.title", lang)
+    view = report_page.print_view(
+        page, report_page.chart_outputs(nb), title=title, stand=stand, lang=lang
+    )
+    try:
+        write_pdf(view, folder / "report.pdf")
+    except MissingDependency as exc:  # the HTML is the report; the PDF is its print
+        notify(f"Note: no report.pdf: {exc}. report.html has everything.")
 
 
 def _report_folder(out: str | os.PathLike[str], start: str | None, end: str | None) -> Path:
@@ -438,6 +464,7 @@ def make_report(
             population=population,
             catalogue=info if isinstance(info, Mapping) else None,
             min_cases=min_cases,
+            notify=notify,
         )
 
 
@@ -460,7 +487,9 @@ def verify(folder: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 def _charts(folder: Path) -> dict[Path, tuple[int, int]]:
-    return {p: (p.stat().st_mtime_ns, p.stat().st_size) for p in (folder / "charts").glob("*.png")}
+    """The charts and the data package's files in ``folder``, with their times and sizes."""
+    paths = [*(folder / "charts").glob("*.png"), *(folder / "data").glob("*")]
+    return {p: (p.stat().st_mtime_ns, p.stat().st_size) for p in paths if p.is_file()}
 
 
 def _new_charts(folder: Path, before: Mapping[Path, tuple[int, int]]) -> list[Path]:
@@ -499,7 +528,7 @@ def _remove_earlier_report(folder: Path) -> None:
         checksum = earlier["files"][name] if earlier else None
         if (
             checksum is not None
-            and path.parent in (folder, folder / "charts")
+            and path.parent in (folder, folder / "charts", folder / "data")
             and (_sha256(path) == checksum)
         ):
             unchanged.append(path)  # only files as the earlier report wrote them

@@ -337,7 +337,7 @@ def test_report_passes_the_static_accessibility_check(
     assert len(images) == len(kinds)
     for image, kind in zip(images, kinds, strict=True):
         assert image["alt"].startswith(kind)
-    sections = 10 if lang == "en" else 9
+    sections = 11 if lang == "en" else 10  # the last: the methodological notes
     assert [h.name for h in soup.find_all(re.compile(r"^h[1-6]$"))] == ["h1"] + ["h2"] * sections
 
 
@@ -613,9 +613,11 @@ def test_report_command_writes_html_charts_tables_and_manifest(
     }
     assert set(manifest["files"]) == {
         "report.html",
+        "report.pdf",
         "report.ipynb",
         "tables.xlsx",
         *(f"charts/{c}" for c in charts),
+        *(f"data/{p.name}" for p in (out / "data").iterdir()),  # datapackage.json, the CSVs
     }
     for path in out.rglob("*"):
         if path.is_file():
@@ -720,6 +722,7 @@ def test_a_report_that_fails_part_way_leaves_a_folder_the_next_run_writes_over(
     assert manifest["files"]["report.html"] is None
     assert set(manifest["files"]) == {
         "report.html",
+        "report.pdf",
         "report.ipynb",
         "tables.xlsx",
         "charts/supply.png",
@@ -746,6 +749,7 @@ def test_a_report_that_fails_part_way_leaves_a_folder_the_next_run_writes_over(
     assert manifest["complete"] is True
     assert set(manifest["files"]) == {
         "report.html",
+        "report.pdf",
         "report.ipynb",
         "tables.xlsx",
         "charts/supply.png",

@@ -62,3 +62,26 @@ def _bundle(figure: Figure, include: Any = None, exclude: Any = None) -> Any:
     bundle = {"image/png": png, "text/html": image, "text/plain": repr(figure)}
     metadata = {"image/png": {"alt": alt}} if alt else {}
     return bundle, metadata
+
+
+def display_chart(figure: Figure) -> None:
+    """Show ``figure`` as the notebook display does (:func:`register_notebook_display`) with
+    its SVG beside the PNG: the page shows the PNG, the report's PDF draws the SVG, sharp at
+    any zoom. The SVG's metadata carries the chart's title and text alternative."""
+    import io
+
+    import matplotlib as mpl
+    from IPython.display import display
+
+    from educatalog.plots._setup import STYLE, alt_text
+
+    bundle, metadata = _bundle(figure)
+    svg = io.StringIO()
+    with mpl.rc_context(STYLE):
+        figure.savefig(
+            svg, format="svg", bbox_inches="tight", pad_inches=0.1, metadata={"Date": None}
+        )
+    bundle["image/svg+xml"] = svg.getvalue()
+    title = next((t for ax in figure.axes if (t := ax.get_title(loc="left"))), "")
+    metadata["image/svg+xml"] = {"alt": alt_text(figure) or "", "title": title}
+    display(bundle, raw=True, metadata=metadata)  # type: ignore[no-untyped-call]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from educatalog.texts.check_words import CHECK_TEXTS
 from educatalog.texts.district_words import DISTRICT_TEXTS
 from educatalog.texts.period_words import PERIOD_TEXTS
+from educatalog.texts.method_words import METHOD_TEXTS
 from educatalog.texts.report_words import REPORT_TEXTS
 from educatalog.texts.symbol_words import SYMBOL_TEXTS
 
@@ -507,5 +508,6 @@ TEXTS: dict[str, tuple[str, str]] = {
     **PERIOD_TEXTS,
     **REPORT_TEXTS,
     **SYMBOL_TEXTS,
+    **METHOD_TEXTS,
 }
 """The reader-facing texts: key -> (German, English); ``{name}`` fields are filled in."""
