@@ -89,8 +89,9 @@ METHOD_TEXTS: dict[str, tuple[str, str]] = {
         "**Grenzen.** Was Anbieter nicht eintragen, fehlt: Kosten, Plätze, Adressen und "
         "Fachgebiete sind nicht für alle Angebote angegeben (die Datenqualität zählt es); "
         "eine Veranstaltung mehrerer Fachgebiete zählt in jedem (Mehrfachzuordnung); der "
-        "Katalog kennt Termine, nicht Teilnehmende. Die Definitionen im Einzelnen: "
-        "„How the numbers are defined“ in der Dokumentation von educatalog.",
+        "Katalog kennt Termine, nicht Teilnehmende. Die Definitionen im Einzelnen stehen in "
+        "der (englischsprachigen) Dokumentation von educatalog, Seite „How the numbers are "
+        "defined“.",
         "**Limits.** What providers do not enter is missing: costs, places, addresses and "
         "subjects are not stated for every offer (the data quality counts it); an event in "
         "several subject areas counts in each (multiple assignment); the catalogue knows "
