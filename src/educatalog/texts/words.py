@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from educatalog.texts.check_words import CHECK_TEXTS
 from educatalog.texts.district_words import DISTRICT_TEXTS
-from educatalog.texts.period_words import PERIOD_TEXTS
 from educatalog.texts.method_words import METHOD_TEXTS
+from educatalog.texts.period_words import PERIOD_TEXTS
 from educatalog.texts.report_words import REPORT_TEXTS
 from educatalog.texts.symbol_words import SYMBOL_TEXTS
 
