@@ -247,7 +247,7 @@ def test_the_dashboard_opens_with_its_chart_no_code_and_the_demo_mark(
     assert page.title() == "Kursangebot erkunden"
     assert page.locator("html").get_attribute("lang") == "de"
     assert page.locator("h1").inner_text() == "Kursangebot erkunden"
-    banner = page.locator("[role=note]").inner_text()
+    banner = page.locator("[role=note]:not(.educatalog-legend)").inner_text()
     assert banner.startswith("Synthetische Demodaten: Dieser Katalog ist erfunden")
     body = page.locator("body").inner_text()
     assert "from educatalog" not in body  # the code is hidden
@@ -394,7 +394,11 @@ def test_the_dashboard_speaks_english_when_asked(
         page, _ = open_view(recorder, url + "?states=Bayern")
         assert page.title() == "Explore the course supply"
         assert page.locator("html").get_attribute("lang") == "en"
-        assert page.locator("[role=note]").inner_text().startswith("Synthetic demo data")
+        assert (
+            page.locator("[role=note]:not(.educatalog-legend)")
+            .inner_text()
+            .startswith("Synthetic demo data")
+        )
         assert page.locator(
             ".educatalog-explorer-states select option:checked"
         ).all_inner_texts() == ["Bavaria"]

@@ -19,6 +19,9 @@ import pytest
 from browsing import Recorder
 from docsite import Site, built_site
 
+# The site is built once for the run (tests/docsite.py): waiting for it takes minutes.
+pytestmark = pytest.mark.timeout(900)
+
 
 class _Quiet(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:

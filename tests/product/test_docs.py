@@ -14,7 +14,8 @@ import pytest
 import educatalog
 from docsite import REPO, Site, built_site
 
-pytestmark = pytest.mark.slow
+# The site's first build runs the gallery's 16 notebooks: minutes on two busy cores.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
 
 @pytest.fixture(scope="module")
