@@ -176,7 +176,7 @@ def test_readme_example_runs(example: Example, pages: Pages) -> None:
     # The page's earlier blocks first, where this one runs alone (pytest -k).
     for earlier in EXAMPLES[: EXAMPLES.index(example)]:
         page, skip = earlier.blocks[0].page, earlier.blocks[0].skip
-        if page == first.page and earlier.id not in pages.done and not skip:
+        if page == first.page and earlier.id not in pages.done and not skip and not twin(earlier):
             _run(earlier, pages)
     _run(example, pages)
 
