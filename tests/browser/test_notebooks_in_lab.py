@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+import languages
 from browsing import (
     Lab,
     Recorder,
@@ -74,16 +75,8 @@ BENIGN = (r"favicon", r"/api/workspaces", r"lsp", r"/lab/api/translations")
 
 @pytest.fixture(scope="module")
 def proper_names(service: Any) -> list[str]:
-    """Names of funding programmes ("Meisterbonus Bayern"): names stay as the catalogue
-    names them, in either language, like a course's title."""
-    import educatalog
-
     with service.client() as client:
-        lists = educatalog.load_catalogue(
-            client, ["funding_types_federals", "funding_types_regions"], progress=False
-        )
-    names = [str(n) for frame in lists.values() for n in frame["name"].dropna()]
-    return sorted(names, key=len, reverse=True)
+        return languages.proper_names(client)
 
 
 def titled(page: Any, title: str) -> Any:
@@ -147,6 +140,5 @@ def test_notebook_runs_in_jupyterlab(
 
     text = page.evaluate(READER_TEXT)
     assert text.strip(), f"{where}: nothing for readers"
-    for proper in proper_names:
-        text = text.replace(proper, "")
+    text = languages.without(text, proper_names)
     assert not foreign(text, lang), f"{where}: words of the other language: {foreign(text, lang)}"

@@ -23,6 +23,7 @@ import pandas as pd
 import pytest
 from bs4 import BeautifulSoup
 
+import languages
 from accessibility import accessibility_findings, axe_script, language_findings, run_axe
 from browsing import Shown, district_list, same_table, table_text
 from educatalog import stats, texts
@@ -68,16 +69,10 @@ def server(catalogue_database: Path) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def proper_names(server: str) -> list[str]:
-    """Names of funding programmes ("Meisterbonus Bayern"): names stay as the catalogue
-    names them, in either language, like a course's title."""
     import educatalog
 
     with educatalog.Client(server, token=TOKEN) as client:
-        lists = educatalog.load_catalogue(
-            client, ["funding_types_federals", "funding_types_regions"], progress=False
-        )
-    names = [str(n) for frame in lists.values() for n in frame["name"].dropna()]
-    return sorted(names, key=len, reverse=True)
+        return languages.proper_names(client)
 
 
 def test_the_notebooks_ship_without_outputs() -> None:
@@ -151,9 +146,7 @@ def test_notebook_runs_in_a_kernel(
         ensure_ascii=False,
     )
     assert TOKEN not in text
-    words = reader_text(nb)
-    for proper in proper_names:
-        words = words.replace(proper, "")
+    words = languages.without(reader_text(nb), proper_names)
     assert not foreign(words, lang), (name, lang, foreign(words, lang))
     if name == "05-explorer":
         assert "application/vnd.jupyter.widget-view+json" in kinds
