@@ -290,40 +290,44 @@ def write_report(
         raise ReportError(f"Cannot write the report into {folder}: {exc.strerror}.") from None
     env = {"EDUCATALOG_URL": url, **({"EDUCATALOG_TOKEN": token} if token else {})}
     try:
-        page = _render(folder, parameters, env, timeout, lang)
-        _print_pdf(folder, lang, texts.date(stand, lang), notify)
+        nb, html = _render(folder, parameters, env, timeout, lang)
+        _print_pdf(folder, nb, html, lang, texts.date(stand, lang), notify)
     except BaseException:
         manifest(_new_charts(folder, before), complete=False)
         raise
     manifest(_new_charts(folder, before), complete=True)
-    return page
+    return folder / "report.html"
 
 
 def _render(
     folder: Path, parameters: Mapping[str, Any], env: Mapping[str, str], timeout: int, lang: str
-) -> Path:
+) -> tuple[nbformat.NotebookNode, str]:
     """The report notebook executed with ``parameters``, written as ``report.ipynb`` and
-    rendered as ``report.html`` in ``folder``."""
+    rendered as ``report.html`` in ``folder``; returns both as written."""
     from educatalog import texts
 
     nb = execute_notebook(
         notebook_path(REPORT_NOTEBOOK), parameters=parameters, env=env, cwd=folder, timeout=timeout
     )
     nbformat.write(nb, folder / "report.ipynb")  # type: ignore[no-untyped-call]
-    page = folder / "report.html"
-    title = texts.text("report.title", lang)
-    page.write_text(render_html(nb, title=title, lang=lang), encoding="utf-8")
-    return page
+    html = render_html(nb, title=texts.text("report.title", lang), lang=lang)
+    (folder / "report.html").write_text(html, encoding="utf-8")
+    return nb, html
 
 
-def _print_pdf(folder: Path, lang: str, stand: str, notify: Callable[[str], object]) -> None:
+def _print_pdf(
+    folder: Path,
+    nb: nbformat.NotebookNode,
+    page: str,
+    lang: str,
+    stand: str,
+    notify: Callable[[str], object],
+) -> None:
     """``report.pdf``: the page's print view (A4, running head, page numbers, the charts as
-    SVG) printed by Chromium; where it cannot be printed here, a one-line notice."""
+    SVG from ``nb``) printed by Chromium; where it cannot be printed here, a one-line notice."""
     from educatalog.errors import MissingDependency
     from educatalog.files.pdf import write_pdf
 
-    nb = nbformat.read(folder / "report.ipynb", as_version=4)  # type: ignore[no-untyped-call]
-    page = (folder / "report.html").read_text(encoding="utf-8")
     title = texts.text("report.title", lang)
     view = report_page.print_view(
         page, report_page.chart_outputs(nb), title=title, stand=stand, lang=lang

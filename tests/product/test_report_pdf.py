@@ -302,9 +302,9 @@ def test_without_playwright_the_report_says_so_in_one_line(
         write_pdf("<html></html>", tmp_path / "x.pdf")
     assert "\n" not in str(raised.value)
     said: list[str] = []
-    (tmp_path / "report.html").write_text("<html lang='de'><body><h1>B</h1></body></html>")
-    nbformat.write(nbformat.v4.new_notebook(), tmp_path / "report.ipynb")
-    report._print_pdf(tmp_path, "de", "01.01.2026", said.append)  # what the command does
+    page = "<html lang='de'><body><h1>B</h1></body></html>"
+    nb = nbformat.v4.new_notebook()
+    report._print_pdf(tmp_path, nb, page, "de", "01.01.2026", said.append)  # as the command
     assert said == [
         "Note: no report.pdf: report.pdf needs playwright, which the extra 'pdf' installs: "
         "pip install 'educatalog[pdf]'. report.html has everything."
