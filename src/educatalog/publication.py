@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 
     from educatalog.history import Archive
 
+CHART_DPI = 200
+"""The resolution of the chart files in ``charts/``; the page shows them at the figure's."""
+
 __all__ = [
     "Publication",
     "by_district",
@@ -217,8 +220,9 @@ class Publication:
 
         for note in [*notes, *([self.selection] if filtered and self.filters else [])]:
             plots.add_note(figure, note)
-        plots.save(figure, self.out / "charts" / f"{name}.png")
-        plots.display.display_chart(figure)  # PNG on the page, SVG in the PDF
+        saved = plots.save(figure, self.out / "charts" / f"{name}.png", dpi=CHART_DPI)
+        # PNG on the page (the file's, not drawn again), SVG in the PDF
+        plots.display.display_chart(figure, png=saved, dpi=CHART_DPI)
         if table is not None and frame is not None:
             self.table(
                 table,

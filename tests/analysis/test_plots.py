@@ -726,3 +726,41 @@ def test_a_chart_registers_the_display_once(monkeypatch: pytest.MonkeyPatch) -> 
     assert f'alt="{html.escape(alt)}"' in data["text/html"]
     monkeypatch.setattr(IPython, "get_ipython", lambda: None)
     assert not _plots.register_notebook_display()  # outside a shell: nothing to do
+
+
+def test_a_saved_chart_is_shown_from_its_file_without_drawing_it_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The report saves each chart at 200 dpi and shows the same image at the figure's
+    resolution (the size the notebook display would draw), with its SVG and alt text."""
+    import io
+
+    import IPython.display
+    from IPython.core.pylabtools import print_figure
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from PIL import Image
+
+    fig = plots.supply_bars(tiny(["Berlin", "Bremen", "Hamburg"]))
+    drawn = Image.open(io.BytesIO(print_figure(fig, "png", bbox_inches="tight")))
+    saved = _plots.save(fig, tmp_path / "chart.png", dpi=200)
+    renders: list[object] = []
+    original = FigureCanvasAgg.print_png
+
+    def counted(self: FigureCanvasAgg, *args: Any, **kwargs: Any) -> None:
+        renders.append(self)
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(FigureCanvasAgg, "print_png", counted)
+    shown: list[tuple[Any, Any]] = []
+    monkeypatch.setattr(
+        IPython.display, "display", lambda b, raw, metadata: shown.append((b, metadata))
+    )
+    _plots.display.display_chart(fig, png=saved, dpi=200)
+    assert renders == []  # the PNG is the file's, not drawn once more
+    [(bundle, metadata)] = shown
+    image = Image.open(io.BytesIO(bundle["image/png"]))
+    assert abs(image.width - drawn.width) <= 1 and abs(image.height - drawn.height) <= 1
+    assert bundle["image/svg+xml"].lstrip().startswith("<?xml")
+    alt = _plots.alt_text(fig)
+    assert metadata["image/png"] == {"alt": alt} and metadata["image/svg+xml"]["alt"] == alt
+    plt.close(fig)

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import base64
 import html
+import io
 import sys
+from pathlib import Path
 from typing import Any
 
 from matplotlib.figure import Figure
@@ -43,16 +45,19 @@ def register_notebook_display() -> bool:
     return True
 
 
-def _bundle(figure: Figure, include: Any = None, exclude: Any = None) -> Any:
+def _bundle(
+    figure: Figure, include: Any = None, exclude: Any = None, *, png: bytes | None = None
+) -> Any:
     """The figure for IPython: PNG with its text alternative as ``alt`` metadata, and the
-    same image as HTML with an ``alt`` attribute."""
-    from IPython.core.pylabtools import print_figure
-
+    same image as HTML with an ``alt`` attribute. ``png``: the image drawn already."""
     from educatalog.plots._setup import alt_text
 
-    # IPython leaves print_figure unannotated: bytes for "png"
-    data: Any = print_figure(figure, "png", bbox_inches="tight")  # type: ignore[no-untyped-call]
-    png = bytes(data)
+    if png is None:
+        from IPython.core.pylabtools import print_figure
+
+        # IPython leaves print_figure unannotated: bytes for "png"
+        data: Any = print_figure(figure, "png", bbox_inches="tight")  # type: ignore[no-untyped-call]
+        png = bytes(data)
     alt = alt_text(figure) or ""
     encoded = base64.b64encode(png).decode("ascii")
     image = (
@@ -64,18 +69,33 @@ def _bundle(figure: Figure, include: Any = None, exclude: Any = None) -> Any:
     return bundle, metadata
 
 
-def display_chart(figure: Figure) -> None:
+def _resized(png: Path, factor: float) -> bytes:
+    """The image in ``png`` scaled by ``factor`` (Lanczos), as PNG bytes."""
+    from PIL import Image
+
+    with Image.open(png) as image:
+        if factor == 1:
+            return png.read_bytes()
+        size = (max(1, round(image.width * factor)), max(1, round(image.height * factor)))
+        out = io.BytesIO()
+        image.resize(size, Image.Resampling.LANCZOS).save(out, format="PNG")
+    return out.getvalue()
+
+
+def display_chart(figure: Figure, *, png: Path | None = None, dpi: float | None = None) -> None:
     """Show ``figure`` as the notebook display does (:func:`register_notebook_display`) with
     its SVG beside the PNG: the page shows the PNG, the report's PDF draws the SVG, sharp at
-    any zoom. The SVG's metadata carries the chart's title and text alternative."""
-    import io
+    any zoom. The SVG's metadata carries the chart's title and text alternative.
 
+    ``png``: the chart saved already at ``dpi`` (:func:`educatalog.plots.save`), shown at the
+    figure's own resolution without drawing the chart once more."""
     import matplotlib as mpl
     from IPython.display import display
 
     from educatalog.plots._setup import STYLE, alt_text
 
-    bundle, metadata = _bundle(figure)
+    shown = None if png is None else _resized(png, figure.dpi / (dpi or figure.dpi))
+    bundle, metadata = _bundle(figure, png=shown)
     svg = io.StringIO()
     with mpl.rc_context(STYLE):
         figure.savefig(
