@@ -228,6 +228,7 @@ def write_report(
     population: str | os.PathLike[str] | None = None,
     catalogue: Mapping[str, Any] | None = None,
     min_cases: int = MIN_CASES,
+    pdf: bool = True,
     notify: Callable[[str], object] = print,
 ) -> Path:
     """Execute the report notebook against the service at ``url`` and write the report
@@ -246,6 +247,7 @@ def write_report(
     of a passing loopback address. Costs resting on fewer than ``min_cases`` courses and
     rates resting on fewer than ``min_cases`` events show "/" (the small-cell rule of
     :func:`educatalog.tables.present`; the manifest records it among the parameters).
+    ``pdf=False`` leaves out ``report.pdf`` (no Chromium is started).
 
     The manifest is written first and again if the run fails, listing what this run wrote
     (marked ``"complete": false``), so that the next run may write over a half-written
@@ -291,7 +293,8 @@ def write_report(
     env = {"EDUCATALOG_URL": url, **({"EDUCATALOG_TOKEN": token} if token else {})}
     try:
         nb, html = _render(folder, parameters, env, timeout, lang)
-        _print_pdf(folder, nb, html, lang, texts.date(stand, lang), notify)
+        if pdf:
+            _print_pdf(folder, nb, html, lang, texts.date(stand, lang), notify)
     except BaseException:
         manifest(_new_charts(folder, before), complete=False)
         raise
@@ -429,6 +432,7 @@ def make_report(
     population: str | os.PathLike[str] | None = None,
     period: str | int | None = None,
     min_cases: int = MIN_CASES,
+    pdf: bool = True,
 ) -> Path:
     """What ``educatalog report`` does: :func:`write_report` against ``origin`` (default: the
     configured service, else the demo catalogue on a private server for the run) once every
@@ -438,8 +442,8 @@ def make_report(
     and day). ``period`` (a calendar year, ``"2025"``) is ``start`` and ``end`` of that
     year (:func:`educatalog.periods.period_dates`: not with them). ``notify`` receives a line
     before the notebook runs; ``archive`` adds the catalogue over time and the year before,
-    ``population`` gives the figures of the per-capita rates and ``min_cases`` the small-cell
-    rule (:func:`write_report`).
+    ``population`` gives the figures of the per-capita rates, ``min_cases`` the small-cell
+    rule and ``pdf=False`` leaves out the PDF (:func:`write_report`).
 
     >>> make_report("reports/", origin=resolve_origin(demo=True), lang="en")  # doctest: +SKIP
     PosixPath('/home/me/reports/report.html')
@@ -468,6 +472,7 @@ def make_report(
             population=population,
             catalogue=info if isinstance(info, Mapping) else None,
             min_cases=min_cases,
+            pdf=pdf,
             notify=notify,
         )
 

@@ -55,7 +55,7 @@ def raw(server: str) -> Raw:
 
 
 def run_report(server: str, out: Path, *options: str) -> Path:
-    done = report_command(server, out, *options, token=TOKEN, timeout=600)
+    done = report_command(server, out, "--no-pdf", *options, token=TOKEN, timeout=600)
     assert done.returncode == 0, done.stderr
     return out
 

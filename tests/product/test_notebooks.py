@@ -260,7 +260,7 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def report_en(server: str, archive: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The whole report in English, with the catalogue over time from ``archive``."""
     out = tmp_path_factory.mktemp("report-en")
-    return run_report(server, out, "--lang", "en", "--archive", str(archive))
+    return run_report(server, out, "--lang", "en", "--archive", str(archive), "--no-pdf")
 
 
 def visible_text(page: str) -> str:
@@ -429,7 +429,7 @@ def test_report_shows_the_catalogue_over_time_from_an_archive(
     if lang == "en":
         out = request.getfixturevalue("report_en")
     else:
-        out = run_report(server, tmp_path / "report", "--archive", str(archive))
+        out = run_report(server, tmp_path / "report", "--archive", str(archive), "--no-pdf")
     arc = history.open(archive)
     page = (out / "report.html").read_text(encoding="utf-8")
     soup = BeautifulSoup(page, features="html.parser")

@@ -6,7 +6,8 @@ catalogue and dates.
 Two real runs of `educatalog report` against a reference server on loopback: German and
 unfiltered, with an archive whose newest snapshot is the report's catalogue; English and
 filtered (two states, a year of start dates), with a population file of one's own and an
-archive of one snapshot of another catalogue.
+archive of one snapshot of another catalogue. The runs leave out the PDF (``--no-pdf``):
+tests/product/test_report_pdf.py reads one.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def server(catalogue_database: Path) -> Iterator[str]:
 def run(
     server: str, out: Path, *options: str, check: bool = True
 ) -> subprocess.CompletedProcess[str]:
-    done = report_command(server, out, *options, token=TOKEN, timeout=300)
+    done = report_command(server, out, "--no-pdf", *options, token=TOKEN, timeout=300)
     if check:
         assert done.returncode == 0, done.stderr
     return done
@@ -201,6 +202,9 @@ def test_rates_name_their_population_date_and_basis(german: Path, english: Path)
     assert germany[5] == "83.577.140"
     manifest = json.loads((german / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["population"]["basis"] == "Zensus 2022"
+    # written with --no-pdf, as every report here: no PDF, and none listed
+    assert not (german / "report.pdf").exists()
+    assert "report.pdf" not in manifest["files"]
     # One's own figures: their date and source, wherever the rate is.
     text = soup_of(english).get_text(" ")
     assert "Inhabitants on 30 Jun 2025" in text

@@ -141,6 +141,12 @@ def _add_report_command(commands: Commands) -> None:
         help="show costs resting on fewer than N courses and rates resting on fewer than N "
         "events as / (not reliable enough; default 3)",
     )
+    report.add_argument(
+        "--no-pdf",
+        dest="pdf",
+        action="store_false",
+        help="write report.html without report.pdf (no Chromium needed, faster)",
+    )
     report.add_argument("--scale", type=positive_float, default=1.0, help="demo size")
     report.add_argument("--seed", type=int, default=None, help="demo random seed (default 0)")
 
@@ -244,6 +250,7 @@ def _report(args: argparse.Namespace) -> int:
             population=args.population,
             period=args.period,
             min_cases=args.min_cases,
+            pdf=args.pdf,
         )
     except EducatalogError as exc:
         return fail("report", str(exc))
