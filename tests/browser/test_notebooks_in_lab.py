@@ -36,9 +36,10 @@ ENGLISH_IN_LAB = {
     "08-districts",
 }
 LAB_RUNS = [(name, "en" if name in ENGLISH_IN_LAB else "de") for name in NAMES]
-"""Each notebook runs in JupyterLab in one language, German or English; it runs in the other
-in a kernel (``tests/product/test_notebooks.py``: ``KERNEL_RUNS``), whose outputs are read
-for the same words. One run in JupyterLab a notebook costs half a minute to two minutes."""
+"""Each notebook runs in JupyterLab in one language, German or English; it runs in both in
+a kernel (the documentation's gallery, read by ``tests/product/test_notebooks.py``:
+``KERNEL_RUNS``), whose outputs are read for the same words. One run in JupyterLab a
+notebook costs half a minute to two minutes."""
 
 READER_TEXT = """() => {
     // What a reader reads: the rendered prose (without code spans and blocks), the tables
