@@ -43,9 +43,11 @@ test: lint
 # The lowest versions pyproject.toml allows (ci/floors.txt), installed together in their own
 # virtual environment and run through the suite (the install and browser tests aside: they use
 # the newest, and JupyterLab and Voilà, which the floors leave out;
-# the slow end-to-end runs: the README's examples, the docs site and the reports read cell by
-# cell, which depend on the lowest versions through the library they call, not beyond it
-# (tests/product/test_notebooks.py still writes reports and runs every notebook there);
+# the slow end-to-end runs: the README's examples, the docs site with its gallery of the
+# notebooks run in both languages, the reports read cell by cell and the adds killed at random
+# moments, which depend on the lowest versions through the library they call, not beyond it
+# (tests/product/test_notebooks.py still writes reports and runs the report notebook there,
+# and the archive's adds are still killed at the steps that matter);
 # and the schemathesis check of the OpenAPI document: a developers' tool whose releases that
 # accept pytest 8.0, the plugin's floor, no longer work with the newest hypothesis).
 FLOORS_VENV ?= .venv-floors

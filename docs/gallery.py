@@ -7,7 +7,8 @@ under ``build/docs/`` (what a notebook writes stays there), and the executed cop
 ``docs/gallery/<lang>/``, which Sphinx renders (MyST-NB) without running it again.
 
 Running them takes a minute or two, so the executed copies are kept and made again only when
-a notebook or the package changed (the key: a checksum of ``notebooks/`` and ``src/``).
+a notebook, the package or what is installed changed (the key: a checksum of ``notebooks/``,
+``src/`` and the installed versions).
 """
 
 from __future__ import annotations
@@ -28,7 +29,12 @@ LANGS = ("de", "en")
 
 
 def key() -> str:
+    """A checksum of the notebooks, the package and the versions installed beside it."""
+    from importlib import metadata
+
     digest = hashlib.sha256()
+    installed = sorted(f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions())
+    digest.update("\n".join(installed).encode())
     for folder in (ROOT / "notebooks", ROOT / "src"):
         for path in sorted(folder.rglob("*")):
             if path.is_file() and "__pycache__" not in path.parts:

@@ -92,6 +92,7 @@ def test_an_add_killed_at_a_step_leaves_the_archive_whole(
     _next_add_works(archive, made)
 
 
+@pytest.mark.slow  # minutes of kills; the kills at the steps that matter run in test-floors
 def test_adds_killed_at_random_moments_leave_the_archive_whole(
     made: dict[str, Any], tmp_path: Path
 ) -> None:

@@ -123,6 +123,7 @@ def reader_text(nb: nbformat.NotebookNode) -> str:
     return "\n".join(parts)
 
 
+@pytest.mark.slow  # the gallery: 16 runs, made again for every set of installed versions
 @pytest.mark.timeout(900)  # the first waits for the gallery's 16 runs (minutes on 2 cores)
 @pytest.mark.parametrize(("name", "lang"), KERNEL_RUNS)
 def test_notebook_runs_in_a_kernel(name: str, lang: str, proper_names: list[str]) -> None:
