@@ -759,8 +759,10 @@ def test_a_saved_chart_is_shown_from_its_file_without_drawing_it_again(
     assert renders == []  # the PNG is the file's, not drawn once more
     [(bundle, metadata)] = shown
     image = Image.open(io.BytesIO(bundle["image/png"]))
-    assert abs(image.width - drawn.width) <= 1 and abs(image.height - drawn.height) <= 1
+    assert abs(image.width - drawn.width) <= 1
+    assert abs(image.height - drawn.height) <= 1
     assert bundle["image/svg+xml"].lstrip().startswith("<?xml")
     alt = _plots.alt_text(fig)
-    assert metadata["image/png"] == {"alt": alt} and metadata["image/svg+xml"]["alt"] == alt
+    assert metadata["image/png"] == {"alt": alt}
+    assert metadata["image/svg+xml"]["alt"] == alt
     plt.close(fig)
