@@ -89,10 +89,10 @@ def demo_catalogue(catalogue_database: Path) -> Iterator[Any]:
 # starting last and running alone (the order of their seconds in a run of `make test`; the
 # other modules keep their order, after these).
 LONGEST_FIRST = (
+    "product/test_notebooks.py",  # first of all: the gallery's 16 notebook runs (tests/docsite.py)
     "browser/test_notebooks_in_lab.py",
     "browser/test_dashboard.py",
     "product/test_readme.py",
-    "product/test_notebooks.py",
     "product/test_report_citable.py",
     "product/test_packaging.py",
     "data/test_interrupted_add.py",
