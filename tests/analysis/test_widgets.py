@@ -351,9 +351,19 @@ def test_download_link_carries_the_table(
     name, data = download(explorer)
     assert name == "educatalog-courses-by-state.csv"
     assert data.startswith("\ufeff".encode())
+    rows = len(explorer.table) + 1  # and the total; the title above, what they counted under
     back = pd.read_csv(
-        io.BytesIO(data), index_col=[0, 1], encoding="utf-8-sig", dtype={"Key": str}
+        io.BytesIO(data),
+        index_col=[0, 1],
+        encoding="utf-8-sig",
+        dtype={"Key": str},
+        skiprows=1,
+        nrows=rows,
     ).fillna({"Key": ""})
+    under = data.decode("utf-8-sig").splitlines()[rows + 2 :]
+    assert under[0] == ""
+    assert "Measure: Courses" in under
+    assert "Filters: Bavaria" in under
     assert back.index.names == ["Key", "State"]
     assert back.columns.tolist() == ["Events", "Courses", "Share of events (%)"]
     # The filter narrows the levels: Bavaria and its total, never 15 states "with 0".
@@ -368,7 +378,7 @@ def test_download_link_carries_the_table(
     c["by2"].value = "duration_class"
     c["format"].value = "Excel"
     name, data = download(explorer)
-    assert name == "educatalog-courses-by-state-by-duration_class.xlsx"
+    assert name == "educatalog-courses-by-state-and-duration-class.xlsx"
     book = openpyxl.load_workbook(io.BytesIO(data))
     assert book.sheetnames[0] == "About these data"
     about = dict(book.worksheets[0].iter_rows(min_row=3, values_only=True))
@@ -390,7 +400,7 @@ def test_download_link_carries_the_table(
     # The same bytes on the kernel's disk, from code.
     path = explorer.export("xlsx")
     assert path.parent == tmp_path
-    assert path.name.startswith("educatalog-courses-by-state-by-duration_class-")
+    assert path.name.startswith("educatalog-courses-by-state-and-duration-class-")
     again = explorer.export("csv")
     assert again != path  # a new name, never overwritten
     assert again.read_bytes() == explorer.payload("csv")

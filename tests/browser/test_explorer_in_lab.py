@@ -221,7 +221,17 @@ def test_the_download_link_gives_the_table_on_screen(
 
     csv = download(page, tmp_path)
     assert csv.suffix == ".csv"
-    frame = pd.read_csv(io.BytesIO(csv.read_bytes()), sep=";", decimal=",", encoding="utf-8-sig")
+    lines = csv.read_bytes().decode("utf-8-sig").splitlines()
+    assert lines[0] == "Veranstaltungen nach Bundesland – SYNTHETISCHE DEMODATEN"  # as on a sheet
+    assert "Filter: Bayern, Sachsen" in lines[len(rows) + 2 :]  # what the rows counted
+    frame = pd.read_csv(
+        io.BytesIO(csv.read_bytes()),
+        sep=";",
+        decimal=",",
+        encoding="utf-8-sig",
+        skiprows=1,
+        nrows=len(rows),
+    )
     # the file's shares are numbers in percent: their header says so
     assert [c.removesuffix(" (%)") for c in frame.columns[-len(headers) :]] == headers
     labels = frame.iloc[:, frame.columns.get_loc(headers[0]) - 1].astype(str).tolist()

@@ -21,7 +21,6 @@ from __future__ import annotations
 import datetime as dt
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, overload
 
@@ -34,6 +33,7 @@ from educatalog.errors import require
 from educatalog.frames.excel import check_rows, sheet_names, text_cell
 from educatalog.frames.provenance import Source, source_of
 from educatalog.tables import symbols
+from educatalog.tables.provenance import Provenance
 
 if TYPE_CHECKING:
     from openpyxl import Workbook
@@ -67,38 +67,6 @@ LANGUAGE_TAGS: dict[str, str] = {"de": "de-DE", "en": "en-GB"}
 """The workbook's language property, per language."""
 
 _RED = "B00020"
-
-
-@dataclass(frozen=True)
-class _Provenance:
-    """What every sheet says of its data, in the workbook's language."""
-
-    lang: str
-    source: Source | None
-    filters: Sequence[str]
-    population: Mapping[str, Any] | None
-
-    @property
-    def demo(self) -> bool:
-        return self.source is not None and self.source.demo
-
-    def lines(self, table: Table) -> list[tuple[str, str]]:
-        """(label, text) of the lines under a table, after its notes (a per-capita table's
-        name its population figures): source, Stand, filters ("none" when there are none, for a
-        table of the selection), the demo mark."""
-        lang = self.lang
-        source = table.source or self.source
-        described = source.text(lang, dated=False) if source else texts.text("source.unknown", lang)
-        lines = [(texts.text("excel.source", lang), described)]
-        stand = table.stand or (texts.date(source.stand, lang) if source else None)
-        if stand:
-            lines.append((texts.text("excel.stand", lang), stand))
-        if table.filtered:  # every sheet says what it counted, with filters or without
-            filters = "; ".join(self.filters) or texts.text("excel.none", lang)
-            lines.append((texts.text("excel.filters", lang), filters))
-        if self.demo or (source is not None and source.demo):
-            lines.append((texts.text("excel.note", lang), texts.text("excel.demo", lang)))
-        return lines
 
 
 @overload
@@ -159,7 +127,7 @@ def write_excel(
     found = _source(source, tables)
     if population is None:
         population = next((t.population for t in tables if t.population), None)
-    provenance = _Provenance(lang, found, tuple(filters), population)
+    provenance = Provenance(lang, found, tuple(filters), population)
     names = sheet_names(
         [
             t.sheet or t.title or f"{texts.text('excel.table', lang)} {i + 1}"
@@ -188,7 +156,7 @@ def _source(source: Source | str | None, tables: Sequence[Table]) -> Source | No
     return next((t.source for t in tables if t.source is not None), None)
 
 
-def _properties(book: Workbook, title: str | None, provenance: _Provenance) -> None:
+def _properties(book: Workbook, title: str | None, provenance: Provenance) -> None:
     """Title, creator ("educatalog <version>"), language and subject of the workbook."""
     lang = provenance.lang
     properties = book.properties
@@ -203,7 +171,7 @@ def _properties(book: Workbook, title: str | None, provenance: _Provenance) -> N
 
 
 def _about_sheet(
-    book: Workbook, title: str | None, provenance: _Provenance, names: Sequence[str]
+    book: Workbook, title: str | None, provenance: Provenance, names: Sequence[str]
 ) -> None:
     from openpyxl.styles import Alignment, Font
     from openpyxl.worksheet.worksheet import Worksheet
@@ -252,17 +220,14 @@ def _about_sheet(
         row[1].alignment = Alignment(wrap_text=True, vertical="top")
 
 
-def _table_sheet(book: Workbook, table: Table, name: str, provenance: _Provenance) -> None:
+def _table_sheet(book: Workbook, table: Table, name: str, provenance: Provenance) -> None:
     """One sheet: title (and demo mark), header, rows, then notes and provenance."""
     from openpyxl.styles import Alignment, Font
 
     lines = provenance.lines(table)
     check_rows(name, len(table.frame) + 2 + len(table.notes) + len(lines))
     sheet = book.create_sheet(name)
-    heading = table.title or name
-    if provenance.demo:
-        heading = f"{heading} – {texts.text('demo_mark', provenance.lang)}"
-    sheet.append([text_cell(sheet, heading)])
+    sheet.append([text_cell(sheet, provenance.heading(table, name))])
     sheet["A1"].font = Font(bold=True, size=12, color=_RED if provenance.demo else None)
     n_index = table.frame.index.nlevels
     header_row = _header(sheet, table, provenance.lang)

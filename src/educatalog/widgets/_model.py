@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
@@ -501,8 +502,9 @@ class ExplorerModel:
 
     @property
     def file_stem(self) -> str:
-        """The name of the table's file, without a suffix."""
-        return f"educatalog-{self.shown.measure}-by-{'-by-'.join(self.shown.dims)}"
+        """The name of the table's file, without a suffix: its title in the model's language
+        ("educatalog-kurse-nach-bundesland", "educatalog-courses-by-state")."""
+        return f"educatalog-{_file_words(_title(self.shown.measure, self.shown.dims, self.lang))}"
 
     def suffix(self, format: str | None = None) -> str:
         """The file suffix of ``format`` (``csv``, ``xlsx`` or a label), else of the view's."""
@@ -517,7 +519,7 @@ class ExplorerModel:
         suffix = self.suffix(format)
         table = self._presented()
         if suffix == "csv":
-            return csv_bytes(table)
+            return csv_bytes(table, self.source, self.notes)
         return xlsx_bytes(table, self.source, self.notes)
 
     def export(self, format: str | None = None, directory: str | Path | None = None) -> Path:
@@ -553,6 +555,14 @@ def _title(measure: str, dims: Sequence[str], lang: str) -> str:
         return texts.text("title.by", lang, measure=what, dimension=texts.dimension(dims[0], lang))
     rows, columns = (texts.dimension(d, lang) for d in dims)
     return texts.text("title.measure_by_2d", lang, measure=what, rows=rows, columns=columns)
+
+
+def _file_words(title: str) -> str:
+    """``title`` as words of a file name: lower case, umlauts spelt out, hyphens between."""
+    spelt = title.lower()
+    for letter, spelling in (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss")):
+        spelt = spelt.replace(letter, spelling)
+    return "-".join(re.findall(r"[a-z0-9]+", spelt))
 
 
 def _largest(frame: pd.DataFrame, dim: str, measure: str, top: int) -> pd.DataFrame:

@@ -5,6 +5,7 @@ download link that carries the file in a ``data:`` URI."""
 from __future__ import annotations
 
 import base64
+import csv
 import datetime as dt
 import html
 import io
@@ -16,6 +17,7 @@ import pandas as pd
 from educatalog import tables
 from educatalog.errors import UsageError
 from educatalog.frames.provenance import Source
+from educatalog.tables.provenance import Provenance
 
 __all__ = ["FORMATS"]
 
@@ -48,17 +50,31 @@ def presented(
     return presented
 
 
-def csv_bytes(table: tables.Table) -> bytes:
+def csv_bytes(
+    table: tables.Table, source: Source | None = None, filters: Sequence[str] = ()
+) -> bytes:
     """UTF-8 with BOM; in German with ``;`` between fields and a decimal comma, as German
-    Excel reads it; shares in percent, their header marked "(%)"."""
+    Excel reads it; shares in percent, their header marked "(%)". As on the workbook's
+    sheet, the first line is the title (with the demo mark for synthetic data) and, after
+    the rows and an empty line, the notes, source, "Stand", ``filters`` and the demo mark
+    follow, one a line: read the rows back with
+    ``pd.read_csv(path, sep=";", decimal=",", skiprows=1, nrows=rows)``."""
     frame = table.frame.copy()
     for column, kind in table.kinds.items():
         if kind == "share":  # a number in percent: the header says so
             frame[column] = (frame[column].astype("Float64") * 100).round(2)
             frame = frame.rename(columns={column: f"{column.rstrip()} (%)"})
     german = table.lang == "de"
-    text = frame.to_csv(sep=";" if german else ",", decimal="," if german else ".")
-    return ("\ufeff" + text).encode("utf-8")
+    separator = ";" if german else ","
+    provenance = Provenance(table.lang, source or table.source, tuple(filters), None)
+    text = io.StringIO()
+    lines = csv.writer(text, delimiter=separator, lineterminator="\n")
+    lines.writerow([provenance.heading(table)])
+    frame.to_csv(text, sep=separator, decimal="," if german else ".", lineterminator="\n")
+    lines.writerow([])
+    for line in [*table.notes, *(f"{label}: {said}" for label, said in provenance.lines(table))]:
+        lines.writerow([line])
+    return ("\ufeff" + text.getvalue()).encode("utf-8")
 
 
 def xlsx_bytes(table: tables.Table, source: Source | None, filters: Sequence[str]) -> bytes:
