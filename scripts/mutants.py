@@ -554,11 +554,11 @@ MUTANTS: tuple[Mutant, ...] = (
         f"{URL}::test_a_district_view_goes_into_a_link_and_comes_back",
     ),
     _m(
-        "address-ignores-the-start-slider",
+        "address-forgets-the-opened-view",
         "widgets/url_sync.py",
-        '        explorer.controls["start"].observe(update, names="index")',
-        "        pass",
-        "moving the start months leaves the page's address (the link to share) behind",
+        "    bar = AddressBar(query=to_query(explorer.state))",
+        '    bar = AddressBar(query="")',
+        "a page opened from a link drops the view from its address: a copy shares the plain view",
         f"{URL}::test_a_view_goes_into_a_link_and_comes_back",
     ),
     _m(
