@@ -313,7 +313,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "    frame.loc[stats.MARGINS] = frame.sum()\n",
         "",
         "the report's table of events by state on each snapshot date has no total row",
-        f"{REVIEW}::test_lifetimes_keep_complete_ones_apart_from_lower_bounds",
+        f"{REVIEW}::test_the_archives_events_by_state_list_every_state_and_their_total",
     ),
     _m(
         "flows-first-date-as-zero",
@@ -395,7 +395,7 @@ MUTANTS: tuple[Mutant, ...] = (
         'shares = stats.crosstab(offers, rows, columns, normalize="index", margins=True)',
         'shares = stats.crosstab(offers, rows, columns, normalize="columns", margins=True)',
         "the table under a chart of shares within each state gives shares within each column",
-        f"{REVIEW}::test_a_quarter_goes_through_the_report",
+        f"{REVIEW}::test_the_table_of_a_chart_of_shares_within_each_row",
     ),
     _m(
         "demo-scale-without-decimals",
@@ -559,7 +559,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "    bar = AddressBar(query=to_query(explorer.state))",
         '    bar = AddressBar(query="")',
         "a page opened from a link drops the view from its address: a copy shares the plain view",
-        f"{URL}::test_a_view_goes_into_a_link_and_comes_back",
+        f"{URL}::test_the_address_holds_the_view_the_page_opened_with_and_follows_it",
     ),
     _m(
         "table-emptied-to-its-total",
