@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -782,6 +783,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if failed:
                 print(f"The tests fail without any mutant:\n{failed}", file=sys.stderr)
                 return 2
+            print(f"... passed in {(time.monotonic() - started) / 60:.1f} minutes")
         print(f"{len(mutants)} mutants, {args.jobs} at a time ...", flush=True)
 
         def one(mutant: Mutant) -> Result:
@@ -797,7 +799,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if r.outcome == "error":
             print(f"\n{r.mutant.name}: {r.detail}", file=sys.stderr)
     minutes = (time.monotonic() - started) / 60
-    print(f"\n{minutes:.1f} minutes ({args.jobs} at a time)")
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (used.ru_utime + used.ru_stime) / 60
+    print(f"\n{minutes:.1f} minutes, {cpu:.1f} CPU-minutes ({args.jobs} at a time)")
     return 0 if passed else 1
 
 
