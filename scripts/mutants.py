@@ -699,9 +699,10 @@ def run_mutant(mutant: Mutant, scratch: Path, timeout: float) -> Result:
     return Result(mutant, "error", seconds, f"pytest exit status {status}:\n{tail}")
 
 
-def baseline(mutants: Sequence[Mutant], scratch: Path, timeout: float) -> str | None:
-    """Run every test the mutants name against an unchanged copy: None when they pass (and
-    the copy is what they imported), else what went wrong."""
+def baseline(mutants: Sequence[Mutant], scratch: Path, timeout: float, jobs: int) -> str | None:
+    """Run every test the mutants name against an unchanged copy (``jobs`` processes, each
+    with whole test modules): None when they pass and the copy is what they imported, else
+    what went wrong."""
     folder = Path(tempfile.mkdtemp(prefix="baseline-", dir=scratch))
     try:
         src = copy_sources(folder)
@@ -715,10 +716,19 @@ def baseline(mutants: Sequence[Mutant], scratch: Path, timeout: float) -> str | 
         if not probe.stdout.strip().startswith(str(src)):
             return f"the copy is not what Python imports: {probe.stdout.strip()}"
         tests = list(dict.fromkeys(t for m in mutants for t in m.tests))
-        status, tail = run_tests(src, tests, timeout * 3)
+        modules = list(dict.fromkeys(t.partition("::")[0] for t in tests))
+        parts = [
+            [t for t in tests if modules.index(t.partition("::")[0]) % jobs == n]
+            for n in range(jobs)
+        ]
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            runs = list(
+                pool.map(lambda part: run_tests(src, part, timeout * 3), filter(None, parts))
+            )
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    return None if status == 0 else f"pytest exit status {status}:\n{tail}"
+    failed = [f"pytest exit status {status}:\n{tail}" for status, tail in runs if status != 0]
+    return "\n".join(failed) or None
 
 
 def summary(results: Sequence[Result], min_killed: float) -> tuple[list[str], bool]:
@@ -779,7 +789,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         scratch = Path(temporary)
         if not args.no_baseline:
             print(f"Baseline: the tests of {len(mutants)} mutants on the unchanged sources ...")
-            failed = baseline(mutants, scratch, args.timeout)
+            failed = baseline(mutants, scratch, args.timeout, args.jobs)
             if failed:
                 print(f"The tests fail without any mutant:\n{failed}", file=sys.stderr)
                 return 2
