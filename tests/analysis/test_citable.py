@@ -81,6 +81,10 @@ def test_totals_in_every_table_and_germany_for_all_states(offers: pd.DataFrame) 
     assert total["Veranstaltungen"] == offers["event_id"].nunique()
     assert total["Kurse"] == offers["course_id"].nunique()  # distinct, not the states' sum
     assert total["Kurse"] < supply.frame["Kurse"].iloc[:-1].sum()
+    # On the page the total row, and only it, is set off (bold, ruled) from the rows.
+    page = supply.to_html()
+    assert page.count('<tr class="educatalog-total">') == 1
+    assert '<tr class="educatalog-total"><th scope="row"></th><th scope="row">Deutschland' in page
     rates = tables.present(stats.per_capita(offers, margins=True), "en")
     germany = rates.frame.loc[("", "Germany (events with a state)")]
     assert germany.iloc[-1] == pytest.approx(germany.iloc[0] * 100_000 / 83_577_140)

@@ -122,6 +122,11 @@ def test_a_filtered_publication_names_its_selection_under_tables_and_charts(
     whole = pub.table("flows", stats.supply(two, "state"), filtered=False)
     assert whole.selection is None
     assert selection not in whole.to_html()
+    assert (
+        "Das ganze Archiv: Die Filter des Berichts gelten für diese Tabelle nicht." in whole.notes
+    )
+    # In English, the states by their English names.
+    assert publication.scope(TWO, None, None, "en") == ["states: Bavaria, Saxony"]
     # Without filters, no such line.
     plain = publication.Publication(tmp_path / "all", "de", source=source)
     assert not any(
@@ -166,6 +171,8 @@ def test_stand_is_the_date_of_the_data_and_created_is_the_build(tmp_path: Path) 
     fetched = dt.datetime(2026, 11, 26, 16, 58, tzinfo=dt.UTC)
     info = {"educatalog": {"seed": 0, "scale": 0.2, "as_of": "2024-03-01"}}
     source = publication.describe_source(Source(demo=True, fetched_at=fetched), info, "de")
+    assert source.name is not None
+    assert source.name.startswith("synthetischer Demo-Katalog von educatalog (Seed 0, Maßstab 0,2")
     assert source.as_of == dt.date(2024, 3, 1)
     assert source.stand == dt.date(2024, 3, 1)
     assert Source.from_attrs({"educatalog": source.to_attrs()}) == source
@@ -272,6 +279,28 @@ def test_flows_mark_what_has_no_meaning_with_x_and_head_listed_as_with_events(
     rows = list(openpyxl.load_workbook(path).worksheets[1].iter_rows(min_row=3, values_only=True))
     assert rows[0][1:] == (10, "x", "x", "x")
     assert rows[2][1:] == ("x", 3, 1, 2)
+
+
+def test_the_archives_events_by_state_list_every_state_and_their_total() -> None:
+    """The table of events by state on each snapshot date (the report's and notebook 07's):
+    every state in the order of its key, one without events on a date with "–" (none),
+    not "." (unknown), the events without a state, and the total row."""
+    days = pd.DatetimeIndex(["2026-01-01", "2026-02-01"], name="snapshot_date")
+    events = pd.DataFrame(
+        [[5.0, 6.0], [3.0, None], [None, 1.0]],
+        index=pd.Index(["Bayern", "Bremen", None], name="state"),
+        columns=days,
+    )
+    shown = tables.present(publication.events_by_state(events), "de")
+    rows = shown.formatted()
+    assert list(rows.columns) == ["01.01.2026", "01.02.2026"]
+    assert [key for key, _ in rows.index] == [*STATES["key"], "", ""]
+    assert rows.loc[("09", "Bayern")].tolist() == ["5", "6"]
+    assert rows.loc[("04", "Bremen")].tolist() == ["3", "–"]  # none on the second date
+    assert rows.loc[("11", "Berlin")].tolist() == ["–", "–"]  # none on either
+    assert rows.loc[("", "ohne Angabe")].tolist() == ["–", "1"]
+    assert rows.loc[("", "Deutschland")].tolist() == ["8", "7"]
+    assert shown.totals == 1
 
 
 # -- 7/8/9: totals that are no sums, the rates' total, places as far as stated ----------------
@@ -383,6 +412,20 @@ def test_the_workbook_writes_months_as_dates_and_years_as_numbers(
         assert quarters["A3"].value == quarter
         assert (years["A3"].value, years["A3"].number_format) == (2025, "0")
         assert years["A4"].value == 2026
+
+
+def test_the_table_of_a_chart_of_shares_within_each_row(offers: pd.DataFrame) -> None:
+    """The numbers under a chart of shares within each state (``plots.stacked_shares``,
+    ``plots.heatmap``): each row's shares add up to 1, beside the row's events (its base),
+    down to the total row."""
+    shares = publication.chart_shares(offers, "state", "instruction_form_category")
+    events = stats.supply(offers, "state", normalize=False, margins=True)["events"]
+    assert shares["events"].tolist() == events.tolist()
+    parts = shares.drop(columns="events")
+    assert parts.sum(axis=1).tolist() == pytest.approx([1.0] * len(parts))
+    bayern = offers[offers["state"] == "Bayern"]
+    digital = (bayern["instruction_form_category"] == "Digital").sum() / len(bayern)
+    assert shares.loc["Bayern", "Digital"] == pytest.approx(digital)
 
 
 # -- every state alone and a quarter through the report's computations -------------------------

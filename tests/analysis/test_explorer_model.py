@@ -373,6 +373,8 @@ def test_the_districts_offered_are_those_of_the_states_chosen(model: ExplorerMod
     assert len(every) == 401
     assert every[-1] == MISSING_LABEL
     assert every[:2] == ["Ahrweiler", "Aichach-Friedberg"]
+    after = every.index("Bottrop") + 1  # an umlaut beside its vowel, not after every "Bu…"
+    assert every[after : after + 3] == ["Böblingen", "Börde", "Brandenburg an der Havel"]
     model.update(states=("Bremen",))
     assert model.choices()["districts"] == [
         ("Bremen", "Bremen"),

@@ -262,6 +262,7 @@ def test_tables_have_headers_in_words_and_formatted_numbers(offers: pd.DataFrame
         table = tables.present(stats.supply(offers, "state"), lang, title="T")
         page = table.to_html()
         assert foreign(re.sub(r"<style>.*?</style>|<[^>]+>", " ", page), lang) == []
+        assert f"<table class='educatalog-table' lang='{lang}'>" in page  # read in its language
         assert 'scope="col"' in page
         assert 'scope="row"' in page
         assert "<caption>T</caption>" in page
@@ -366,6 +367,7 @@ def test_excel_in_english_has_english_words_only(offers: pd.DataFrame, tmp_path:
     path = tables.write_excel(tmp_path / "t.xlsx", sheets, lang="en", title="Course supply")
     book = openpyxl.load_workbook(path)
     assert book.sheetnames[0] == "About these data"
+    assert book.properties.language == "en-GB"
     words = " ".join(
         str(v) for s in book.worksheets for r in s.iter_rows(values_only=True) for v in r if v
     )

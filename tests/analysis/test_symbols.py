@@ -256,6 +256,8 @@ def test_the_workbook_keeps_numbers_and_writes_symbols_as_the_page(
         assert cell.alignment.horizontal == "right"  # a symbol stands where numbers stand
     zero = sheet.cell(5, 3)  # the combined form's courses: 0, a number shown as "–"
     assert (zero.value, zero.number_format) == (0, '#,##0;-#,##0;"–"')
+    bold = [sheet.cell(row, 1).font.bold for row in range(3, 7)]
+    assert bold == [False, False, False, True]  # the total row, set off as on the page
     second = book.worksheets[2]
     share, unknown = second.cell(4, 4), second.cell(4, 3)
     assert share.value == pytest.approx(1 / 5001)  # the number, shown as 0.0%
@@ -281,21 +283,23 @@ def test_the_report_command_takes_the_small_cell_rule() -> None:
 
 
 def test_a_list_of_districts_leaves_out_the_rates_below_the_rule() -> None:
-    """Four districts: 10 events, 2 (below the rule: "/" in the table of every district, so
-    in neither list), none (exactly 0: listed, "–") and 5."""
+    """Five districts: 10 events, 2 (below the rule: "/" in the table of every district, so
+    in neither list), none (exactly 0: listed, "–"), 5 and 3 (as many as the rule asks:
+    listed)."""
     from educatalog.frames.districts import district_table
 
-    names = list(district_table().loc[["09162", "09184", "11000", "02000"], "district"])
+    keys = ["09162", "09184", "11000", "02000", "05315"]
+    names = list(district_table().loc[keys, "district"])
     rates = pd.DataFrame(
-        {"events": [10, 2, 0, 5], "population": [100_000, 100_000, 100_000, 100_000]},
+        {"events": [10, 2, 0, 5, 3], "population": [100_000] * 5},
         index=pd.Index(names, name="district"),
     )
     rates["events_per_100k"] = rates["events"] * 1.0
-    fewest = tables.district_ranking(rates, 3, fewest=True)
-    assert list(fewest.index.get_level_values("key")) == ["11000", "02000", "09162"]
+    fewest = tables.district_ranking(rates, 4, fewest=True)
+    assert list(fewest.index.get_level_values("key")) == ["11000", "05315", "02000", "09162"]
     assert fewest.attrs["ranking"]["unreliable"] == 1
     shown = tables.present(fewest, "de")
-    assert column(shown, shown.frame.columns[-1]) == ["–", "5,00", "10,00"]
+    assert column(shown, shown.frame.columns[-1]) == ["–", "3,00", "5,00", "10,00"]
     assert (
         "Nicht in der Liste: 1 Kreis, dessen Rate aus diesem Grund nicht angegeben wird („/“)."
         in shown.notes
@@ -303,5 +307,5 @@ def test_a_list_of_districts_leaves_out_the_rates_below_the_rule() -> None:
     english = tables.present(fewest, "en").notes
     assert "Not in the list: 1 district whose rate is not shown for this reason (“/”)." in english
     everyone = tables.district_ranking(rates, 4, fewest=True, min_cases=1)
-    assert list(everyone.index.get_level_values("key")) == ["11000", "09184", "02000", "09162"]
+    assert list(everyone.index.get_level_values("key")) == ["11000", "09184", "05315", "02000"]
     assert tables.present(everyone, "de", min_cases=1).formatted().iloc[1, -1] == "2,00"

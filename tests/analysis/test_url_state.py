@@ -69,6 +69,32 @@ def test_what_a_link_gets_wrong_is_said_in_the_readers_words(german: Explorer) -
     assert "duration_class" not in text
     assert "measure=sitze gibt es nicht (es gibt: Veranstaltungen, Kurse, " in text
     assert "„x“ gibt es nicht" in text
+    # Months: in either order the months between them; outside the data its nearest end.
+    months = [str(m) for m in german.model.months]
+    assert german.set_state(f"start={months[5]}&end={months[2]}") == []
+    assert german.state == {"start": months[2], "end": months[5]}
+    for part in ("start=2000-01", "end=2099-12"):
+        problems = german.set_state(part)
+        assert german.state == {}, part  # from the first month, to the last
+        assert [p.split(" (")[0] for p in problems] == [f"Link: {part} liegt außerhalb der Daten"]
+
+
+def test_the_address_holds_the_view_the_page_opened_with_and_follows_it(
+    german: Explorer,
+) -> None:
+    """The dashboard's address (``url_sync.follow``): from the start the view of the link
+    the page was opened with, then every change of a control."""
+    pytest.importorskip("anywidget", reason="the dashboard's page needs the 'dashboard' extra")
+    from educatalog.widgets.url_sync import follow
+
+    assert german.set_state("measure=courses&states=Bayern") == []
+    bar = follow(german)
+    assert bar.query == "measure=courses&states=Bayern"
+    german.controls["states"].value = ("Bayern", "Sachsen")
+    assert bar.query == "measure=courses&states=Bayern&states=Sachsen"
+    months = german.controls["start"].options
+    german.controls["start"].index = (1, len(months) - 1)
+    assert bar.query == f"measure=courses&states=Bayern&states=Sachsen&start={months[1][1]}"
 
 
 def test_places_by_two_dimensions(german: Explorer, offers: pd.DataFrame) -> None:

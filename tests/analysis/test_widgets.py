@@ -86,7 +86,7 @@ def test_initial_view_counts_events_by_state(explorer: Explorer, offers: pd.Data
 
 def test_demo_mark_and_status(explorer: Explorer, offers: pd.DataFrame) -> None:
     status = explorer.outputs["status"].value
-    assert "synthetic demo data" in status
+    assert "<span style='color:#B00020;font-weight:bold'>synthetic demo data</span> · " in status
     assert f"{len(offers):,}</b> of {len(offers):,} events" in status
     texts = [t.get_text() for t in explorer.figure.texts]
     assert plots.DEMO_MARK in texts

@@ -360,6 +360,13 @@ def test_two_small_tables_make_a_data_package(tmp_path: Path) -> None:
     assert (tmp_path / "data" / "02-by-day.csv").read_text().splitlines()[1] == "2026-01-01,1"
     for resource in package["resources"]:
         _check_resource(resource, tmp_path / "data")
+    # The same tables of the synthetic demo catalogue: the package says so.
+    demo = write_datapackage(
+        tmp_path / "demo", shown, lang="en", title="T", source=Source(demo=True)
+    )
+    marked = json.loads(demo.read_text(encoding="utf-8"))
+    assert [licence["name"] for licence in marked["licenses"]] == ["other-open"]
+    assert marked["educatalog"]["demo"] is True
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
