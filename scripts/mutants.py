@@ -54,7 +54,12 @@ GROUPS: dict[str, tuple[str, ...]] = {
     ),
     "explorer": ("widgets/_model.py", "widgets/_choices.py", "widgets/export.py"),
     "report": ("publication.py",),
-    "workbook": ("tables/workbook.py", "tables/datapackage.py", "frames/excel.py"),
+    "workbook": (
+        "tables/workbook.py",
+        "tables/provenance.py",
+        "tables/datapackage.py",
+        "frames/excel.py",
+    ),
     "dashboard": (
         "widgets/url_state.py",
         "widgets/url_sync.py",
@@ -252,7 +257,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     _m(
         "stand-line-dropped",
-        "tables/workbook.py",
+        "tables/provenance.py",
         "        if stand:\n            lines.append",
         "        if not stand:\n            lines.append",
         'a sheet no longer says "Stand:", the date of its data',
@@ -260,10 +265,10 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     _m(
         "demo-mark-missing-on-sheet",
-        "tables/workbook.py",
-        "        heading = f\"{heading} – {texts.text('demo_mark', provenance.lang)}\"",
-        '        heading = f"{heading}"',
-        "a sheet of synthetic demo data copied elsewhere no longer says so",
+        "tables/provenance.py",
+        "            heading = f\"{heading} – {texts.text('demo_mark', self.lang)}\"",
+        '            heading = f"{heading}"',
+        "a sheet (or CSV) of synthetic demo data copied elsewhere no longer says so",
         f"{LANGUAGE}::test_excel_stands_alone",
     ),
     _m(
