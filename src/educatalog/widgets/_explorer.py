@@ -95,10 +95,8 @@ class Explorer:
         alt text), ``table`` and ``status`` (HTML), ``download`` (HTML: the link that
         downloads the table in the chosen format)."""
         self._download = self.outputs["download"]  # tests/product/test_workspace.py reads it
-        months = [label for label, _month in model.options.get("start", [])]
-        self.widget = control_layout(
-            self.controls, self.outputs, model.lang, heading=heading, months=months
-        )
+        start = model.options.get("start", [])  # the months, for a screen reader
+        self.widget = control_layout(self.controls, self.outputs, model.lang, heading, start)
         """The dashboard's widget, to display."""
         # Stable names for style sheets and browser tests: educatalog-explorer, and
         # educatalog-explorer-<name> on every control and output (-states, -chart, ...).
@@ -346,8 +344,7 @@ class Explorer:
             if m.table_note
             else ""
         )
-        # by two dimensions with its total row and column, as stats counts them
-        shown = m.table if m.totals is not None else m.full
+        shown = m.table if m.totals is not None else m.full  # by two: with its totals
         self.outputs["table"].value = (
             table_html(shown, m.totals, lang=m.lang, title=m.table_title) + note
         )

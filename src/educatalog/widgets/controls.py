@@ -88,14 +88,13 @@ def control_layout(
     controls: Mapping[str, w.Widget],
     outputs: Mapping[str, w.Widget],
     lang: str,
-    *,
     heading: bool = True,
-    months: Sequence[str] = (),
+    months: Sequence[Option] = (),
 ) -> w.Widget:
     """The dashboard: heading, controls, status, chart beside table, download link; its
     style sheet (:data:`educatalog.widgets.aria.STYLE`: rows of controls wrap on a narrow
     page) and the hidden widget that names the controls for screen readers
-    (:func:`educatalog.widgets.aria.aria`, the start slider's ``months`` in words)."""
+    (:func:`educatalog.widgets.aria.aria`, the start slider's ``months``: its options)."""
     c = controls
 
     def row(*parts: w.Widget) -> w.HBox:
@@ -107,7 +106,7 @@ def control_layout(
     # a list box's way of choosing several is not obvious to everyone: said under the lists
     hint = [w.HTML(f"<small>{ui_text('choose', lang)}</small>")] if filters else []
     top = [w.HTML(f"<b>{ui_text('heading', lang)}</b>")] if heading else []
-    named = aria.aria(months, lang)
+    named = aria.aria([label for label, _month in months], lang)
     return w.VBox(
         [
             w.HTML(aria.STYLE),
