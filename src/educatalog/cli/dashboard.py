@@ -169,7 +169,8 @@ def show(prepared: Prepared, *, query: str | None = None) -> Any:
     head.append(f"<p>{html.escape(_word('intro', lang))}</p>")
     if problems:
         items = "".join(f"<li>{html.escape(p)}</li>" for p in problems)
-        head.append(f"<ul role='status' style='color:#8A4B00'>{items}</ul>")
+        # shortened values (url_state.ECHO), and long words broken on a narrow page
+        head.append(f"<ul role='status' style='color:#8A4B00;overflow-wrap:anywhere'>{items}</ul>")
     return w.VBox([w.HTML("".join(head)), explorer.widget, follow(explorer)])
 
 
