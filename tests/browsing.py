@@ -249,10 +249,10 @@ def explorer_table(
     """The explorer's table (and the dashboard's) for ``offers`` as already filtered
     (:func:`educatalog.stats.select`), computed by :mod:`educatalog.stats`: by one
     dimension the events, the measure, for places the events that state them, and the
-    share, with the total row; by two the crosstab of the measure, without totals."""
+    share, with the total row; by two the crosstab of the measure with its total row and
+    column ("Insgesamt" / "Total", distinct events as stats counts them)."""
     if by2 is not None:
-        full = stats.crosstab(offers, by, by2, measure=measure, margins=True)
-        return table_text(full.iloc[:-1, :-1], lang)
+        return table_text(stats.crosstab(offers, by, by2, measure=measure, margins=True), lang)
     full = stats.supply(offers, by, normalize="all", margins=True)
     columns = ["events", *([measure] if measure != "events" else [])]
     columns += ["events_with_capacity"] if measure == "capacity" else []

@@ -73,7 +73,7 @@ def test_filter_changes_give_the_numbers(model: ExplorerModel, offers: pd.DataFr
     assert 0 < len(rows) < len(chosen)
     for category, part in rows.groupby("instruction_form_category", observed=True):
         assert model.table.loc[category, "courses"] == part["course_id"].nunique()
-    assert model.notes == ["Bavaria, Berlin", "voucher only"]
+    assert model.notes == ["Bavaria, Berlin", "education voucher only"]
 
     model.update(by2="duration_class", measure="events")
     expected = pd.crosstab(rows["instruction_form_category"], rows["duration_class"])
@@ -287,7 +287,7 @@ def test_a_change_during_an_update_is_the_next_ones(
     clock.advance(0.3)
     assert model.recomputes == 3
     assert not model.pending
-    assert model.notes == ["Bavaria", "voucher only"]
+    assert model.notes == ["Bavaria", "education voucher only"]
 
 
 def district_table(offers: pd.DataFrame, measure: str = "events") -> pd.DataFrame:

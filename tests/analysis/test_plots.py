@@ -115,7 +115,7 @@ def demo_marks(fig: Figure) -> list[Text]:
 
 
 def footer(fig: Figure) -> Text:
-    starts = ("Source", "Not", "Inhabitants", "Box", "No bar")
+    starts = ("Source", "Not", "Inhabitants", "Box", "No bar", "Grey")
     (text,) = [t for t in fig.texts if t.get_text().startswith(starts)]
     return text
 

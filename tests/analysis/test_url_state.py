@@ -190,3 +190,60 @@ def test_what_a_link_gets_wrong_about_districts_is_said(german: Explorer) -> Non
     ]
     assert german.controls["districts"].value == ("Passau, Stadt",)
     assert to_query(german.state) == "by=district&states=Bayern&districts=Passau%2C+Stadt"
+
+
+def test_a_link_may_name_every_labelled_choice_in_either_language(
+    german: Explorer, english: Explorer
+) -> None:
+    """Every choice a page labels may be named by its label, in either language: the
+    months as the slider names them, the file format as its button, the voucher filter
+    as yes or no; the link is written back in the canonical values."""
+    link = (
+        "by=Lernform&by2=State&measure=Bildungsanbieter&show=Map&categories=In+person"
+        "&durations=bis+3+Tage&start=M%C3%A4rz+2025&end=Dec+2025&voucher=ja&format=Excel"
+    )
+    canonical = (
+        "by=instruction_form_category&by2=state&measure=institutions&show=map"
+        "&categories=Pr%C3%A4senz&durations=bis+3+Tage&start=2025-03&end=2025-12"
+        "&voucher=1&format=xlsx"
+    )
+    for explorer in (german, english):
+        assert explorer.set_state(link) == []
+        assert to_query(explorer.state) == canonical
+    assert english.set_state("start=Okt.+2025&voucher=yes&format=csv") == []
+    assert to_query(english.state) == "start=2025-10&voucher=1"
+    assert english.set_state("start=2025-05&voucher=nein") == []
+    assert to_query(english.state) == "start=2025-05"
+    assert english.controls["voucher"].value is False
+    assert english.set_state("voucher=true") == []
+    assert english.state == {"voucher": "1"}
+
+
+def test_a_voucher_value_that_is_none_is_said(german: Explorer, english: Explorer) -> None:
+    assert german.set_state("voucher=maybe&states=Bayern") == [
+        "Link: voucher=maybe gibt es nicht (es gibt: ja, nein); ignoriert."
+    ]
+    assert german.state == {"states": ["Bayern"]}  # the rest of the link is shown
+    assert english.set_state("voucher=maybe") == [
+        "Link: there is no voucher=maybe (there are: yes, no); ignored."
+    ]
+
+
+def test_a_long_value_is_said_shortened_and_many_problems_in_few_lines(german: Explorer) -> None:
+    """A link may hold anything, however long: what it holds is said in at most ECHO
+    characters, and of many problems at most SAID lines are listed."""
+    from educatalog.widgets.url_state import ECHO, SAID
+
+    long = "Bayern" + "x" * 3000
+    problems = german.set_state({"states": [long], "end": "9" * 3000, "y" * 3000: "1"})
+    assert len(problems) == 3
+    assert all(len(p) < 400 for p in problems), problems  # the keys of a link listed, too
+    said = "\n".join(problems)
+    assert f"states={long[: ECHO - 1]}…" in said
+    assert f"„{'y' * (ECHO - 1)}…“" in said
+    assert f"end={'9' * (ECHO - 1)}…" in said
+    many = "&".join(f"x{i}=1" for i in range(40))
+    problems = german.set_state(many + "&states=Sachsen")
+    assert len(problems) == SAID
+    assert problems[-1] == f"Link: und {40 - SAID + 1} weitere Hinweise."
+    assert german.state == {"states": ["Sachsen"]}

@@ -311,7 +311,8 @@ def test_nothing_matches(explorer: Explorer, offers: pd.DataFrame) -> None:
     assert expected == 0
     assert explorer.table["events"].sum() == 0
     assert explorer.error is None
-    assert "No offers match the filters." in [t.get_text() for t in explorer.figure.texts]
+    assert "No event matches the filters." in [t.get_text() for t in explorer.figure.texts]
+    assert explorer.alt_text == "No event matches the filters. Change or clear them."
     assert "<b>0</b> of" in explorer.outputs["status"].value
 
 
@@ -661,3 +662,59 @@ def test_the_widgets_follow_the_model(explorer: Explorer, offers: pd.DataFrame) 
     assert c["states"].value == ()
     assert c["start"].index == (0, len(months) - 1)
     assert explorer.table["events"].sum() == len(offers)
+
+
+def test_a_table_of_two_dimensions_has_its_totals_labelled(
+    explorer: Explorer, offers: pd.DataFrame
+) -> None:
+    """By two dimensions the page's table ends in a total row and a total column, labelled
+    "Total", each counting distinct events (courses) as stats does, the row in its foot;
+    the heatmap of places says why a grey cell has no number."""
+    explorer.model.update(by="duration_class", by2="instruction_form_category", measure="courses")
+    page = explorer.outputs["table"].value
+    head = re.search(r"<thead>.*?</thead>", page)
+    foot = re.search(r"<tfoot>(.*?)</tfoot>", page)
+    assert head is not None
+    assert foot is not None
+    assert head.group(0).count("Total") == 1  # the total column's header
+    assert '<th scope="row">Total</th>' in foot.group(1)
+    full = explorer.model.full
+    courses = offers["course_id"].nunique()
+    assert full.iloc[-1, -1] == courses  # each course once, though in several cells
+    assert explorer.table.to_numpy().sum() >= courses
+    by_duration = offers.groupby("duration_class", observed=True)["course_id"].nunique()
+    for duration, n in by_duration.items():
+        assert full.loc[duration, "All"] == n
+    assert f'<td class="count">{courses:,}</td></tr></tfoot>' in page
+    # the grey cells of the heatmap of places: a line under the chart says why
+    explorer.model.update(measure="capacity")
+    footer = [t.get_text() for t in explorer.figure.texts]
+    assert explorer.table.isna().to_numpy().any()  # the demo has such a cell
+    assert any("Grey cells without a number: none of their events states" in t for t in footer)
+    explorer.model.update(measure="events")  # counts: no grey cell, no line
+    assert not any("Grey cells" in t.get_text() for t in explorer.figure.texts)
+
+
+def test_one_word_for_one_thing(explorer: Explorer, offers: pd.DataFrame) -> None:
+    """A filter is named as its dimension, a measure as the tables name it, in both
+    languages: no "Lernformen" beside "Lernform", no "Anbieter" beside "Bildungsanbieter"."""
+    german = widgets.explorer(offers, debounce=0, lang="de")
+    for shown, lang in ((german, "de"), (explorer, "en")):
+        c = shown.controls
+        dimensions = {v: k for k, v in c["by"].options}
+        for name, column in (("states", "state"), ("categories", "instruction_form_category")):
+            assert c[name].description == dimensions[column], (lang, name)
+        for label, measure in c["measure"].options:
+            assert label == texts.text(f"measure.{measure}", lang)
+    descriptions = [c.description for c in german.controls.values() if hasattr(c, "description")]
+    assert "Lernformen" not in descriptions
+    assert "Lernform" in descriptions
+    assert dict(german.controls["measure"].options)["Bildungsanbieter"] == "institutions"
+    # and the report's words: "Bildungsanbieter" (and "Anbieterart"), never "Anbieter" alone;
+    # in English "institutions", "providers" only to explain the word
+    from educatalog.texts.words import TEXTS
+
+    assert [k for k, (de, _en) in TEXTS.items() if re.search(r"\bAnbieter\b", de)] == []
+    for key, (_de, english) in TEXTS.items():
+        said = len(re.findall(r"\bproviders?\b", english))
+        assert said == english.count("institutions (providers)"), key

@@ -2,18 +2,18 @@
 a user starts it and used in Chromium. It opens with the chart and no code, marks the
 synthetic demo data, asks no other host for anything, follows a control and writes the view
 into the page's address, restores a view from a link (and says what in a link it could not
-use), keeps two visitors' choices apart, and speaks English when started with --lang en.
-How long the first paint took is printed (measured against its target by
-``benchmarks/widgets.py --browser``)."""
+use, shortened, and takes labels of either language), keeps two visitors' choices apart,
+and speaks English when started with --lang en, from the first byte of the loading page on.
+Its controls are named for a screen reader (a slider's month, a button's pressed state),
+show a focus ring, wrap at 800 px, and a reload stops the page's kernel at once. Screenshots
+at 1280 and 800 px in German and English go to build/screenshots. How long the first paint
+took is printed (measured against its target by ``benchmarks/widgets.py --browser``)."""
 
 from __future__ import annotations
 
-import os
-import re
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -21,229 +21,68 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-import httpx
 import pandas as pd
 import pytest
 
-from browsing import Recorder, explorer_table, same_table, screen_table
+from browsing import Recorder, explorer_table, same_table
+from dashboards import (
+    IDLE_TIMEOUT,
+    RECORD_LOADING,
+    accessibility_tree,
+    address,
+    changes,
+    contents,
+    descendants,
+    folders,
+    kernels,
+    leftovers,
+    loading_lines,
+    open_view,
+    options,
+    overlaps_and_cuts,
+    query,
+    shown,
+    start_dashboard,
+    status,
+    still_running,
+    stop,
+    titled,
+    updates,
+    visible_focus,
+)
 from educatalog import stats, texts
-from educatalog.cli.dashboard import STOP_BOUND
-from processes import free_port
 
-IDLE_TIMEOUT = 4
-"""Seconds after which the dashboards of these tests stop the kernel of a page that is gone."""
-
-
-def start_dashboard(lang: str, log: Path) -> tuple[subprocess.Popen[bytes], str]:
-    for module in ("voila", "anywidget"):
-        pytest.importorskip(module, reason="the dashboard needs the 'dashboard' extra")
-    port = free_port()
-    command = [sys.executable, "-m", "educatalog.cli", "dashboard", "--demo"]
-    command += ["--port", str(port), "--lang", lang, "--idle-timeout", str(IDLE_TIMEOUT)]
-    env = {k: v for k, v in os.environ.items() if not k.startswith("EDUCATALOG_URL")}
-    with log.open("w") as output:
-        process = subprocess.Popen(
-            command,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # stopped with Voilà and its kernels below
-        )
-    url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 240
-    while True:
-        assert process.poll() is None, f"the dashboard stopped:\n{log.read_text()}"
-        assert time.monotonic() < deadline, f"the dashboard did not answer:\n{log.read_text()}"
-        try:
-            if httpx.get(url + "voila/static/voila.js", timeout=2).status_code < 500:
-                break
-        except httpx.TransportError:
-            pass
-        time.sleep(0.3)
-    return process, url
-
-
-def leftovers() -> set[str]:
-    """The dashboards' temporary folders (their snapshot, notebook, sockets) that exist."""
-    return {p.name for p in Path(tempfile.gettempdir()).glob("educatalog-dashboard-*")}
-
-
-def contents(names: set[str]) -> list[str]:
-    """What lies in the dashboards' folders ``names`` (to say what was left behind)."""
-    root = Path(tempfile.gettempdir())
-    return sorted(str(p.relative_to(root)) for n in names for p in (root / n).rglob("*"))
-
-
-def stop(process: subprocess.Popen[bytes], how: int = signal.SIGINT) -> None:
-    """Stop the dashboard as Ctrl+C does (or ``how``), and check that Voilà and its kernels
-    went with it."""
-    started = {pid: command for pid, (_, command) in descendants(process).items()}
-    assert any(b"voila" in command for command in started.values()), started
-    began = time.monotonic()
-    try:
-        os.killpg(process.pid, how)  # as Ctrl+C (or a service manager) stops the dashboard
-        process.wait(timeout=STOP_WITHIN)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)  # killed, it cannot remove its folder
-        process.wait(timeout=10)
-        raise AssertionError(
-            f"the dashboard did not stop within {STOP_WITHIN} s of signal {how}, though it "
-            f"ends itself after {STOP_BOUND:g} s; killed"
-        ) from None
-    except ProcessLookupError:
-        pass
-    print(f"the dashboard stopped in {time.monotonic() - began:.1f} s")
-    # 0: Voilà stopped, the folder was removed, nothing hung (1: it hung and ended itself
-    # after STOP_BOUND, saying where in its log; another: Voilà's, stopped outright)
-    assert process.returncode == 0, f"the dashboard's stop ended with {process.returncode}"
-    left = still_running(started, seconds=30)
-    assert not left, f"the stopped dashboard left processes behind: {left}"
-
-
-def still_running(started: dict[int, bytes], seconds: float) -> set[tuple[int, bytes]]:
-    """The processes of a stopped dashboard that still run after up to ``seconds``: those
-    ``started`` (pid and command line), and any started since that names the dashboard's
-    folder (a kernel names its connection file in it)."""
-    folders = {m for command in started.values() for m in FOLDER.findall(command)}
-    deadline, left = time.monotonic() + seconds, set(started.items())
-    while left and time.monotonic() < deadline:
-        time.sleep(0.1)
-        now = {pid: command for pid, (_, command) in running().items()}
-        left = started.items() & now.items()  # the same pid and command: still there
-        left |= {(p, c) for p, c in now.items() if any(f in c for f in folders)}
-    return left
-
-
-STOP_WITHIN = STOP_BOUND + 15
-"""Seconds a dashboard may take to stop: the bound within which it ends itself, and room
-for a machine that runs the suite on every core."""
-
-FOLDER = re.compile(rb"educatalog-dashboard-\w+")
-"""A dashboard's temporary folder in a command line (Voilà's notebook, a kernel's file)."""
-
-
-def running() -> dict[int, tuple[int, bytes]]:
-    """Every process that runs (zombies aside): its parent and its command line, by pid."""
-    found: dict[int, tuple[int, bytes]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            command = (entry / "cmdline").read_bytes()
-        except (ProcessLookupError, PermissionError, FileNotFoundError):
-            continue
-        if stat[0] != "Z":
-            found[int(entry.name)] = (int(stat[1]), command)
-    return found
-
-
-def descendants(process: subprocess.Popen[bytes]) -> dict[int, tuple[int, bytes]]:
-    """The processes that the dashboard started by ``process`` runs (Voilà in a session of
-    its own, and each kernel in a session of its own), by pid."""
-    everything = running()
-
-    def descends(pid: int) -> bool:
-        while pid > 1:
-            if pid == process.pid:
-                return True
-            pid = everything.get(pid, (0, b""))[0]
-        return False
-
-    return {p: entry for p, entry in everything.items() if p != process.pid and descends(p)}
-
-
-def kernels(process: subprocess.Popen[bytes]) -> list[bytes]:
-    """The command lines of the kernels that the dashboard started by ``process`` runs."""
-    return [c for _, c in descendants(process).values() if b"ipykernel_launcher" in c]
+Served = tuple[subprocess.Popen[bytes], str, Path]
+"""A running dashboard: its process, its address and its log."""
 
 
 @pytest.fixture(scope="module")
-def served(
-    chromium: str, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+def served(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     log = tmp_path_factory.mktemp("dashboard") / "dashboard.log"
-    before = leftovers()
     process, url = start_dashboard("de", log)
-    yield process, url
+    yield process, url, log
     stop(process)
     text = log.read_text()
     assert "without encryption" not in text, text
     assert "Traceback" not in text, text
     assert "most recent call first" not in text, text  # it hung as it stopped (faulthandler)
     assert "WARNING" not in text, text  # nothing that alarms whoever started it
-    assert leftovers() == before, f"its temporary folder stayed: {contents(leftovers() - before)}"
+    assert "_xsrf" not in text, text  # a page that closed told Voilà (no 403)
 
 
 @pytest.fixture
-def dashboard(served: tuple[subprocess.Popen[bytes], str]) -> str:
+def dashboard(served: Served) -> str:
     return served[1]
-
-
-def open_view(recorder: Recorder, url: str, page: Any | None = None) -> tuple[Any, float]:
-    """Open ``url`` and wait for the first chart; returns the page and the seconds."""
-    page = page or recorder.page
-    started = time.monotonic()
-    page.goto(url, timeout=180_000)  # a busy machine may take longer than the 30 s default
-    page.wait_for_function(
-        "() => { const img = document.querySelector('.educatalog-explorer-chart img');"
-        " return img && img.complete && img.naturalWidth > 0; }",
-        timeout=180_000,
-    )
-    seconds = time.monotonic() - started
-    print(f"dashboard first paint: {seconds:.2f} s")
-    return page, seconds
-
-
-def shown(page: Any) -> tuple[list[str], list[tuple[str, list[str]]]]:
-    """The explorer's table as the page shows it (:func:`browsing.screen_table`)."""
-    return screen_table(page.locator(".educatalog-explorer-table table"))
-
-
-def status(page: Any) -> str:
-    return str(page.locator(".educatalog-explorer-status").inner_text())
-
-
-def changes(page: Any, action: Any, expected: str) -> None:
-    """Do ``action`` and wait until the status line says ``expected``."""
-    action()
-    page.wait_for_function(
-        "(text) => document.querySelector('.educatalog-explorer-status')"
-        ".textContent.includes(text)",
-        arg=expected,
-        timeout=60_000,
-    )
-
-
-def updates(page: Any) -> int:
-    """How many updates the page's explorer ran (its status line's ``data-updates``)."""
-    marker = page.locator(".educatalog-explorer-status [data-updates]")
-    return int(marker.get_attribute("data-updates"))
-
-
-def options(select: Any) -> list[str]:
-    """The options of a list box as they read (ipywidgets writes their spaces unbroken)."""
-    return [text.replace("\xa0", " ") for text in select.locator("option").all_inner_texts()]
-
-
-def query(page: Any) -> dict[str, list[str]]:
-    return parse_qs(urlsplit(page.url).query)
-
-
-def address(page: Any, expected: dict[str, list[str]]) -> None:
-    """Wait (bounded) until the page's address holds the view ``expected``; the address
-    follows the controls a moment after the status line."""
-    deadline = time.monotonic() + 30
-    while query(page) != expected:
-        assert time.monotonic() < deadline, f"the address is {page.url}, not {expected}"
-        page.wait_for_timeout(50)
 
 
 def test_the_dashboard_opens_with_its_chart_no_code_and_the_demo_mark(
     dashboard: str, recorder: Recorder, screenshots: Path, offers: pd.DataFrame
 ) -> None:
+    recorder.context.add_init_script(RECORD_LOADING)
     page, _ = open_view(recorder, dashboard)
+    said = loading_lines(page)  # while it loaded: German from the first byte, no "Running"
+    assert said[0] == "Das Kursangebot wird geladen …", said
+    assert set(said) <= {texts.text(f"dashboard.loading{k}", "de") for k in ("", ".1", ".2")}
     assert page.title() == "Kursangebot erkunden"
     assert page.locator("html").get_attribute("lang") == "de"
     assert page.locator("h1").inner_text() == "Kursangebot erkunden"
@@ -319,14 +158,15 @@ def test_places_by_two_dimensions_from_a_link(
         offers, "duration_class", "capacity", "de", by2="instruction_form_category"
     )
     same_table(shown(page), expected)
+    headers, rows = shown(page)  # its totals, labelled: the last column and the last row
+    assert headers[-1] == rows[-1][0] == "Insgesamt", (headers, rows[-1])
+    assert page.locator(".educatalog-explorer-table tfoot th").inner_text() == "Insgesamt"
     assert not recorder.console_errors(), recorder.console
 
 
-def test_a_page_that_is_gone_stops_its_kernel(
-    served: tuple[subprocess.Popen[bytes], str], recorder: Recorder
-) -> None:
+def test_a_page_that_is_gone_stops_its_kernel(served: Served, recorder: Recorder) -> None:
     """Closing the page stops its kernel; an open page keeps it however idle."""
-    process, url = served
+    process, url, _log = served
     page, _ = open_view(recorder, url, recorder.new_page())
     kernel = page.evaluate(
         "() => JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId"
@@ -386,12 +226,15 @@ def test_two_visitors_do_not_see_each_others_choices(
 
 
 def test_the_dashboard_speaks_english_when_asked(
-    chromium: str, recorder: Recorder, tmp_path: Path
+    chromium: str, recorder: Recorder, tmp_path: Path, screenshots: Path
 ) -> None:
-    before = leftovers()
     process, url = start_dashboard("en", tmp_path / "dashboard.log")
     try:
+        recorder.context.add_init_script(RECORD_LOADING)
         page, _ = open_view(recorder, url + "?states=Bayern")
+        said = loading_lines(page)  # while it loaded: English from the first byte
+        assert said[0] == texts.text("dashboard.loading", "en"), said
+        assert set(said) <= {texts.text(f"dashboard.loading{k}", "en") for k in ("", ".1", ".2")}
         assert page.title() == "Explore the course supply"
         assert page.locator("html").get_attribute("lang") == "en"
         assert (
@@ -404,17 +247,22 @@ def test_the_dashboard_speaks_english_when_asked(
         ).all_inner_texts() == ["Bavaria"]
         alt = page.locator(".educatalog-explorer-chart img").get_attribute("alt") or ""
         assert "Events by state" in alt
+        first = page.get_by_role("slider", name="Start from")
+        assert first.get_attribute("aria-valuetext") == "Jan 2025"
+        for width in (1280, 800):
+            page.set_viewport_size({"width": width, "height": 1000})
+            assert overlaps_and_cuts(page) == [], width
+            page.screenshot(path=str(screenshots / f"dashboard-en-{width}.png"), full_page=True)
     finally:
-        stop(process, signal.SIGTERM)  # as a service manager stops it
-    assert leftovers() == before
+        stop(process, signal.SIGTERM)  # as a service manager stops it (its folder removed)
 
 
 def test_a_dashboard_killed_outright_takes_voila_and_its_kernels_along(tmp_path: Path) -> None:
     """Killed with no chance to clean up (SIGKILL to the dashboard alone), the dashboard
     still leaves no Voilà and no kernel running: Voilà sees the end of the pipe it was
     tethered by (``educatalog.jupyter.tethered``) and stops with its kernels."""
-    before = leftovers()
     process, _ = start_dashboard("de", tmp_path / "dashboard.log")
+    own: set[str] = set()
     try:
         started = {pid: command for pid, (_, command) in descendants(process).items()}
         assert any(b"voila" in command for command in started.values()), started
@@ -423,6 +271,7 @@ def test_a_dashboard_killed_outright_takes_voila_and_its_kernels_along(tmp_path:
             time.sleep(0.2)
         started = {pid: command for pid, (_, command) in descendants(process).items()}
         assert any(b"ipykernel_launcher" in command for command in started.values()), started
+        own = folders(started)
         process.kill()
         process.wait(timeout=10)
         left = still_running(started, seconds=40)
@@ -430,11 +279,10 @@ def test_a_dashboard_killed_outright_takes_voila_and_its_kernels_along(tmp_path:
     finally:
         if process.poll() is None:  # an assertion above failed before the kill
             stop(process)
-        for name in leftovers() - before:  # its folder: killed, it had no chance to remove it
+        for name in own:  # its folder: killed, it had no chance to remove it
             shutil.rmtree(Path(tempfile.gettempdir()) / name, ignore_errors=True)
-    assert leftovers() == before, (  # nothing wrote into its folder after it was gone
-        f"the killed dashboard's folder came back: {contents(leftovers() - before)}"
-    )
+    back = own & leftovers()  # nothing wrote into its folder after it was gone
+    assert not back, f"the killed dashboard's folder came back: {contents(back)}"
 
 
 def test_a_district_view_and_the_link_that_restores_it(
@@ -531,16 +379,6 @@ def test_the_map_view_follows_the_filters_and_the_measure(
     assert not recorder.console_errors(), recorder.console
 
 
-def titled(page: Any, text: str) -> None:
-    """Wait until the table's title holds ``text``."""
-    page.wait_for_function(
-        "(text) => { const c = document.querySelector('.educatalog-explorer-table caption');"
-        " return c && c.textContent.includes(text); }",
-        arg=text,
-        timeout=60_000,
-    )
-
-
 @pytest.fixture(scope="module")
 def subject_offers(service: Any) -> pd.DataFrame:
     """The demo's offers with one row per event and subject (``offers(subjects=True)``)."""
@@ -594,3 +432,116 @@ def test_a_subject_area_view_and_filter_count_distinct_events(
     same_table(shown(page), explorer_table(kept, "state", "events", "de"))
     page.screenshot(path=str(screenshots / "dashboard-subject-area-by-state.png"), full_page=True)
     assert not recorder.console_errors(), recorder.console
+
+
+def test_the_controls_read_aloud_wrap_at_800_px_and_a_reload_stops_the_kernel(
+    served: Served, recorder: Recorder, screenshots: Path
+) -> None:
+    """At 1280 and 800 px the rows of controls wrap: the slider's month, the voucher box
+    and "Filter zurücksetzen" side by side or one under the other, none over another, no
+    word cut off, nothing off the page. In the accessibility tree the start slider's
+    handles are named and say their month, not their position ("3"); the buttons of the
+    measure, the view and the format say which is pressed and are named by their group;
+    lists, handles and buttons show a focus ring of 3 px, of contrast above 3:1. A reload
+    tells Voilà to stop the page's kernel, which it accepts: no "403 POST
+    /voila/api/shutdown/... '_xsrf' argument missing" in the dashboard's output."""
+    process, url, log = served
+    page, _ = open_view(recorder, url + "?measure=courses&start=2025-03")
+    for width in (1280, 800):
+        page.set_viewport_size({"width": width, "height": 1000})
+        page.wait_for_function(f"() => document.documentElement.clientWidth <= {width}")
+        assert overlaps_and_cuts(page) == [], width
+        assert page.locator(".educatalog-explorer-reset").inner_text() == "Filter zurücksetzen"
+        page.screenshot(path=str(screenshots / f"dashboard-de-{width}.png"), full_page=True)
+    page.set_viewport_size({"width": 1400, "height": 1000})
+
+    tree = accessibility_tree(page, ("slider", "button", "group", "listbox"))
+    named = {(role, name): properties for role, name, properties in tree}
+    assert ("slider", "Beginn ab") in named, tree
+    assert ("slider", "Beginn bis") in named, tree
+    for group in ("Maß", "Darstellung", "Dateiformat der Tabelle"):
+        assert ("group", group) in named, tree
+    pressed = {name: p.get("pressed") for role, name, p in tree if role == "button"}
+    assert pressed["Kurse"] == "true"
+    assert pressed["Veranstaltungen"] == pressed["Bildungsanbieter"] == "false"
+    assert pressed["Diagramm"] == pressed["CSV"] == "true"
+    assert pressed["Karte"] == pressed["Excel"] == "false"
+    for name in ("Bundesland", "Kreis", "Lernform", "Dauer", "Fachgebiet"):
+        assert ("listbox", name) in named, tree  # named as the dimension ("Lernform")
+    low = page.get_by_role("slider", name="Beginn ab")
+    high = page.get_by_role("slider", name="Beginn bis")
+    assert low.get_attribute("aria-valuetext") == "März 2025"
+    assert high.get_attribute("aria-valuetext") == "Dez. 2026"
+    low.focus()
+    visible_focus(page, "rgb(255, 255, 255)")
+    page.keyboard.press("ArrowRight")  # one month later, said as a month
+    page.wait_for_function(
+        "() => document.querySelector('.noUi-handle-lower').getAttribute('aria-valuetext')"
+        " === 'Apr. 2025'",
+        timeout=30_000,
+    )
+    excel = page.locator(".educatalog-explorer-format button", has_text="Excel")
+    excel.click()
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.educatalog-explorer-format button')]"
+        ".map((b) => b.getAttribute('aria-pressed')).join() === 'false,true'",
+        timeout=30_000,
+    )
+    page.locator(".educatalog-explorer-states select").focus()
+    visible_focus(page, "rgb(255, 255, 255)")
+    page.locator(".educatalog-explorer-by2 select").focus()
+    page.keyboard.press("Tab")  # to the first button of the view, by keyboard
+    assert page.evaluate("() => document.activeElement.textContent") == "Diagramm"
+    visible_focus(page, "rgb(238, 238, 238)")  # the button's grey
+
+    kernel = page.evaluate(
+        "() => JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId"
+    ).encode()
+    page.reload(timeout=180_000)
+    page.wait_for_function(
+        "() => { const img = document.querySelector('.educatalog-explorer-chart img');"
+        " return img && img.complete && img.naturalWidth > 0; }",
+        timeout=180_000,
+    )
+    deadline = time.monotonic() + IDLE_TIMEOUT + 60
+    while any(kernel in command for command in kernels(process)):
+        assert time.monotonic() < deadline, "the kernel of the page reloaded still runs"
+        time.sleep(0.3)
+    text = log.read_text()
+    assert "_xsrf" not in text, text
+    assert "403 POST" not in text, text
+
+
+def test_a_link_in_either_language_too_long_or_with_a_voucher_of_maybe(
+    dashboard: str, recorder: Recorder
+) -> None:
+    """A link may name choices by the labels of either language (written back canonical);
+    a value of 3,000 characters is said shortened, within the page; voucher=maybe is said
+    like any value that is none; and when no event matches, the chart's alt text says so."""
+    long = "x" * 3000
+    link = (
+        "?states=Bremen&categories=Distance+learning&durations=mehr+als+3+Jahre"
+        "&measure=Courses&format=Excel&start=March+2025&end=Dez.+2026&voucher=maybe"
+        f"&subject_areas={long}"
+    )
+    page, _ = open_view(recorder, dashboard + link)
+    problems = page.locator("ul[role=status]")
+    said = problems.inner_text()
+    assert "Link: voucher=maybe gibt es nicht (es gibt: ja, nein); ignoriert." in said
+    assert f"subject_areas={'x' * 59}…" in said
+    assert long not in said
+    assert len(said) < 1000, len(said)
+    box = problems.bounding_box()
+    assert box is not None
+    assert box["x"] + box["width"] <= page.viewport_size["width"]
+    assert page.evaluate("() => document.scrollingElement.scrollWidth <= window.innerWidth")
+    assert query(page) == {
+        "measure": ["courses"],
+        "states": ["Bremen"],
+        "categories": ["Fernunterricht"],
+        "durations": ["mehr als 3 Jahre"],
+        "start": ["2025-03"],
+        "format": ["xlsx"],
+    }
+    alt = page.locator(".educatalog-explorer-chart img").get_attribute("alt")
+    assert alt == "Keine Veranstaltung passt zu den Filtern. Filter ändern oder zurücksetzen."

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import os
 import secrets
+import shlex
 import shutil
 import signal
 import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -102,3 +105,80 @@ def test_make_lab_serves_the_notebooks(user: str, tmp_path: Path) -> None:
     assert sorted(p.name for p in lab_dir.glob("*.ipynb")) == SHIPPED
     with pytest.raises(httpx.TransportError):
         httpx.get(f"http://127.0.0.1:{lab_port}/server/ping", timeout=2)  # stopped with Lab
+
+
+def test_the_command_educatalog_notebooks_suggests_runs_kernels_without_a_warning(
+    tmp_path: Path,
+) -> None:
+    """``educatalog notebooks`` ends with the command that opens the copies: JupyterLab with
+    its kernels over IPC (and --allow-root as root), as make lab starts it. Run as printed,
+    a kernel it starts says nothing of "running over TCP without encryption"."""
+    runtime = Path(tempfile.mkdtemp(prefix="lab-"))  # short: the kernels' sockets lie in it
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("EDUCATALOG_URL", "EDUCATALOG_TOKEN", "JUPYTER"))
+    }
+    token = secrets.token_hex(16)
+    env.update(HOME=str(tmp_path), JUPYTER_RUNTIME_DIR=str(runtime), JUPYTER_TOKEN=token)
+    folder = tmp_path / "notebooks"
+    copied = subprocess.run(
+        [sys.executable, "-m", "educatalog.cli", "notebooks", "--out", str(folder)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    said = copied.stdout.strip().splitlines()[-1]
+    suggested = shlex.split(said.split("Open them with: ", 1)[1])
+    assert suggested[:2] == ["jupyter", "lab"]
+    assert "--KernelManager.transport=ipc" in suggested
+    assert ("--allow-root" in suggested) == (os.geteuid() == 0)
+    assert suggested[-1] == str(folder)
+    port = free_port()
+    jupyter = str(Path(sys.executable).with_name("jupyter"))
+    command = [jupyter, *suggested[1:], "--no-browser", f"--ServerApp.port={port}"]
+    log = tmp_path / "lab.log"
+    with log.open("w") as output:
+        lab = subprocess.Popen(
+            command,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    api = f"http://127.0.0.1:{port}/api"
+    headers = {"Authorization": f"token {token}"}
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            assert lab.poll() is None, f"JupyterLab stopped:\n{log.read_text()}"
+            assert time.monotonic() < deadline, f"JupyterLab did not answer:\n{log.read_text()}"
+            try:
+                if httpx.get(f"{api}/status", headers=headers, timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            time.sleep(0.5)
+        kernel = httpx.post(f"{api}/kernels", headers=headers, json={}, timeout=60).json()["id"]
+        deadline = time.monotonic() + 180
+        # its sockets bound, over IPC: files in the runtime folder (over TCP there are none,
+        # and the kernel warns as it binds them); shell, iopub, stdin, control and heartbeat
+        while len(list(runtime.glob(f"kernel-{kernel}-ipc-*"))) < 5:
+            assert lab.poll() is None, f"JupyterLab stopped:\n{log.read_text()}"
+            assert time.monotonic() < deadline, (
+                f"the kernel bound no IPC sockets: {sorted(runtime.iterdir())}\n{log.read_text()}"
+            )
+            time.sleep(0.3)
+        httpx.delete(f"{api}/kernels/{kernel}", headers=headers, timeout=60)
+    finally:
+        os.killpg(lab.pid, signal.SIGTERM)
+        try:
+            lab.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(lab.pid, signal.SIGKILL)
+            lab.wait(timeout=10)
+        shutil.rmtree(runtime, ignore_errors=True)
+    assert "without encryption" not in log.read_text(), log.read_text()

@@ -146,11 +146,9 @@ def test_notebooks_command_refuses_an_unknown_language(
 
 def test_code_both_languages_share_says_nothing_in_either() -> None:
     """A shared code cell is read by readers of both languages: no comment or docstring in
-    one of them (a cell that needs words comes twice, tagged by language). The report
-    notebook's cells are the report's."""
+    one of them (a cell that needs words comes twice, tagged by language), the report
+    notebook's too."""
     for name in NAMES:
-        if name == "06-report":
-            continue
         for cell in source(name).cells:
             if cell.cell_type != "code" or cell_lang(cell) is not None:
                 continue
@@ -179,3 +177,48 @@ def test_the_prose_names_things_as_the_tables_do() -> None:
     english = " ".join(c.source for c in trends["en"].cells)
     assert "listed on the snapshot date in question" in english
     assert '"no funding type"' in english
+
+
+def comments(code: str) -> list[str]:
+    """The comments of ``code``."""
+    tokens = tokenize.generate_tokens(io.StringIO(code).readline)
+    return [t.string for t in tokens if t.type == tokenize.COMMENT]
+
+
+def test_the_code_of_a_german_copy_comments_in_german() -> None:
+    """What a German reader reads in the code is German: the comments of every German
+    copy, the report notebook's (06-report) too."""
+    english = re.compile(r"\b(the|and|of|with|every|which|what|when|its)\b")
+    german = re.compile(r"\b(der|die|das|und|oder|mit|ein|eine|je|nach|wie)\b")
+    said: dict[str, list[str]] = {}
+    for name in NAMES:
+        cells = [cell for cell in notebook(name, "de").cells if cell.cell_type == "code"]
+        said[name] = [c for cell in cells for c in comments(cell.source)]
+        for comment in said[name]:
+            assert not english.findall(comment), (name, comment)
+    report = " ".join(said["06-report"])
+    assert len(german.findall(report)) > 20, report
+
+
+def test_a_german_notebook_says_in_german_that_it_reads_the_demo(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without a service configured, the first code cell of a German notebook starts the
+    demo catalogue's server, and the notice it writes under the cell is German."""
+    pytest.importorskip("nbclient", reason="runs a notebook's cell in a kernel")
+    from educatalog.report import execute_notebook
+
+    monkeypatch.delenv("EDUCATALOG_URL", raising=False)
+    monkeypatch.delenv("EDUCATALOG_TOKEN", raising=False)
+    monkeypatch.delenv("EDUCATALOG_LANG", raising=False)
+    copy = notebook("01-quickstart", "de")
+    first = next(i for i, cell in enumerate(copy.cells) if cell.cell_type == "code")
+    copy.cells = copy.cells[: first + 1]
+    path = tmp_path / "first-cell.ipynb"
+    nbformat.write(copy, path)
+    ran = execute_notebook(path, cwd=tmp_path, timeout=240)
+    said = "".join(o.get("text", "") for o in ran.cells[first].outputs if o.get("name") == "stderr")
+    assert said.startswith(
+        "educatalog: Der eingebaute Referenzserver liefert den SYNTHETISCHEN Demokatalog"
+    ), said
+    assert "serving" not in said

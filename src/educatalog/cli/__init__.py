@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import shlex
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -212,6 +213,7 @@ def _add_lang(parser: argparse.ArgumentParser, what: str) -> None:
 
 def _notebooks(args: argparse.Namespace) -> int:
     from educatalog.files.workspace import copy_notebooks
+    from educatalog.jupyter.kernels import lab_command
 
     try:
         done = copy_notebooks(args.out, force=args.force, lang=args.lang)
@@ -226,7 +228,9 @@ def _notebooks(args: argparse.Namespace) -> int:
             print(f"  {label:<10}  {path}")
     for path in done.kept:
         print(f"  {'kept':<10}  {path} (you edited it; --force replaces it)")
-    print(f"The notebooks are in {done.folder}. Open them with: jupyter lab {args.out}")
+    # JupyterLab's kernels over IPC, as make lab starts them: no warning of unencrypted TCP
+    opened = shlex.join(lab_command(args.out))
+    print(f"The notebooks are in {done.folder}. Open them with: {opened}")
     return 0
 
 

@@ -47,6 +47,7 @@ __all__ = [
     "STOP_BOUND",
     "Prepared",
     "by_subject_area",
+    "loading_words",
     "page",
     "prepare",
     "serve",
@@ -78,36 +79,10 @@ KERNEL_MANAGER = "educatalog_dashboard_kernel.DashboardKernelManager"
 """Voilà's kernel manager (``data/python/educatalog_dashboard_kernel.py``): jupyter_server's,
 without the race of its culler and a kernel that is starting."""
 
-_WORDS: dict[str, tuple[str, str]] = {
-    "title": ("Kursangebot erkunden", "Explore the course supply"),
-    "file": ("Kursangebot erkunden", "Explore the course supply"),
-    "intro": (
-        "Wählen Sie, was gezählt wird und wonach, und filtern Sie die Veranstaltungen; "
-        "Diagramm und Tabelle folgen. Die Adresse dieser Seite hält die Auswahl fest: "
-        "Kopieren Sie sie, um diese Ansicht zu teilen.",
-        "Choose what to count and by what, and filter the events; the chart and the table "
-        "follow. The address of this page keeps your choices: copy it to share this view.",
-    ),
-    "demo": (
-        "Synthetische Demodaten: Dieser Katalog ist erfunden ({origin}). Er zeigt, wie das "
-        "Werkzeug arbeitet, nicht das echte Kursangebot.",
-        "Synthetic demo data: this catalogue is made up ({origin}). It shows how the tool "
-        "works, not the real course supply.",
-    ),
-    "failed": (
-        "Die Ansicht dieses Links ließ sich nicht zeigen ({error}); hier die Grundansicht.",
-        "The view of this link could not be shown ({error}); here is the plain view.",
-    ),
-    "origin": (
-        "educatalog-Demo, Seed {seed}, Maßstab {scale}",
-        "educatalog demo, seed {seed}, scale {scale}",
-    ),
-}
-
 
 def _word(key: str, lang: str, **fields: Any) -> str:
-    template = _WORDS[key][texts.LANGS.index(texts.check_lang(lang))]
-    return template.format(**fields) if fields else template
+    """The page's word ``key`` in ``lang`` (``dashboard.<key>`` of :mod:`educatalog.texts`)."""
+    return texts.text(f"dashboard.{key}", lang, **fields)
 
 
 @dataclass
@@ -194,7 +169,8 @@ def show(prepared: Prepared, *, query: str | None = None) -> Any:
     head.append(f"<p>{html.escape(_word('intro', lang))}</p>")
     if problems:
         items = "".join(f"<li>{html.escape(p)}</li>" for p in problems)
-        head.append(f"<ul role='status' style='color:#8A4B00'>{items}</ul>")
+        # shortened values (url_state.ECHO), and long words broken on a narrow page
+        head.append(f"<ul role='status' style='color:#8A4B00;overflow-wrap:anywhere'>{items}</ul>")
     return w.VBox([w.HTML("".join(head)), explorer.widget, follow(explorer)])
 
 
@@ -238,8 +214,20 @@ def _write_notebook(path: Path, lang: str) -> None:
         "display_name": "Python 3",
         "language": "python",
     }
-    nb.metadata["educatalog"] = {"lang": lang}
+    nb.metadata["educatalog"] = {"lang": lang, "loading": loading_words(lang, len(cells))}
     nbformat.write(nb, path)  # type: ignore[no-untyped-call]
+
+
+def loading_words(lang: str, cells: int) -> dict[str, Any]:
+    """What the page says while it loads, in ``lang`` (the template
+    ``data/jupyter/voila/templates/educatalog`` reads them from the notebook's metadata):
+    ``start`` before anything ran, ``steps`` as each of the ``cells`` runs, ``step`` the
+    words for a step of another notebook ("{index}", "{count}" filled in by the page)."""
+    return {
+        "start": _word("loading", lang),
+        "steps": [_word(f"loading.{index}", lang) for index in range(1, cells + 1)],
+        "step": _word("loading.step", lang, index="{index}", count="{count}"),
+    }
 
 
 def _needs(*modules: str) -> None:
@@ -265,11 +253,12 @@ def serve(
     status. The data: the snapshot at ``snapshot_path`` as it is, else ``origin`` (the
     configured service, or the demo catalogue) fetched once now.
 
-    A visitor's kernel stops ``idle_timeout`` seconds after their page is gone (closed,
-    reloaded, navigated away: no connection and nothing running). Voilà's own signal for
-    this, a request the page sends as it closes, is refused by its XSRF check when the
-    page comes from the preheated kernel (it sets no ``_xsrf`` cookie), so the kernel
-    manager's culling does it; a page still open is never culled.
+    A visitor's kernel stops when their page is gone: the page tells Voilà as it closes
+    (reloaded, navigated away; the page sets the ``_xsrf`` cookie this request needs, which
+    a page from a preheated kernel comes without, see the template), and the kernel
+    manager's culling stops it ``idle_timeout`` seconds after the page is gone where that
+    request never came (a closed tab, a lost connection); a page still open is never
+    culled.
     """
     lang = texts.check_lang(lang)
     if idle_timeout < 1:
@@ -283,7 +272,7 @@ def serve(
         else:
             data = Path(snapshot_path).resolve()
             snapshot.read_manifest(data)  # a SnapshotError names what is wrong, now
-        notebook = folder / f"{_word('file', lang)}.ipynb"
+        notebook = folder / f"{_word('title', lang)}.ipynb"
         _write_notebook(notebook, lang)
         env = {k: v for k, v in os.environ.items() if k != "EDUCATALOG_TOKEN"}
         env.update({ENV_SNAPSHOT: str(data), ENV_LANG: lang})

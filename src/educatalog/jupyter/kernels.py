@@ -2,8 +2,9 @@
 
 A kernel on TCP sends code and outputs unencrypted over loopback, and ipykernel 7 says so on
 every start ("Kernel is running over TCP without encryption"), which alarms those who review
-the tools they run. On POSIX systems the report's kernel, JupyterLab's (``make lab``) and the
-dashboard's talk over IPC instead: Unix sockets in a folder only the user can open. (The
+the tools they run. On POSIX systems the report's kernel, JupyterLab's (``make lab``, and the
+command ``educatalog notebooks`` prints: :func:`lab_command`) and the dashboard's talk over
+IPC instead: Unix sockets in a folder only the user can open. (The
 other remedy ipykernel names, CurveZMQ keys from the kernel manager, encrypts nbclient's
 kernels but leaves JupyterLab 4.6's unable to run a cell.) Elsewhere, or where the socket's
 path would be longer than a Unix socket's path may be, kernels stay on TCP.
@@ -21,7 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["SOCKET_PATH_MAX", "private_kernel", "server_args"]
+__all__ = ["SOCKET_PATH_MAX", "lab_command", "private_kernel", "server_args"]
 
 SOCKET_PATH_MAX = 100
 """The longest socket path used (Linux allows 107 bytes, macOS 103)."""
@@ -43,6 +44,18 @@ def server_args(runtime_dir: str | os.PathLike[str] | None = None) -> list[str]:
     if len(os.path.abspath(runtime_dir)) + _SERVER_SOCKET > SOCKET_PATH_MAX:
         return []
     return ["--KernelManager.transport=ipc"]
+
+
+def lab_command(folder: str | os.PathLike[str]) -> list[str]:
+    """The command that opens JupyterLab on ``folder`` as ``make lab`` does: its kernels
+    over IPC where they can (:func:`server_args`), and as root (in many containers) with
+    ``--allow-root``. What ``educatalog notebooks`` tells its user to run."""
+    try:
+        options = server_args()
+    except ImportError:  # no Jupyter yet: the user installs it before running the command
+        options = ["--KernelManager.transport=ipc"] if os.name == "posix" else []
+    root = ["--allow-root"] if os.name == "posix" and os.geteuid() == 0 else []
+    return ["jupyter", "lab", *options, *root, os.fspath(folder)]
 
 
 @contextmanager

@@ -164,26 +164,36 @@ def _start_demo(origin: Origin) -> ServerThread:
     return ServerThread(create_app(path, tokens=[DEMO_TOKEN])).start()
 
 
-def connect(**client_options: Any) -> Client:
+def connect(*, lang: str | None = None, **client_options: Any) -> Client:
     """A client of ``$EDUCATALOG_URL``, or of the embedded demo server when it is not set.
 
     Without options, the same client is returned for the same URL and token, so that
     calls such as ``educatalog.load(...)`` without ``client=`` share its connections.
+    ``lang`` is the language of the notice that the demo is served (:func:`demo`); a
+    notebook passes its own (``educatalog.connect(lang=lang)``).
     """
     origin = resolve_origin()
     if origin.demo:
-        return demo(**client_options)
+        return demo(lang=lang, **client_options)
     if client_options:
         return Client(**client_options)
     assert origin.url is not None
     return _shared_client(origin.url, origin.token)
 
 
-def demo(scale: float = 1.0, seed: int | None = None, **client_options: Any) -> Client:
+def demo(
+    scale: float = 1.0,
+    seed: int | None = None,
+    *,
+    lang: str | None = None,
+    **client_options: Any,
+) -> Client:
     """A client of the embedded reference server on the synthetic demo catalogue.
 
     ``scale`` 1 is about 5,000 events, 200 about one million (built once, then cached).
     ``base_url`` and ``token`` are the demo server's own; other options go to the client.
+    Starting the server says so on standard error, in ``lang`` (``"de"`` or ``"en"``;
+    default ``$EDUCATALOG_LANG``, else English, as the command line speaks).
     """
     from educatalog.demodata import DEFAULT_SEED, DEMO_TOKEN
     from educatalog.demodata.embedded import start_demo_server
@@ -195,14 +205,27 @@ def demo(scale: float = 1.0, seed: int | None = None, **client_options: Any) -> 
         server = _servers.get((seed, scale))
         if server is None:
             server = _servers[(seed, scale)] = start_demo_server(seed, scale)
-            print(
-                f"educatalog: serving the SYNTHETIC demo catalogue (seed {seed}, scale "
-                f"{scale:g}) at {server.url}; set EDUCATALOG_URL to use the real service.",
-                file=sys.stderr,
-            )
+            print(_serving(seed, scale, server.url, lang), file=sys.stderr)
     if client_options:
         return Client(server.url, token=DEMO_TOKEN, **client_options)
     return _shared_client(server.url, DEMO_TOKEN)
+
+
+ENV_LANG = "EDUCATALOG_LANG"
+"""The language of educatalog's notices where no ``lang`` is given (``de`` or ``en``)."""
+
+
+def _serving(seed: int, scale: float, url: str, lang: str | None) -> str:
+    """The notice that the demo is served, in ``lang`` (else ``$EDUCATALOG_LANG``, else
+    English)."""
+    from babel.numbers import format_decimal
+
+    from educatalog import texts
+
+    chosen = lang or os.environ.get(ENV_LANG) or "en"
+    lang = texts.check_lang(chosen)
+    shown = format_decimal(scale, locale=texts.LOCALES[lang])
+    return texts.text("notice.demo_server", lang, seed=seed, scale=shown, url=url)
 
 
 def _shared_client(url: str, token: str | None) -> Client:

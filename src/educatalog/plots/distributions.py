@@ -147,7 +147,9 @@ def heatmap(
     ``normalize`` as in :func:`~educatalog.stats.crosstab`: ``"index"`` shares within each
     row, ``"columns"`` within each column, ``"all"`` of the total (cells in percent), or
     False/None for counts. Each row's label gives its number of events (``n``), the base
-    of its shares. Every cell shows its number, 0 too; cells of unknown capacity stay blank.
+    of its shares. Every cell shows its number, 0 too; a cell without one (places no event
+    of it states, a share of a row or column without events) is grey, and a line under the
+    chart says why.
     """
     what = "heatmap()"
     lang = begin(lang, rows=rows, columns=columns)
@@ -208,6 +210,9 @@ def heatmap(
     alt = _heatmap_alt(data, share, title, names, labels, lang)
     # n beside each row counts its events; where the cells count something else, say so
     notes = [texts.text("note.n_events", lang)] if measure != "events" else []
+    if np.isnan(data).any():  # the grey cells without a number: why they have none
+        blank = "unknown" if measure == "capacity" else f"no_base.{mode}"
+        notes.append(texts.text(f"note.heatmap.{blank}", lang))
     if _several_per_event(offers, rows, columns):
         notes.append(texts.text("note.multiple_assignment", lang))
     return finish(fig, ax, offers, title, notes, lang=lang, source=source, alt=alt)

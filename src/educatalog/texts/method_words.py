@@ -3,7 +3,7 @@ notes"), its numbered tables and figures, its suggested citation and its PDF, in
 English; part of ``educatalog.texts.words.TEXTS``.
 
 The notes say in short what ``docs/definitions.md`` defines (each paragraph names its
-section there): what the catalogue is, what an event, a course and a provider are, the
+section there): what the catalogue is, what an event, a course and an institution are, the
 duration rule, the population, the symbols and the small-cell rule, and the known limits.
 :func:`method_notes` lists them with their fields for the report's notebook.
 """
@@ -29,21 +29,22 @@ METHOD_TEXTS: dict[str, tuple[str, str]] = {
         "freiwillig. Er ist daher keine Vollerhebung; er zeigt das angebotene, nicht das "
         "besuchte Angebot.",
         "**Data source.** {source_start}. The catalogue lists offers of continuing vocational "
-        "education: providers enter their courses and their dates themselves, voluntarily. "
+        "education: institutions (providers) enter their courses and their dates themselves, "
+        "voluntarily. "
         "It is therefore no complete count; it shows what is offered, not what is attended.",
     ),
     "report.methods.units": (
         "**Zähleinheiten.** Eine *Veranstaltung* ist ein Termin eines Kurses (Beginn, Ende, "
-        "Ort oder Lernform); ein *Kurs* ist das Angebot, wie sein Anbieter es beschreibt "
+        "Ort oder Lernform); ein *Kurs* ist das Angebot, wie sein Bildungsanbieter es beschreibt "
         "(Inhalt, Kosten, Fachgebiete), mit einer oder mehreren Veranstaltungen; ein "
         "*Bildungsanbieter* bietet Kurse an. Jede Zahl zählt verschiedene Veranstaltungen, "
-        "Kurse und Anbieter je einmal; Kurse ohne Veranstaltung zählen nur in der "
+        "Kurse und Bildungsanbieter je einmal; Kurse ohne Veranstaltung zählen nur in der "
         "Datenqualität. Das Bundesland und der Kreis sind die der Adresse der Veranstaltung "
         "(der Kreis nach Postleitzahl und Ort).",
         "**Units.** An *event* is one date of a course (start, end, place or form of "
-        "learning); a *course* is the offer as its provider describes it (content, costs, "
-        "subjects), with one or more events; a *provider* offers courses. Every number counts "
-        "distinct events, courses and providers once each; courses without an event count "
+        "learning); a *course* is the offer as its institution describes it (content, costs, "
+        "subjects), with one or more events; an *institution* offers courses. Every number counts "
+        "distinct events, courses and institutions once each; courses without an event count "
         "only in the data quality. The state and the district are those of the event's "
         "address (the district by postal code and place).",
     ),
@@ -86,13 +87,13 @@ METHOD_TEXTS: dict[str, tuple[str, str]] = {
         "set with `educatalog report --min-cases`).",
     ),
     "report.methods.limits": (
-        "**Grenzen.** Was Anbieter nicht eintragen, fehlt: Kosten, Plätze, Adressen und "
+        "**Grenzen.** Was Bildungsanbieter nicht eintragen, fehlt: Kosten, Plätze, Adressen und "
         "Fachgebiete sind nicht für alle Angebote angegeben (die Datenqualität zählt es); "
         "eine Veranstaltung mehrerer Fachgebiete zählt in jedem (Mehrfachzuordnung); der "
         "Katalog kennt Termine, nicht Teilnehmende. Die Definitionen im Einzelnen stehen in "
         "der (englischsprachigen) Dokumentation von educatalog, Seite „How the numbers are "
         "defined“.",
-        "**Limits.** What providers do not enter is missing: costs, places, addresses and "
+        "**Limits.** What institutions do not enter is missing: costs, places, addresses and "
         "subjects are not stated for every offer (the data quality counts it); an event in "
         "several subject areas counts in each (multiple assignment); the catalogue knows "
         "dates, not participants. The definitions in full: “How the numbers are defined” in "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from educatalog.texts.check_words import CHECK_TEXTS
 from educatalog.texts.district_words import DISTRICT_TEXTS
+from educatalog.texts.explorer_words import EXPLORER_TEXTS
 from educatalog.texts.method_words import METHOD_TEXTS
 from educatalog.texts.period_words import PERIOD_TEXTS
 from educatalog.texts.report_words import REPORT_TEXTS
@@ -348,7 +349,30 @@ TEXTS: dict[str, tuple[str, str]] = {
     "less_than_1": ("<1 %", "<1%"),
     "less_than": ("<\u00a0{share}", "<{share}"),
     "more_than": (">\u00a0{share}", ">{share}"),
-    "empty.title": ("Keine Veranstaltung passt zu den Filtern.", "No offers match the filters."),
+    "note.heatmap.unknown": (
+        "Graue Felder ohne Zahl: Keine ihrer Veranstaltungen nennt ihre Plätze.",
+        "Grey cells without a number: none of their events states its places.",
+    ),
+    "note.heatmap.no_base.index": (
+        "Graue Felder ohne Zahl: kein Anteil, die Zeile zählt nichts.",
+        "Grey cells without a number: no share, the row counts nothing.",
+    ),
+    "note.heatmap.no_base.columns": (
+        "Graue Felder ohne Zahl: kein Anteil, die Spalte zählt nichts.",
+        "Grey cells without a number: no share, the column counts nothing.",
+    ),
+    "note.heatmap.no_base.all": (
+        "Graue Felder ohne Zahl: kein Anteil, die Tabelle zählt nichts.",
+        "Grey cells without a number: no share, the table counts nothing.",
+    ),
+    "notice.demo_server": (
+        "educatalog: Der eingebaute Referenzserver liefert den SYNTHETISCHEN Demokatalog "
+        "(Seed {seed}, Maßstab {scale}) unter {url}; setzen Sie EDUCATALOG_URL, um den "
+        "echten Dienst zu lesen.",
+        "educatalog: serving the SYNTHETIC demo catalogue (seed {seed}, scale {scale}) at "
+        "{url}; set EDUCATALOG_URL to use the real service.",
+    ),
+    "empty.title": ("Keine Veranstaltung passt zu den Filtern.", "No event matches the filters."),
     "empty.capacity": (
         "Keine Veranstaltung nennt eine Höchstteilnehmerzahl.",
         "No event states a maximum number of participants.",
@@ -505,6 +529,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "excel.table": ("Tabelle", "Table"),
     "excel.measure": ("Maß", "Measure"),
     **DISTRICT_TEXTS,
+    **EXPLORER_TEXTS,
     **PERIOD_TEXTS,
     **REPORT_TEXTS,
     **SYMBOL_TEXTS,

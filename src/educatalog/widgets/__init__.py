@@ -40,6 +40,8 @@ The package's modules (private ones underscored, their public names exported her
 (:class:`ExplorerModel`), ``_choices`` (the dimensions, filters, options and
 :class:`View`), ``_debounce`` (the pause before an update, its clock given),
 :mod:`~educatalog.widgets.controls` (the controls and their layout),
+:mod:`~educatalog.widgets.aria` (what a screen reader hears of the controls, the style
+sheet: a focus ring, rows that wrap),
 :mod:`~educatalog.widgets.url_state` (a view as a link),
 :mod:`~educatalog.widgets.export` (the table as a file) and
 :mod:`~educatalog.widgets.display` (HTML, PNG and the dashboard's words). The widgets are

@@ -226,11 +226,10 @@ def options(
     (of ``show``), a list per filter (states and districts alphabetical in ``lang``, "not
     stated" last) and ``start`` (months)."""
     by: list[Option] = [(label, name) for name, label in dimensions.items()]
-    measures = ui_text("measures", lang).split("|")
     choices: dict[str, list[Option]] = {
         "by": by,
         "by2": [(NONE, NONE), *by],
-        "measure": list(zip(measures, stats.MEASURES, strict=True)),
+        "measure": [(texts.text(f"measure.{m}", lang), m) for m in stats.MEASURES],
         "show": [(ui_text(f"show.{shown}", lang), shown) for shown in show],
     }
     for name in FILTERS:

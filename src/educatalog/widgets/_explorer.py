@@ -95,7 +95,8 @@ class Explorer:
         alt text), ``table`` and ``status`` (HTML), ``download`` (HTML: the link that
         downloads the table in the chosen format)."""
         self._download = self.outputs["download"]  # tests/product/test_workspace.py reads it
-        self.widget = control_layout(self.controls, self.outputs, model.lang, heading=heading)
+        start = model.options.get("start", [])  # the months, for a screen reader
+        self.widget = control_layout(self.controls, self.outputs, model.lang, heading, start)
         """The dashboard's widget, to display."""
         # Stable names for style sheets and browser tests: educatalog-explorer, and
         # educatalog-explorer-<name> on every control and output (-states, -chart, ...).
@@ -343,8 +344,9 @@ class Explorer:
             if m.table_note
             else ""
         )
+        shown = m.table if m.totals is not None else m.full  # by two: with its totals
         self.outputs["table"].value = (
-            table_html(m.table, m.totals, lang=m.lang, title=m.table_title) + note
+            table_html(shown, m.totals, lang=m.lang, title=m.table_title) + note
         )
         self._update_download()
         self.outputs["status"].value = status_text(self.model)

@@ -80,7 +80,8 @@ class ExplorerModel:
 
     table: pd.DataFrame
     """The table: :func:`educatalog.stats.supply` by one dimension (``events``, the
-    measure, ``share``), or :func:`educatalog.stats.crosstab` of the measure by two."""
+    measure, ``share``), or :func:`educatalog.stats.crosstab` of the measure by two;
+    without its totals (:attr:`totals`, :attr:`full`)."""
     figure: Figure
     """The chart."""
     mask: Mask
@@ -290,6 +291,14 @@ class ExplorerModel:
         self._emit("result")
 
     # -- the numbers -----------------------------------------------------------------
+
+    @property
+    def full(self) -> pd.DataFrame:
+        """The :attr:`table` with its totals (:mod:`educatalog.stats`' margins): by one
+        dimension the total row, by two the total row and column, each counting distinct
+        events (courses, institutions) as stats does; what the page shows and the file
+        holds."""
+        return self._full
 
     @property
     def filtered(self) -> pd.DataFrame:

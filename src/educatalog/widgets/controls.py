@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 import ipywidgets as w
 
 from educatalog import texts
+from educatalog.widgets import aria
 from educatalog.widgets._choices import FILTERS, Option, View
 from educatalog.widgets.display import ui_text
 from educatalog.widgets.export import FORMATS
@@ -52,14 +53,16 @@ def make_controls(
         )
     for name, (column, _description) in FILTERS.items():
         if name in options:
+            # a filter is named as its dimension ("Lernform"): one word for one thing
+            named = texts.capitalized(texts.dimension(column, lang))
             controls[name] = w.SelectMultiple(
                 options=list(options[name]),
                 value=view.chosen(name),
                 rows=min(8, max(3, len(options[name]))),
-                description=ui_text(name, lang),
+                description=named,
                 style=wide,
                 layout=w.Layout(width="auto", min_width="250px"),
-                tooltip=ui_text("all", lang, name=texts.capitalized(texts.dimension(column, lang))),
+                tooltip=ui_text("all", lang, name=named),
             )
     if "start" in options:
         months = list(options["start"])
@@ -68,7 +71,7 @@ def make_controls(
             index=view.window or (0, len(months) - 1),
             description=ui_text("start", lang),
             continuous_update=False,
-            layout=w.Layout(width="420px"),
+            layout=w.Layout(width="auto"),  # the slider and its readout (aria.STYLE)
         )
     if voucher:
         controls["voucher"] = w.Checkbox(
@@ -85,31 +88,41 @@ def control_layout(
     controls: Mapping[str, w.Widget],
     outputs: Mapping[str, w.Widget],
     lang: str,
-    *,
     heading: bool = True,
+    months: Sequence[Option] = (),
 ) -> w.Widget:
-    """The dashboard: heading, controls, status, chart beside table, download link."""
+    """The dashboard: heading, controls, status, chart beside table, download link; its
+    style sheet (:data:`educatalog.widgets.aria.STYLE`: rows of controls wrap on a narrow
+    page) and the hidden widget that names the controls for screen readers
+    (:func:`educatalog.widgets.aria.aria`, the start slider's ``months``: its options)."""
     c = controls
-    dims = w.HBox([c[name] for name in ("by", "by2", "show") if name in c])
+
+    def row(*parts: w.Widget) -> w.HBox:
+        box = w.HBox(list(parts), layout=w.Layout(flex_flow="row wrap", align_items="center"))
+        box.add_class("educatalog-explorer-row")
+        return box
+
     filters = [c[name] for name in FILTERS if name in c]
     # a list box's way of choosing several is not obvious to everyone: said under the lists
     hint = [w.HTML(f"<small>{ui_text('choose', lang)}</small>")] if filters else []
-    extra = [c[name] for name in ("start", "voucher", "reset") if name in c]
     top = [w.HTML(f"<b>{ui_text('heading', lang)}</b>")] if heading else []
+    named = aria.aria([label for label, _month in months], lang)
     return w.VBox(
         [
+            w.HTML(aria.STYLE),
             *top,
-            dims,
+            row(*(c[name] for name in ("by", "by2", "show") if name in c)),
             c["measure"],
             w.HBox(filters, layout=w.Layout(flex_flow="row wrap")),  # five lists: wrapped
             *hint,
-            w.HBox(extra, layout=w.Layout(align_items="center")),
+            row(*(c[name] for name in ("start", "voucher", "reset") if name in c)),
             outputs["status"],
             w.HBox(
                 [outputs["chart"], outputs["table"]],
                 layout=w.Layout(align_items="flex-start", width="100%", flex_flow="row wrap"),
             ),
-            w.HBox([c["format"], outputs["download"]], layout=w.Layout(align_items="center")),
+            row(c["format"], outputs["download"]),
+            *([named] if named is not None else []),
         ]
     )
 

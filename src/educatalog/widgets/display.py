@@ -1,6 +1,6 @@
 """What the explorer shows besides its controls: the table as accessible HTML, the status
-line with the data's source, the chart as PNG, and the words of the dashboard in German
-and English."""
+line with the data's source, the chart as PNG; the explorer's words (``explorer.*`` of
+:mod:`educatalog.texts`) in German and English."""
 
 from __future__ import annotations
 
@@ -22,98 +22,6 @@ __all__ = ["MISSING_LABEL", "export_frame", "table_html"]
 MISSING_LABEL = plots.MISSING_LABEL
 """The value of a filter's entry for rows without a value (shown as "ohne Angabe" or
 "not stated")."""
-
-_UI: dict[str, tuple[str, str]] = {
-    # control or message: (German, English)
-    "heading": ("Kursangebot erkunden", "Course supply explorer"),
-    "by": ("Zählen nach", "Count by"),
-    "by2": ("und nach", "and by"),
-    "measure": ("Maß", "Measure"),
-    "show": ("Darstellung", "Show"),
-    "show.chart": ("Diagramm", "Chart"),
-    "show.map": ("Karte", "Map"),
-    "map.hint": (
-        "alle Kreise zeigt die Karte (Darstellung: Karte)",
-        "the map shows every district (Show: Map)",
-    ),
-    "map.capacity": (
-        "Die Karte zeigt Veranstaltungen, Kurse oder Anbieter, keine Plätze.",
-        "The map shows events, courses or institutions, not places.",
-    ),
-    "map.none": (
-        "Die Auswahl enthält keinen Kreis.",
-        "The selection holds no district.",
-    ),
-    "map.other": (
-        "Wählen Sie ein anderes Maß oder die Darstellung Diagramm.",
-        "Choose another measure, or Show Chart.",
-    ),
-    "map.states": (
-        "Wählen Sie ein Bundesland oder die Darstellung Diagramm.",
-        "Choose a state, or Show Chart.",
-    ),
-    "states": ("Bundesländer", "States"),
-    "districts": ("Kreise", "Districts"),
-    "categories": ("Lernformen", "Forms"),
-    "durations": ("Dauer", "Durations"),
-    "subject_areas": ("Fachgebiete", "Subject areas"),
-    "choose": (
-        "Mehrere wählen: Strg-Taste (Mac: ⌘) gedrückt halten und klicken. Nichts gewählt heißt: "
-        "alle.",
-        "To choose several, hold Ctrl (Mac: ⌘) and click. Nothing chosen means all.",
-    ),
-    "all": ("{name}: keine Auswahl heißt alle", "{name}: none selected means all"),
-    "start": ("Beginn", "Start"),
-    "voucher": ("nur mit Bildungsgutschein", "Voucher only"),
-    "reset": ("Filter zurücksetzen", "Clear filters"),
-    "download": ("Tabelle herunterladen ({format})", "Download the table ({format})"),
-    "match": (
-        "<b>{n}</b> von {total} Veranstaltungen passen",
-        "<b>{n}</b> of {total} events match",
-    ),
-    "ignored": (
-        "zweite Dimension ignoriert: dieselbe wie die erste",
-        "second dimension ignored: the same as the first",
-    ),
-    "updated": ("aktualisiert in {seconds} s", "updated in {seconds} s"),
-    "voucher_only": ("nur mit Bildungsgutschein", "voucher only"),
-    "range": ("Beginn {low} bis {high}", "start {low} to {high}"),
-    "top": (
-        "Diagramm: die {top} größten von {levels} Gruppen, Tabelle: alle",
-        "chart: the largest {top} of {levels} groups, table: all",
-    ),
-    "demo": ("synthetische Demodaten", "synthetic demo data"),
-    "failed": ("Export fehlgeschlagen: {error}", "Export failed: {error}"),
-    "measures": ("Veranstaltungen|Kurse|Anbieter|Plätze", "Events|Courses|Institutions|Places"),
-    "link.key": (
-        "Link: „{part}“ gibt es nicht (es gibt: {keys}); ignoriert.",
-        'Link: there is no "{part}" (there are: {keys}); ignored.',
-    ),
-    "link.value": (
-        "Link: {part}={value} gibt es nicht (es gibt: {allowed}); ignoriert.",
-        "Link: there is no {part}={value} (there are: {allowed}); ignored.",
-    ),
-    "link.close": (
-        "Link: {part}={value} gibt es nicht ({close}); ignoriert.",
-        "Link: there is no {part}={value} ({close}); ignored.",
-    ),
-    "link.similar": ("ähnlich: {names}", "similar: {names}"),
-    "link.count": ("es gibt {n} zur Wahl", "there are {n} to choose from"),
-    "link.outside": (
-        "Link: {part}={value} liegt in keinem der gewählten Bundesländer ({states}); ignoriert.",
-        "Link: {part}={value} lies in none of the states chosen ({states}); ignored.",
-    ),
-    "link.month": (
-        "Link: {part}={value} ist kein Monat (JJJJ-MM); ignoriert.",
-        "Link: {part}={value} is not a month (YYYY-MM); ignored.",
-    ),
-    "link.range": (
-        "Link: {part}={value} liegt außerhalb der Daten ({first} bis {last}); "
-        "der nächste Monat gilt.",
-        "Link: {part}={value} lies outside the data ({first} to {last}); "
-        "the nearest month is used.",
-    ),
-}
 
 
 def export_frame(table: pd.DataFrame) -> pd.DataFrame:
@@ -138,9 +46,11 @@ def table_html(
     nobody states is ".", not 0), the symbols of official statistics and their explanation
     under the table (:mod:`educatalog.tables.symbols`).
 
-    A long table scrolls in a box of its own; its header and its total row stay in view
-    there. The total's label spans the row labels (a table by state has two: the key and
-    the name), so that every total stands under its column."""
+    A table with the totals of ``margins=True`` (a crosstab's total row and column) shows
+    them labelled as :func:`educatalog.tables.present` does. A long table scrolls in a box
+    of its own; its header and its total row stay in view there. The total's label spans
+    the row labels (a table by state has two: the key and the name), so that every total
+    stands under its column."""
     presented = tables.present(table, lang, title=title, total_row=totals)
     page = presented.to_html()
     if totals is not None:
@@ -153,6 +63,11 @@ def table_html(
         label = f'<th scope="row" colspan="{span}">' if span > 1 else '<th scope="row">'
         foot = f"<tfoot><tr>{label}{total}</th>{cells}</tr></tfoot>"
         page = page.replace("</tbody></table>", f"</tbody>{foot}</table>", 1)
+    else:  # a table with its total row (a crosstab's margins): the row at the foot
+        last = page.rfind('<tr class="educatalog-total">')
+        if last >= 0 and page.endswith("</tr></tbody></table>"):
+            row = page[last : -len("</tbody></table>")]
+            page = f"{page[:last]}</tbody><tfoot>{row}</tfoot></table>"
     # Row labels on one line: the table takes the width its labels need, the chart the rest.
     box = ".educatalog-table-box"
     keep = (
@@ -171,8 +86,9 @@ def table_html(
 
 
 def ui_text(key: str, lang: str, **fields: Any) -> str:
-    template = _UI[key][texts.LANGS.index(texts.check_lang(lang))]
-    return template.format(**fields) if fields else template
+    """The explorer's word ``key`` in ``lang`` (``explorer.<key>`` of
+    :mod:`educatalog.texts`), with ``fields`` filled in."""
+    return texts.text(f"explorer.{key}", lang, **fields)
 
 
 def _label(key: Any) -> str:

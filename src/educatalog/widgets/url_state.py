@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import difflib
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode
 
@@ -49,6 +49,23 @@ durations, subject areas)."""
 
 _MANY = 30
 """A problem with a choice among more options than this names the similar ones, not all."""
+
+ECHO = 60
+"""A value of a link is said in at most this many characters (then "…"): a link of 3,000
+characters would run off the page."""
+
+SAID = 10
+"""At most this many problems of a link are listed, the last of them saying how many more
+there are."""
+
+_SYNONYMS = {"true": "1", "yes": "1", "on": "1", "false": "0", "no": "0", "off": "0"}
+"""What else a link may write for ``voucher=1`` and ``voucher=0``."""
+
+_LABELLED: dict[str, Callable[[str], list[Option]]] = {
+    # choices the model's options leave out, as the page labels them
+    "format": lambda lang: list(FORMATS.items()),
+    "voucher": lambda lang: [(texts.text("yes", lang), "1"), (texts.text("no", lang), "0")],
+}
 
 KEYS = ("by", "by2", "measure", "show", *LISTS, "start", "end", "voucher", "format")
 """Every key of a view, in the order a link writes them."""
@@ -97,39 +114,49 @@ def apply_state(explorer: Any, state: Mapping[str, Any]) -> list[str]:
 
 def view_of(model: ExplorerModel, state: Mapping[str, Any]) -> tuple[View, list[str]]:
     """The view ``state`` names among the model's options (keys it leaves out: their
-    defaults), and what could not be used, in words of the model's language."""
+    defaults), and what could not be used, in words of the model's language: a value a
+    link holds is said shortened to :data:`ECHO` characters, and at most :data:`SAID`
+    problems are listed."""
     lang = model.lang
     options = model.options
     problems: list[str] = []
 
+    def labelled(name: str, in_lang: str) -> Sequence[Option]:
+        """The options of ``name`` as a page in ``in_lang`` labels them."""
+        if name in _LABELLED:
+            return _LABELLED[name](in_lang)
+        return (options if in_lang == lang else model.options_in(in_lang)).get(name, [])
+
     def choose(name: str, value: Any, allowed: Sequence[Any]) -> Any:
         """The option ``value`` names: by its value in links (``states=Bayern``,
         ``measure=courses``) or by the label a page shows, in either language
-        (``states=Bavaria``, ``measure=Kurse``, ``show=Map``), case aside; else None, and
-        said with the labels to choose from (the similar ones where there are many)."""
+        (``states=Bavaria``, ``measure=Kurse``, ``show=Map``, ``format=Excel``,
+        ``voucher=ja``), case aside; else None, and said with the labels to choose from
+        (the similar ones where there are many)."""
         if value in allowed:
             return value
-        labels = _labels(options.get(name, []), allowed)
-        other = _labels(model.options_in(_other(lang)).get(name, []), allowed)
+        labels = _labels(labelled(name, lang), allowed)
+        other = _labels(labelled(name, _other(lang)), allowed)
         wanted = str(value).casefold()
         for option, shown in labels.items():
             if wanted in (str(option).casefold(), shown.casefold(), other[option].casefold()):
                 return option
         names = [shown for option, shown in labels.items() if option != NONE]
+        echo = _echo(value)
         if len(names) <= _MANY:
-            problem = ui_text("link.value", lang, part=name, value=value, allowed=", ".join(names))
+            problem = ui_text("link.value", lang, part=name, value=echo, allowed=", ".join(names))
         else:
-            close = _similar(str(value), names)
+            close = _similar(str(value)[:ECHO], names)
             quoted = ", ".join(("„{}“" if lang == "de" else '"{}"').format(n) for n in close)
             what = ui_text("link.similar", lang, names=quoted) if close else ""
             what = what or ui_text("link.count", lang, n=texts.number(len(names), lang))
-            problem = ui_text("link.close", lang, part=name, value=value, close=what)
+            problem = ui_text("link.close", lang, part=name, value=echo, close=what)
         problems.append(problem)
         return None
 
     for key in state:
         if key not in KEYS:
-            problems.append(ui_text("link.key", lang, part=key, keys=", ".join(KEYS)))
+            problems.append(ui_text("link.key", lang, part=_echo(key), keys=", ".join(KEYS)))
     fields: dict[str, Any] = {}
     for name, default in (
         ("by", "state"),
@@ -154,16 +181,28 @@ def view_of(model: ExplorerModel, state: Mapping[str, Any]) -> tuple[View, list[
         fields[name] = tuple(dict.fromkeys(o for o in found if o is not None))
     if model.months:
         months = [str(month) for month in model.months]
-        low = _month(state.get("start"), months, 0, "start", problems, lang)
-        high = _month(state.get("end"), months, len(months) - 1, "end", problems, lang)
+        named = {  # a month as the slider names it, in either language ("März 2025")
+            _plain(label).replace(".", ""): str(month)
+            for in_lang in texts.LANGS
+            for label, month in labelled("start", in_lang)
+        }
+        low = _month(state.get("start"), months, named, 0, "start", problems, lang)
+        high = _month(state.get("end"), months, named, len(months) - 1, "end", problems, lang)
         fields["window"] = (min(low, high), max(low, high))
     elif "start" in state or "end" in state:
         problems.append(ui_text("link.key", lang, part="start", keys=", ".join(KEYS)))
     if model.has_voucher:
-        fields["voucher"] = _one(state.get("voucher", "")) in ("1", "true", "yes")
-    suffix = _one(state.get("format", "csv")).lower()
+        wanted = _one(state.get("voucher", "0"))
+        wanted = _SYNONYMS.get(wanted.casefold(), wanted)
+        fields["voucher"] = choose("voucher", wanted, ["1", "0"]) == "1"
+    elif "voucher" in state:
+        problems.append(ui_text("link.key", lang, part="voucher", keys=", ".join(KEYS)))
+    suffix = _one(state.get("format", "csv"))
     labels = {s: label for label, s in FORMATS.items()}
-    fields["format"] = labels[choose("format", suffix, list(labels)) or "csv"]
+    fields["format"] = labels[choose("format", suffix.lower(), list(labels)) or "csv"]
+    if len(problems) > SAID:
+        more = ui_text("link.more", lang, n=texts.number(len(problems) - SAID + 1, lang))
+        problems = [*problems[: SAID - 1], more]
     return View(**fields), problems
 
 
@@ -183,11 +222,18 @@ def _within_states(
                 texts.missing(model.lang) if s == MISSING_LABEL else texts.label(s, model.lang)
                 for s in states
             )
-            part = ui_text("link.outside", model.lang, part="districts", value=value, states=shown)
+            echo = _echo(value)
+            part = ui_text("link.outside", model.lang, part="districts", value=echo, states=shown)
             problems.append(part)
         else:
             kept.append(name)
     return kept
+
+
+def _echo(value: Any) -> str:
+    """``value`` as a problem says it: at most :data:`ECHO` characters, "…" where cut."""
+    text = str(value)
+    return text if len(text) <= ECHO else text[: ECHO - 1].rstrip() + "…"
 
 
 def _other(lang: str) -> str:
@@ -252,21 +298,30 @@ def _many(value: Any) -> list[str]:
 
 
 def _month(
-    value: Any, months: list[str], default: int, key: str, problems: list[str], lang: str
+    value: Any,
+    months: list[str],
+    named: Mapping[str, str],
+    default: int,
+    key: str,
+    problems: list[str],
+    lang: str,
 ) -> int:
-    """The slider position of the month ``value`` (``YYYY-MM``); outside the data's
-    range the nearest end, and said."""
+    """The slider position of the month ``value`` (``YYYY-MM``, or as the slider names it
+    in either language, ``named``: "März 2025", "Mar 2025"); outside the data's range the
+    nearest end, and said."""
     if value in (None, ""):
         return default
     text = _one(value)
+    month = named.get(_plain(text).replace(".", ""))
     try:
-        month = str(pd.Period(text, freq="M"))
+        month = month or str(pd.Period(text, freq="M"))
     except (ValueError, TypeError):
-        problems.append(ui_text("link.month", lang, part=key, value=text))
+        problems.append(ui_text("link.month", lang, part=key, value=_echo(text)))
         return default
     if month in months:
         return months.index(month)
     nearest = 0 if month < months[0] else len(months) - 1
     first, last = (texts.label(pd.Period(m, freq="M"), lang) for m in (months[0], months[-1]))
-    problems.append(ui_text("link.range", lang, part=key, value=text, first=first, last=last))
+    echo = _echo(text)
+    problems.append(ui_text("link.range", lang, part=key, value=echo, first=first, last=last))
     return nearest
