@@ -162,10 +162,12 @@ def by_subject_area(catalogue: Any) -> pd.DataFrame:
 def show(prepared: Prepared, *, query: str | None = None) -> Any:
     """The page for the visitor who came: the heading, the demo banner, the explorer
     showing the view ``query`` (a URL query string; default: the page's, which a preheated
-    kernel waits for) and the widget that keeps the page's address in step with the view."""
+    kernel waits for), the widget that keeps the page's address in step with the view, and
+    the one that names the slider's handles for assistive technology."""
     require("dashboard", "ipywidgets", "anywidget", what="The dashboard")
     import ipywidgets as w
 
+    from educatalog.widgets._aria import name_sliders
     from educatalog.widgets.url_sync import follow
 
     if query is None:
@@ -195,7 +197,8 @@ def show(prepared: Prepared, *, query: str | None = None) -> Any:
     if problems:
         items = "".join(f"<li>{html.escape(p)}</li>" for p in problems)
         head.append(f"<ul role='status' style='color:#8A4B00'>{items}</ul>")
-    return w.VBox([w.HTML("".join(head)), explorer.widget, follow(explorer)])
+    parts = [w.HTML("".join(head)), explorer.widget, follow(explorer), name_sliders(explorer)]
+    return w.VBox(parts)
 
 
 def page(
