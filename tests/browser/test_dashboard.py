@@ -1,10 +1,9 @@
 """`educatalog dashboard`: the explorer as a web page for people without Jupyter, started as
-a user starts it and used in Chromium. It opens with the chart and no code, marks the
-synthetic demo data, asks no other host for anything, follows a control and writes the view
-into the page's address, restores a view from a link (and says what in a link it could not
-use), keeps two visitors' choices apart, and speaks English when started with --lang en.
-How long the first paint took is printed (measured against its target by
-``benchmarks/widgets.py --browser``)."""
+a user starts it and used in Chromium. It opens with the chart and no code, marks the demo
+data, asks no other host for anything, writes the view into the page's address, restores a
+view from a link (naming what it could not use), keeps two visitors apart, speaks English
+with --lang en, and breaks no WCAG A/AA rule of axe-core (German, English, map). The first
+paint's time is printed (``benchmarks/widgets.py --browser`` measures it against its target)."""
 
 from __future__ import annotations
 
@@ -25,6 +24,7 @@ import httpx
 import pandas as pd
 import pytest
 
+from accessibility import assert_accessible
 from browsing import Recorder, explorer_table, same_table, screen_table
 from educatalog import stats, texts
 from educatalog.cli.dashboard import STOP_BOUND
@@ -182,13 +182,14 @@ def dashboard(served: tuple[subprocess.Popen[bytes], str]) -> str:
 
 
 def open_view(recorder: Recorder, url: str, page: Any | None = None) -> tuple[Any, float]:
-    """Open ``url`` and wait for the first chart; returns the page and the seconds."""
+    """Open ``url``, wait for its chart and its slider's named handles; the page, seconds."""
     page = page or recorder.page
     started = time.monotonic()
     page.goto(url, timeout=180_000)  # a busy machine may take longer than the 30 s default
     page.wait_for_function(
         "() => { const img = document.querySelector('.educatalog-explorer-chart img');"
-        " return img && img.complete && img.naturalWidth > 0; }",
+        " return img && img.complete && img.naturalWidth > 0"
+        " && document.querySelector('.educatalog-slider-names[data-ready]'); }",
         timeout=180_000,
     )
     seconds = time.monotonic() - started
@@ -241,7 +242,7 @@ def address(page: Any, expected: dict[str, list[str]]) -> None:
 
 
 def test_the_dashboard_opens_with_its_chart_no_code_and_the_demo_mark(
-    dashboard: str, recorder: Recorder, screenshots: Path, offers: pd.DataFrame
+    dashboard: str, recorder: Recorder, screenshots: Path, offers: pd.DataFrame, axe: str
 ) -> None:
     page, _ = open_view(recorder, dashboard)
     assert page.title() == "Kursangebot erkunden"
@@ -260,6 +261,7 @@ def test_the_dashboard_opens_with_its_chart_no_code_and_the_demo_mark(
     assert f"{everything} von {everything}" in status(page)
     assert query(page) == {}  # the plain view: a plain address
     page.screenshot(path=str(screenshots / "dashboard.png"), full_page=True)
+    assert_accessible(page, axe, "the dashboard in German")  # any WCAG A/AA violation fails
     assert not recorder.outside, recorder.outside  # no CDN, no fonts from elsewhere
     assert not recorder.console_errors(), recorder.console
 
@@ -386,7 +388,7 @@ def test_two_visitors_do_not_see_each_others_choices(
 
 
 def test_the_dashboard_speaks_english_when_asked(
-    chromium: str, recorder: Recorder, tmp_path: Path
+    chromium: str, recorder: Recorder, tmp_path: Path, axe: str
 ) -> None:
     before = leftovers()
     process, url = start_dashboard("en", tmp_path / "dashboard.log")
@@ -404,6 +406,7 @@ def test_the_dashboard_speaks_english_when_asked(
         ).all_inner_texts() == ["Bavaria"]
         alt = page.locator(".educatalog-explorer-chart img").get_attribute("alt") or ""
         assert "Events by state" in alt
+        assert_accessible(page, axe, "the dashboard in English")
     finally:
         stop(process, signal.SIGTERM)  # as a service manager stops it
     assert leftovers() == before
@@ -486,7 +489,7 @@ def test_a_district_view_and_the_link_that_restores_it(
 
 
 def test_the_map_view_follows_the_filters_and_the_measure(
-    dashboard: str, recorder: Recorder, offers: pd.DataFrame, screenshots: Path
+    dashboard: str, recorder: Recorder, offers: pd.DataFrame, screenshots: Path, axe: str
 ) -> None:
     """Show: Map draws the map of the districts in place of the chart, an image whose alt
     text names the district with the most (as stats counts it); it follows a state chosen
@@ -510,6 +513,7 @@ def test_the_map_view_follows_the_filters_and_the_measure(
     assert image.evaluate("(img) => img.naturalWidth") > 300
     same_table(shown(page), explorer_table(offers, "district", "events", "de"))
     page.screenshot(path=str(screenshots / "dashboard-map.png"), full_page=True)
+    assert_accessible(page, axe, "the dashboard's map, switched to")
 
     states = page.locator(".educatalog-explorer-states select")
     changes(page, lambda: states.select_option(label="Sachsen"), "Sachsen")
