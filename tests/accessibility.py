@@ -26,7 +26,6 @@ import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -144,16 +143,6 @@ def chromium_page(chromium: str) -> Iterator[Any]:
             browser.close()
 
 
-@dataclass(frozen=True)
-class Exclusion:
-    """A finding axe-core reports that cannot be mended from our side: the ``rule`` on the
-    one node whose axe selector is exactly ``target``, and ``why``."""
-
-    rule: str
-    target: str
-    why: str
-
-
 _RUN = """
 async (tags) => {
   const result = await axe.run(document, {
@@ -170,23 +159,16 @@ async (tags) => {
 """
 
 
-def axe_violations(
-    page: Any, script: str, exclusions: Iterable[Exclusion] = ()
-) -> list[dict[str, Any]]:
+def axe_violations(page: Any, script: str) -> list[dict[str, Any]]:
     """What axe-core finds in the Playwright ``page`` as it is now (rendered, scrolled,
     a control switched), by the rules of :data:`AXE_TAGS`: each violation with its rule
     ``id``, ``impact``, ``help``, ``tags`` and ``nodes`` (``target``, ``impact``,
-    ``summary``, ``html``), less the nodes of ``exclusions``."""
+    ``summary``, ``html``). Nothing is left out: a finding that cannot be mended from our
+    side would be named in the test that meets it, by rule and node."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.add_script_tag(content=script)
     found: list[dict[str, Any]] = page.evaluate(_RUN, AXE_TAGS)
-    skipped = {(e.rule, e.target) for e in exclusions}
-    kept = []
-    for violation in found:
-        nodes = [n for n in violation["nodes"] if (violation["id"], n["target"]) not in skipped]
-        if nodes:
-            kept.append({**violation, "nodes": nodes})
-    return kept
+    return found
 
 
 def is_wcag(violation: dict[str, Any]) -> bool:
@@ -220,12 +202,10 @@ def wcag_failures(violations: list[dict[str, Any]], what: str) -> str:
     return f"axe-core: WCAG A/AA violations on {what}:\n{describe(failing)}"
 
 
-def assert_accessible(
-    page: Any, script: str, what: str, exclusions: Iterable[Exclusion] = ()
-) -> None:
+def assert_accessible(page: Any, script: str, what: str) -> None:
     """Fail on any WCAG A/AA violation axe-core finds in ``page``, whatever its impact."""
     started = time.monotonic()
-    violations = axe_violations(page, script, exclusions)
+    violations = axe_violations(page, script)
     print(f"axe-core checked {what} in {time.monotonic() - started:.1f} s")
     failures = wcag_failures(violations, what)
     assert not failures, failures
@@ -239,7 +219,7 @@ def accessibility_findings(page: str) -> list[str]:
     (empty when nothing): a ``lang`` attribute and a title; every image with a meaningful
     ``alt`` text (not nbconvert's placeholder, not a file name, a sentence long); one
     ``h1`` first and headings without skipped levels; every data table with a caption and
-    header cells with ``scope``. axe-core in a browser checks more (:func:`run_axe`).
+    header cells with ``scope``. axe-core in a browser checks more (:func:`assert_accessible`).
     """
 
     soup = BeautifulSoup(page, features="html.parser")
