@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "_ext"))
@@ -81,3 +82,43 @@ html_theme_options = {
     "navbar_end": ["theme-switcher"],
 }
 html_context = {"default_mode": "light"}
+
+
+def _name_the_toggles(html: Any) -> Any:
+    """The sidebar's toggles named after the page whose subpages they show.
+
+    pydata-sphinx-theme opens a page's subpages in the sidebar with a ``<summary>`` that
+    holds only a chevron icon: a button without a name for a screen reader (axe-core
+    ``summary-name``, WCAG 4.1.2). Each such ``<summary>`` gets an ``aria-label``, "Pages
+    under" and the title of the page beside it; ``html`` is the theme's toctree, as text or
+    as soup."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(html, "html.parser") if isinstance(html, str) else html
+    for summary in soup.select("summary"):
+        if summary.get_text(strip=True) or summary.get("aria-label"):
+            continue
+        item = summary.find_parent("li")
+        link = item.find("a", recursive=False) if item is not None else None
+        title = link.get_text(" ", strip=True) if link is not None else ""
+        summary["aria-label"] = f"Pages under {title}" if title else "Pages under this one"
+    return str(soup) if isinstance(html, str) else soup
+
+
+def _named_toctrees(
+    app: Any, pagename: str, templatename: str, context: dict, doctree: Any
+) -> None:
+    """The theme's ``generate_toctree_html`` (set by its own ``html-page-context``
+    handler, which runs before this one) with :func:`_name_the_toggles` applied."""
+    generate = context.get("generate_toctree_html")
+    if generate is None:
+        return
+
+    def named(*args: Any, **kwargs: Any) -> Any:
+        return _name_the_toggles(generate(*args, **kwargs))
+
+    context["generate_toctree_html"] = named
+
+
+def setup(app: Any) -> None:
+    app.connect("html-page-context", _named_toctrees, priority=900)

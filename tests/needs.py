@@ -1,4 +1,4 @@
-"""A test that needs a tool this machine may lack (Debian's chromium, npm, Playwright,
+"""A test that needs a tool this machine may lack (Debian's chromium, Playwright, axe-core,
 import-linter): skipped where a developer has not installed it, but a failure in CI
 (``CI=true``), where the project's own files install every tool, so that a missing
 install can never pass as green.

@@ -3,6 +3,7 @@ browser download) against a JupyterLab and the dashboard that the tests start on
 and stop by their process group.
 
 * ``chromium``: the browser's path, or the tests of this folder are skipped with the reason;
+* ``axe``: axe-core's script, to check a page against WCAG 2.0 to 2.2, levels A and AA;
 * ``browser``: one headless Chromium for the session, new pages per test (:func:`open_page`
   records the console, failed requests and requests that leave the machine);
 * ``service``: the synthetic demo catalogue (scale 1, as ``educatalog.connect()`` serves it)
@@ -33,6 +34,7 @@ from typing import Any
 import httpx
 import pytest
 
+from accessibility import axe_source
 from browsing import Lab, Recorder
 from educatalog.files.workspace import copy_notebooks
 from educatalog.jupyter.kernels import server_args
@@ -80,6 +82,13 @@ def chromium() -> str:
     except ImportError:  # pragma: no cover - a dev dependency
         missing_tool("needs playwright (pip install -e '.[dev]')")
     return path
+
+
+@pytest.fixture(scope="session")
+def axe(chromium: str) -> str:
+    """axe-core's script (``tests/accessibility.py``: the pinned release, fetched once), for
+    :func:`accessibility.assert_accessible` in a page."""
+    return axe_source()
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,8 @@ a user starts it and used in Chromium. It opens with the chart and no code, mark
 synthetic demo data, asks no other host for anything, follows a control and writes the view
 into the page's address, restores a view from a link (and says what in a link it could not
 use, shortened, and takes labels of either language), keeps two visitors' choices apart,
-and speaks English when started with --lang en, from the first byte of the loading page on.
+and speaks English when started with --lang en, from the first byte of the loading page on,
+and breaks no WCAG A/AA rule of axe-core (German, English, map).
 Its controls are named for a screen reader (a slider's month, a button's pressed state),
 show a focus ring, wrap at 800 px, and a reload stops the page's kernel at once. Screenshots
 at 1280 and 800 px in German and English go to build/screenshots. How long the first paint
@@ -24,6 +25,7 @@ from urllib.parse import parse_qs, urlsplit
 import pandas as pd
 import pytest
 
+from accessibility import assert_accessible
 from browsing import Recorder, explorer_table, same_table
 from dashboards import (
     IDLE_TIMEOUT,
@@ -75,8 +77,19 @@ def dashboard(served: Served) -> str:
     return served[1]
 
 
+def accessible(page: Any, axe: str, what: str) -> None:
+    """axe-core finds no WCAG A/AA violation (whatever its impact) once the controls are
+    named (the slider's handles get their names from the explorer's hidden widget)."""
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.educatalog-explorer .noUi-handle')]"
+        ".every((handle) => handle.getAttribute('aria-label'))",
+        timeout=60_000,
+    )
+    assert_accessible(page, axe, what)
+
+
 def test_the_dashboard_opens_with_its_chart_no_code_and_the_demo_mark(
-    dashboard: str, recorder: Recorder, screenshots: Path, offers: pd.DataFrame
+    dashboard: str, recorder: Recorder, screenshots: Path, offers: pd.DataFrame, axe: str
 ) -> None:
     recorder.context.add_init_script(RECORD_LOADING)
     page, _ = open_view(recorder, dashboard)
@@ -99,6 +112,7 @@ def test_the_dashboard_opens_with_its_chart_no_code_and_the_demo_mark(
     assert f"{everything} von {everything}" in status(page)
     assert query(page) == {}  # the plain view: a plain address
     page.screenshot(path=str(screenshots / "dashboard.png"), full_page=True)
+    accessible(page, axe, "the dashboard in German")  # any WCAG A/AA violation fails
     assert not recorder.outside, recorder.outside  # no CDN, no fonts from elsewhere
     assert not recorder.console_errors(), recorder.console
 
@@ -226,7 +240,7 @@ def test_two_visitors_do_not_see_each_others_choices(
 
 
 def test_the_dashboard_speaks_english_when_asked(
-    chromium: str, recorder: Recorder, tmp_path: Path, screenshots: Path
+    chromium: str, recorder: Recorder, tmp_path: Path, screenshots: Path, axe: str
 ) -> None:
     process, url = start_dashboard("en", tmp_path / "dashboard.log")
     try:
@@ -253,6 +267,7 @@ def test_the_dashboard_speaks_english_when_asked(
             page.set_viewport_size({"width": width, "height": 1000})
             assert overlaps_and_cuts(page) == [], width
             page.screenshot(path=str(screenshots / f"dashboard-en-{width}.png"), full_page=True)
+        accessible(page, axe, "the dashboard in English")
     finally:
         stop(process, signal.SIGTERM)  # as a service manager stops it (its folder removed)
 
@@ -334,7 +349,7 @@ def test_a_district_view_and_the_link_that_restores_it(
 
 
 def test_the_map_view_follows_the_filters_and_the_measure(
-    dashboard: str, recorder: Recorder, offers: pd.DataFrame, screenshots: Path
+    dashboard: str, recorder: Recorder, offers: pd.DataFrame, screenshots: Path, axe: str
 ) -> None:
     """Show: Map draws the map of the districts in place of the chart, an image whose alt
     text names the district with the most (as stats counts it); it follows a state chosen
@@ -376,6 +391,7 @@ def test_the_map_view_follows_the_filters_and_the_measure(
     )
     kept = stats.select(offers, state=["Sachsen"])
     same_table(shown(page), explorer_table(kept, "district", "courses", "de"))
+    accessible(page, axe, "the dashboard's map, switched to")
     assert not recorder.console_errors(), recorder.console
 
 

@@ -1,9 +1,10 @@
 """The documentation site, read where it is read: in Chromium, from a local HTTP server on
 127.0.0.1 over the site ``make docs`` builds (tests/docsite.py builds it once). A reader
 searches for ``per_capita``, follows the hit to the API reference, opens a notebook of the
-gallery and sees its chart; no page asks another host for anything. Screenshots of the home
-page, a page of the user guide, the API page of ``educatalog.load`` and a gallery notebook
-go to ``build/screenshots/docs-*.png``."""
+gallery and sees its chart; no page asks another host for anything; a page of each kind
+breaks no WCAG A/AA rule of axe-core. Screenshots of the home page, a page of the user
+guide, the API page of ``educatalog.load`` and a gallery notebook go to
+``build/screenshots/docs-*.png``."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from accessibility import assert_accessible
 from browsing import Recorder
 from docsite import Site, built_site
 
@@ -95,3 +97,29 @@ def test_a_gallery_notebook_shows_its_chart(
     page.screenshot(path=str(screenshots / "docs-gallery.png"), full_page=False)
     assert recorder.outside == []
     assert recorder.console_errors() == []
+
+
+AXE_PAGES = {
+    "index.html": "the home page: the landing text and the top navigation",
+    "user-guide/statistics.html": "a user-guide page: prose, tables, notes, code",
+    "api/generated/educatalog.load.html": "an API page: a signature and its fields, in the "
+    "sidebar's deepest tree (every module, each with its toggle)",
+    "gallery/en/01-quickstart.html": "a gallery notebook: code, data frames and a chart",
+    "search.html?q=per_capita": "the search page, with the results its script lists",
+}
+"""The pages axe-core checks, one of each kind the site's pages are made from (its theme's
+templates and what Sphinx and MyST-NB put in them), with why. Not all of its 200 and more:
+most are API pages alike, the Markdown pages are as the user guide's, and axe-core takes
+seconds a page."""
+
+
+@pytest.mark.parametrize("path", list(AXE_PAGES))
+def test_a_page_of_each_kind_passes_axe_core(
+    recorder: Recorder, site_url: str, axe: str, path: str
+) -> None:
+    """No violation of WCAG 2.0 to 2.2, level A or AA, whatever its impact."""
+    page = recorder.page
+    page.goto(f"{site_url}/{path}")  # loaded: its images too
+    if path.startswith("search.html"):
+        page.locator("#search-results a").first.wait_for(timeout=30_000)
+    assert_accessible(page, axe, f"{path} ({AXE_PAGES[path]})")

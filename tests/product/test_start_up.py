@@ -30,7 +30,7 @@ HEAVY = ("jsonschema", "nbformat")
         pytest.param(
             # what the dashboard's notebook runs in a visitor's kernel
             ["educatalog.cli.dashboard", "educatalog.widgets", "educatalog.widgets.url_sync",
-             "educatalog.snapshot"],
+             "educatalog.widgets.aria", "educatalog.snapshot"],
             id="dashboard-kernel",
             marks=pytest.mark.skipif(
                 importlib.util.find_spec("anywidget") is None,

@@ -48,9 +48,10 @@ def table_html(
 
     A table with the totals of ``margins=True`` (a crosstab's total row and column) shows
     them labelled as :func:`educatalog.tables.present` does. A long table scrolls in a box
-    of its own; its header and its total row stay in view there. The total's label spans
-    the row labels (a table by state has two: the key and the name), so that every total
-    stands under its column."""
+    of its own; its header and its total row stay in view there, and the keyboard reaches
+    the box (a region named by the table's title). The total's label spans the row labels
+    (a table by state has two: the key and the name), so that every total stands under its
+    column."""
     presented = tables.present(table, lang, title=title, total_row=totals)
     page = presented.to_html()
     if totals is not None:
@@ -82,7 +83,10 @@ def table_html(
     )
     legend = html.escape(tables.symbols.Legend(lang).line())
     legend = f"<p role='note' class='educatalog-legend'><small>{legend}</small></p>"
-    return f"{keep}<div class='educatalog-table-box'>{page}</div>{legend}"
+    # A box that scrolls is reached by the keyboard, and says which table it holds.
+    named = f" role='region' aria-label='{html.escape(title, quote=True)}'" if title else ""
+    opening = f"<div class='educatalog-table-box' tabindex='0'{named}>"
+    return f"{keep}{opening}{page}</div>{legend}"
 
 
 def ui_text(key: str, lang: str, **fields: Any) -> str:
