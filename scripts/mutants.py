@@ -522,8 +522,8 @@ MUTANTS: tuple[Mutant, ...] = (
     _m(
         "link-voucher-ignored",
         "widgets/url_state.py",
-        'in ("1", "true", "yes")',
-        'in ("true", "yes")',
+        'choose("voucher", wanted, ["1", "0"]) == "1"',
+        'choose("voucher", wanted, ["1", "0"]) == "true"',
         "a link with voucher=1 opens without the voucher filter",
         f"{URL}::test_a_view_goes_into_a_link_and_comes_back",
     ),

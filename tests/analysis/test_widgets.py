@@ -419,11 +419,15 @@ def test_german_by_default(offers: pd.DataFrame) -> None:
     assert '<th scope="row" colspan="2">Insgesamt</th>' in explorer.outputs["table"].value
     assert "SYNTHETISCHE DEMODATEN" in [t.get_text() for t in explorer.figure.texts]
     assert "Tabelle herunterladen (CSV)" in explorer.outputs["download"].value
-    _name, data = download(explorer)
+    name, data = download(explorer)
+    assert name == "educatalog-veranstaltungen-nach-bundesland.csv"
     lines = data.decode("utf-8-sig").splitlines()
-    assert lines[0] == "Schlüssel;Bundesland;Veranstaltungen;Anteil der Veranstaltungen (%)"
-    assert lines[-1].startswith(";Deutschland;")  # all 16 states: the total is Germany's
-    assert re.search(r";\d+,\d+$", lines[1])
+    assert lines[0] == "Veranstaltungen nach Bundesland – SYNTHETISCHE DEMODATEN"
+    assert lines[1] == "Schlüssel;Bundesland;Veranstaltungen;Anteil der Veranstaltungen (%)"
+    rows = lines[2 : lines.index("")]
+    assert rows[-1].startswith(";Deutschland;")  # all 16 states: the total is Germany's
+    assert re.search(r";\d+,\d+$", rows[0])
+    assert lines[-1].startswith("Hinweis: SYNTHETISCHE DEMODATEN")  # under it, as on a sheet
     explorer.close()
 
 
