@@ -188,7 +188,8 @@ def test_the_explorer_follows_every_control(
     months = offers["event_start_date"].dt.to_period("M")
     first = months.min() + 3
     kept = stats.select(offers, start=first.start_time.date())
-    same_table(shown(page), explorer_table(kept, "duration_class", "events", LANG))
+    # three presses may be two updates on a busy machine (the debounce): the last one counts
+    settled(page, explorer_table(kept, "duration_class", "events", LANG))
     print("explorer updates (s):", {k: round(v, 2) for k, v in seconds.items()})
     page.locator(".educatalog-explorer").screenshot(
         path=str(lab.screenshots / "explorer-changed.png")

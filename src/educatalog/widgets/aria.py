@@ -131,7 +131,7 @@ export default { render };
 
 
 def available() -> bool:
-    """Whether :class:`Aria` can be drawn (``anywidget`` is installed)."""
+    """Whether the hidden widget of :func:`aria` can be drawn (``anywidget`` is installed)."""
     return importlib.util.find_spec("anywidget") is not None
 
 

@@ -115,7 +115,7 @@ def apply_state(explorer: Any, state: Mapping[str, Any]) -> list[str]:
 def view_of(model: ExplorerModel, state: Mapping[str, Any]) -> tuple[View, list[str]]:
     """The view ``state`` names among the model's options (keys it leaves out: their
     defaults), and what could not be used, in words of the model's language: a value a
-    link holds is said shortened to :data:`ECHO` characters, and at most :data:`SAID`
+    link holds is said shortened to ``ECHO`` characters, and at most ``SAID``
     problems are listed."""
     lang = model.lang
     options = model.options
