@@ -32,8 +32,9 @@ format: setup
 # The suite on one worker more than there are cores (pytest-xdist, at most 8), each taking
 # whole modules, so that a module's servers, kernels and browser are started once: a good
 # part of it waits on servers, kernels and browsers, which the extra worker fills. The
-# longest modules go first (tests/conftest.py). On two cores the suite needs about 38
-# CPU-minutes and took 26.7 minutes (29.11.2026). PYTEST_WORKERS=0 runs it in one process.
+# longest modules go first (tests/conftest.py). On two cores the suite needs about 46
+# CPU-minutes with the docs' gallery run afresh, as in a new clone, and took 28 minutes
+# (29.11.2026). PYTEST_WORKERS=0 runs it in one process.
 PYTEST_WORKERS ?= $(shell $(PYTHON) -c 'import os; print(min(8, (os.cpu_count() or 1) + 1))')
 PARALLEL = $(if $(filter 0,$(PYTEST_WORKERS)),-p no:xdist,-n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder)
 
