@@ -20,7 +20,7 @@ import pytest
 
 from browsing import Recorder, screen_table
 from educatalog.cli.dashboard import STOP_BOUND
-from processes import free_port
+from processes import free_port, logged
 
 IDLE_TIMEOUT = 4
 """Seconds after which the dashboards of these tests stop the kernel of a page that is gone."""
@@ -33,15 +33,7 @@ def start_dashboard(lang: str, log: Path) -> tuple[subprocess.Popen[bytes], str]
     command = [sys.executable, "-m", "educatalog.cli", "dashboard", "--demo"]
     command += ["--port", str(port), "--lang", lang, "--idle-timeout", str(IDLE_TIMEOUT)]
     env = {k: v for k, v in os.environ.items() if not k.startswith("EDUCATALOG_URL")}
-    with log.open("w") as output:
-        process = subprocess.Popen(
-            command,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # stopped with Voilà and its kernels below
-        )
+    process = logged(command, log, env)  # stopped with Voilà and its kernels below
     url = f"http://127.0.0.1:{port}/"
     deadline = time.monotonic() + 240
     while True:

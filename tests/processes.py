@@ -10,10 +10,29 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import httpx
 
-__all__ = ["free_port", "serving"]
+__all__ = ["free_port", "logged", "serving"]
+
+
+def logged(
+    command: list[str], log: Path, env: dict[str, str], cwd: Path | None = None
+) -> subprocess.Popen[bytes]:
+    """``command`` started in a process group of its own (so that it is stopped together
+    with what it starts: Jupyter's or Voilà's kernels), without standard input, its output
+    and errors written to ``log``."""
+    with log.open("w") as output:
+        return subprocess.Popen(
+            command,
+            env=env,
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
 
 def free_port() -> int:

@@ -40,7 +40,7 @@ from educatalog.files.workspace import copy_notebooks
 from educatalog.jupyter.kernels import server_args
 from educatalog.testing import serve
 from needs import missing_tool
-from processes import free_port
+from processes import free_port, logged
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -180,16 +180,7 @@ def lab(
     if os.geteuid() == 0:
         command.append("--allow-root")
     log = root.parent / "lab.log"
-    with log.open("w") as output:
-        process = subprocess.Popen(
-            command,
-            env=env,
-            cwd=root,
-            stdin=subprocess.DEVNULL,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group: stopped with its kernels below
-        )
+    process = logged(command, log, env, cwd=root)  # stopped with its kernels below
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_for(f"{url}/api/status", process, log, headers={"Authorization": f"token {token}"})

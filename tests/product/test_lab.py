@@ -22,7 +22,7 @@ import httpx
 import pytest
 
 from educatalog.files.workspace import NOTEBOOKS
-from processes import free_port
+from processes import free_port, logged
 
 REPO = Path(__file__).resolve().parents[2]
 SHIPPED = sorted(p.name for p in NOTEBOOKS.glob("*.ipynb"))
@@ -63,15 +63,7 @@ def test_make_lab_serves_the_notebooks(user: str, tmp_path: Path) -> None:
     command += [f"LAB_DIR={lab_dir}", f"LAB_PORT={lab_port}"]
     command += [f"LAB_ARGS=--no-browser --ServerApp.port={jupyter_port} --ServerApp.port_retries=0"]
     log = tmp_path / "lab.log"
-    with log.open("w") as output:
-        proc = subprocess.Popen(
-            command,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group: stopped together below
-        )
+    proc = logged(command, log, env)  # its own process group: stopped together below
     api = f"http://127.0.0.1:{jupyter_port}/api/contents"
     headers = {"Authorization": f"token {token}"}
     try:
@@ -140,15 +132,7 @@ def test_the_command_educatalog_notebooks_suggests_runs_kernels_without_a_warnin
     jupyter = str(Path(sys.executable).with_name("jupyter"))
     command = [jupyter, *suggested[1:], "--no-browser", f"--ServerApp.port={port}"]
     log = tmp_path / "lab.log"
-    with log.open("w") as output:
-        lab = subprocess.Popen(
-            command,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    lab = logged(command, log, env)
     api = f"http://127.0.0.1:{port}/api"
     headers = {"Authorization": f"token {token}"}
     try:
