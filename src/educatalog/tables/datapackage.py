@@ -21,8 +21,6 @@ import csv
 import datetime as dt
 import json
 import os
-import re
-import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,6 +29,7 @@ import pandas as pd
 
 from educatalog import texts
 from educatalog._version import __version__
+from educatalog.files.names import file_words
 from educatalog.frames.provenance import Source
 
 if TYPE_CHECKING:
@@ -114,11 +113,7 @@ def write_datapackage(
 
 def _slug(words: str) -> str:
     """A file and resource name: lower-case ASCII letters, digits and hyphens."""
-    lower = words.lower()
-    for letter, spelled in (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss")):
-        lower = lower.replace(letter, spelled)
-    plain = unicodedata.normalize("NFKD", lower).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]+", "-", plain).strip("-")[:60] or "table"
+    return file_words(words, limit=60) or "table"
 
 
 def _columns(table: Table) -> tuple[list[list[Any]], list[dict[str, Any]]]:

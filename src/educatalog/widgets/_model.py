@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
@@ -22,6 +21,7 @@ from matplotlib.figure import Figure
 
 from educatalog import plots, stats, tables, texts
 from educatalog.errors import EducatalogError, UsageError
+from educatalog.files.names import file_words
 from educatalog.files.workspace import output_folder
 from educatalog.frames.columns import require_columns
 from educatalog.frames.provenance import source_of
@@ -513,7 +513,7 @@ class ExplorerModel:
     def file_stem(self) -> str:
         """The name of the table's file, without a suffix: its title in the model's language
         ("educatalog-kurse-nach-bundesland", "educatalog-courses-by-state")."""
-        return f"educatalog-{_file_words(_title(self.shown.measure, self.shown.dims, self.lang))}"
+        return f"educatalog-{file_words(_title(self.shown.measure, self.shown.dims, self.lang))}"
 
     def suffix(self, format: str | None = None) -> str:
         """The file suffix of ``format`` (``csv``, ``xlsx`` or a label), else of the view's."""
@@ -564,14 +564,6 @@ def _title(measure: str, dims: Sequence[str], lang: str) -> str:
         return texts.text("title.by", lang, measure=what, dimension=texts.dimension(dims[0], lang))
     rows, columns = (texts.dimension(d, lang) for d in dims)
     return texts.text("title.measure_by_2d", lang, measure=what, rows=rows, columns=columns)
-
-
-def _file_words(title: str) -> str:
-    """``title`` as words of a file name: lower case, umlauts spelt out, hyphens between."""
-    spelt = title.lower()
-    for letter, spelling in (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss")):
-        spelt = spelt.replace(letter, spelling)
-    return "-".join(re.findall(r"[a-z0-9]+", spelt))
 
 
 def _largest(frame: pd.DataFrame, dim: str, measure: str, top: int) -> pd.DataFrame:
