@@ -1,6 +1,7 @@
 """Helpers of the dashboard's browser tests (``tests/browser/test_dashboard*.py``): start
-``educatalog dashboard`` as a user does and stop it as Ctrl+C does (checking that Voilà and
-its kernels go with it), the processes it runs, and a page of it opened and read."""
+``educatalog dashboard`` as a user does, served by Solara (the default) or Voilà, and stop
+it as Ctrl+C does (checking that Voilà and its kernels go with it), the processes it runs,
+its sessions, and a page of it opened and read."""
 
 from __future__ import annotations
 
@@ -19,19 +20,25 @@ import httpx
 import pytest
 
 from browsing import Recorder, screen_table
-from educatalog.cli.dashboard import STOP_BOUND
+from educatalog.cli.dashboard import ENGINES, STOP_BOUND
 from processes import free_port, logged
 
 IDLE_TIMEOUT = 4
 """Seconds after which the dashboards of these tests stop the kernel of a page that is gone."""
 
 
-def start_dashboard(lang: str, log: Path) -> tuple[subprocess.Popen[bytes], str]:
-    for module in ("voila", "anywidget"):
+def start_dashboard(
+    lang: str, log: Path, engine: str = "solara", *more: str
+) -> tuple[subprocess.Popen[bytes], str]:
+    """Start ``educatalog dashboard --demo`` served by ``engine`` (and the options ``more``),
+    and wait until it answers; returns its process and address."""
+    for module in ENGINES[engine]:
         pytest.importorskip(module, reason="the dashboard needs the 'dashboard' extra")
     port = free_port()
-    command = [sys.executable, "-m", "educatalog.cli", "dashboard", "--demo"]
+    command = [sys.executable, "-m", "educatalog.cli", "dashboard", "--demo", *more]
     command += ["--port", str(port), "--lang", lang, "--idle-timeout", str(IDLE_TIMEOUT)]
+    command += ["--engine", engine]
+    ready = "voila/static/voila.js" if engine == "voila" else "readyz"
     env = {k: v for k, v in os.environ.items() if not k.startswith("EDUCATALOG_URL")}
     process = logged(command, log, env)  # stopped with Voilà and its kernels below
     url = f"http://127.0.0.1:{port}/"
@@ -40,7 +47,7 @@ def start_dashboard(lang: str, log: Path) -> tuple[subprocess.Popen[bytes], str]
         assert process.poll() is None, f"the dashboard stopped:\n{log.read_text()}"
         assert time.monotonic() < deadline, f"the dashboard did not answer:\n{log.read_text()}"
         try:
-            if httpx.get(url + "voila/static/voila.js", timeout=2).status_code < 500:
+            if httpx.get(url + ready, timeout=2).status_code < 500:
                 break
         except httpx.TransportError:
             pass
@@ -59,11 +66,14 @@ def contents(names: set[str]) -> list[str]:
     return sorted(str(p.relative_to(root)) for n in names for p in (root / n).rglob("*"))
 
 
-def stop(process: subprocess.Popen[bytes], how: int = signal.SIGINT) -> None:
-    """Stop the dashboard as Ctrl+C does (or ``how``), and check that Voilà and its kernels
-    went with it."""
+def stop(
+    process: subprocess.Popen[bytes], how: int = signal.SIGINT, engine: str = "solara"
+) -> None:
+    """Stop the dashboard as Ctrl+C does (or ``how``), and check that what it started
+    (Voilà and its kernels) went with it."""
     started = {pid: command for pid, (_, command) in descendants(process).items()}
-    assert any(b"voila" in command for command in started.values()), started
+    if engine == "voila":
+        assert any(b"voila" in command for command in started.values()), started
     began = time.monotonic()
     try:
         os.killpg(process.pid, how)  # as Ctrl+C (or a service manager) stops the dashboard
@@ -151,6 +161,23 @@ def kernels(process: subprocess.Popen[bytes]) -> list[bytes]:
     return [c for _, c in descendants(process).values() if b"ipykernel_launcher" in c]
 
 
+def sessions(url: str) -> int:
+    """How many visitors' sessions a Solara dashboard at ``url`` holds (its virtual
+    kernels, as its ``/resourcez`` says)."""
+    answer = httpx.get(url + "resourcez", timeout=30)
+    answer.raise_for_status()
+    return int(answer.json()["kernels"]["total"])
+
+
+def settle(url: str, count: int, what: str) -> None:
+    """Wait until the dashboard at ``url`` holds ``count`` sessions: those of pages that
+    are gone end within the idle timeout (bounded for a busy machine)."""
+    deadline = time.monotonic() + IDLE_TIMEOUT + 60
+    while (held := sessions(url)) != count:
+        assert time.monotonic() < deadline, f"{what}: {held} sessions, not {count}"
+        time.sleep(0.3)
+
+
 def open_view(recorder: Recorder, url: str, page: Any | None = None) -> tuple[Any, float]:
     """Open ``url`` and wait for the first chart; returns the page and the seconds."""
     page = page or recorder.page
@@ -223,7 +250,8 @@ def titled(page: Any, text: str) -> None:
 RECORD_LOADING = """
 window.__educatalogLoading = [];
 new MutationObserver(() => {
-  const line = document.getElementById('loading_text');
+  // Voilà's loading line, or Solara's: the template's first line, then the loader's
+  const line = document.querySelector('#loading_text, #educatalog-first, #educatalog-loading');
   const seen = window.__educatalogLoading;
   if (line && seen[seen.length - 1] !== line.textContent) seen.push(line.textContent);
 }).observe(document, {subtree: true, childList: true, characterData: true});

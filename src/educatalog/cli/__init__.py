@@ -175,8 +175,10 @@ def _add_dashboard_command(commands: Commands) -> None:
     dashboard = commands.add_parser(
         "dashboard",
         help="serve the explorer as a web page (for people without Jupyter)",
-        description="Serve the course-supply explorer as a web page with Voilà: code hidden, "
-        "one kernel for every visitor, the view of the controls kept in the page's address. "
+        description="Serve the course-supply explorer as a web page: code hidden, the view "
+        "of the controls kept in the page's address; with Solara (default) every visitor is "
+        "served from one process and one copy of the catalogue, with Voilà (--engine voila) "
+        "each from a kernel of their own. "
         "The catalogue is fetched once at the start (the service at $EDUCATALOG_URL, or "
         "--url, or the synthetic demo catalogue with --demo or when no service is set), or "
         "read from a snapshot (--snapshot).",
@@ -198,7 +200,14 @@ def _add_dashboard_command(commands: Commands) -> None:
         type=positive_int,
         default=120,
         metavar="SECONDS",
-        help="stop a visitor's kernel this long after their page is gone (default 120)",
+        help="end a visitor's session this long after their page is gone (default 120)",
+    )
+    dashboard.add_argument(
+        "--engine",
+        choices=["solara", "voila"],
+        default="solara",
+        help="solara: all visitors in one process over one copy of the data (default); "
+        "voila: a kernel with its own copy for each visitor",
     )
 
 
@@ -285,6 +294,7 @@ def _dashboard(args: argparse.Namespace) -> int:
             lang=args.lang,
             idle_timeout=args.idle_timeout,
             notify=say,
+            engine=args.engine,
         )
     except EducatalogError as exc:
         return fail("dashboard", str(exc))

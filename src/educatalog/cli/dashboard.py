@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_PORT",
+    "ENGINES",
     "STOP_BOUND",
     "Prepared",
     "by_subject_area",
@@ -74,6 +75,10 @@ STOP_BOUND = 45.0
 gets ``VOILA_STOP``, the relay of its output ``RELAY_STOP``, then the temporary
 folder is removed; a dashboard still running then prints where it waits and exits with
 status 1."""
+
+ENGINES = {"solara": ("solara", "anywidget"), "voila": ("voila", "anywidget")}
+"""The servers of the page, with the modules each needs: Solara (every visitor in one
+process, over one copy of the data) or Voilà (a kernel and a copy for each visitor)."""
 
 KERNEL_MANAGER = "educatalog_dashboard_kernel.DashboardKernelManager"
 """Voilà's kernel manager (``data/python/educatalog_dashboard_kernel.py``): jupyter_server's,
@@ -248,6 +253,7 @@ def serve(
     lang: str = texts.DEFAULT_LANG,
     idle_timeout: int = 120,
     notify: Callable[[str], None] = print,
+    engine: str = "solara",
 ) -> int:
     """Serve the dashboard until interrupted (Ctrl+C, SIGTERM); returns Voilà's exit
     status. The data: the snapshot at ``snapshot_path`` as it is, else ``origin`` (the
@@ -259,11 +265,17 @@ def serve(
     manager's culling stops it ``idle_timeout`` seconds after the page is gone where that
     request never came (a closed tab, a lost connection); a page still open is never
     culled.
+
+    ``engine``: ``"solara"`` (default) serves every visitor from this process and one copy
+    of the catalogue (:mod:`educatalog.cli.dashboard_solara`); ``"voila"`` starts a
+    kernel with its own copy for each visitor, as described above.
     """
     lang = texts.check_lang(lang)
+    if engine not in ENGINES:
+        raise UsageError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}.")
     if idle_timeout < 1:
         raise UsageError(f"idle_timeout must be at least 1 second, got {idle_timeout!r}.")
-    _needs("voila", "anywidget")
+    _needs(*ENGINES[engine])
     with tempfile.TemporaryDirectory(prefix="educatalog-dashboard-") as temporary:
         folder = Path(temporary)
         if snapshot_path is None:
@@ -272,6 +284,12 @@ def serve(
         else:
             data = Path(snapshot_path).resolve()
             snapshot.read_manifest(data)  # a SnapshotError names what is wrong, now
+        if engine == "solara":
+            from educatalog.cli.dashboard_solara import serve_snapshot
+
+            return serve_snapshot(
+                data, host=host, port=port, lang=lang, idle_timeout=idle_timeout, notify=notify
+            )
         notebook = folder / f"{_word('title', lang)}.ipynb"
         _write_notebook(notebook, lang)
         env = {k: v for k, v in os.environ.items() if k != "EDUCATALOG_TOKEN"}

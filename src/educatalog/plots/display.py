@@ -35,9 +35,10 @@ def register_notebook_display() -> bool:
     from IPython import get_ipython
 
     shell = get_ipython()
-    if shell is None:
+    # None outside IPython; a shell without formatters (Solara's server) shows no figures
+    formatter = getattr(getattr(shell, "display_formatter", None), "mimebundle_formatter", None)
+    if formatter is None:
         return False
-    formatter = shell.display_formatter.mimebundle_formatter
     try:
         formatter.lookup_by_type(Figure)
     except KeyError:

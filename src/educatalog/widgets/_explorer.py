@@ -21,6 +21,7 @@ from matplotlib.figure import Figure
 from educatalog import texts
 from educatalog.frames.provenance import Source
 from educatalog.widgets._choices import FILTERS, NONE, Mask
+from educatalog.widgets._data import ExplorerData
 from educatalog.widgets._debounce import Scheduler, thread_timer
 from educatalog.widgets._model import ExplorerModel
 from educatalog.widgets.controls import control_layout, make_controls, make_outputs, show_view
@@ -69,7 +70,7 @@ class Explorer:
 
     def __init__(
         self,
-        offers: pd.DataFrame,
+        offers: pd.DataFrame | ExplorerData,
         *,
         debounce: float = 0.3,
         export_dir: str | Path | None = None,

@@ -23,14 +23,11 @@ from educatalog import plots, stats, tables, texts
 from educatalog.errors import EducatalogError, UsageError
 from educatalog.files.names import file_words
 from educatalog.files.workspace import output_folder
-from educatalog.frames.columns import require_columns
-from educatalog.frames.provenance import source_of
 from educatalog.plots.districts import DISTRICT_MEASURES
 from educatalog.stats.selection import narrow
 from educatalog.widgets._choices import (
     FILTERS,
     LONG,
-    SHOW,
     TIME_DIMENSIONS,
     TOP,
     Mask,
@@ -39,14 +36,10 @@ from educatalog.widgets._choices import (
     checked,
     districts_in,
     filter_notes,
-    find_dimensions,
-    find_filters,
     follow_states,
-    month_range,
     offered,
-    options,
-    start_months,
 )
+from educatalog.widgets._data import ExplorerData
 from educatalog.widgets._debounce import Debouncer, Scheduler, thread_timer
 from educatalog.widgets.display import MISSING_LABEL, empty_figure, png_bytes, title_of, ui_text
 from educatalog.widgets.export import (
@@ -67,6 +60,13 @@ _MEASURE_COLUMNS: dict[str, str] = {
     "capacity": "max_participants",
 }
 
+
+_RESULT = (
+    *("notes", "mask", "matched", "table", "totals", "_full", "table_note"),
+    *("chart_note", "_shown_top", "figure", "figure_title", "table_title", "png"),
+    *("alt_text", "timings"),
+)
+"""What an update sets: the numbers of a view, as :attr:`ExplorerModel.data` keeps them."""
 
 Listener = Callable[[str], None]
 """Told ``"view"`` when the view changed, ``"result"`` when the numbers were computed."""
@@ -89,7 +89,7 @@ class ExplorerModel:
 
     def __init__(
         self,
-        offers: pd.DataFrame,
+        offers: pd.DataFrame | ExplorerData,
         *,
         debounce: float = 0.3,
         export_dir: str | Path | None = None,
@@ -98,29 +98,27 @@ class ExplorerModel:
         scheduler: Scheduler = thread_timer,
     ) -> None:
         self.lang = texts.check_lang(lang)
-        require_columns(offers, ["event_id"], "explorer()")
         if debounce < 0:
             raise UsageError(f"debounce must be 0 or more seconds, got {debounce!r}.")
-        self._offers = offers
-        self._n = len(offers)
+        data = offers if isinstance(offers, ExplorerData) else ExplorerData(offers, keep=0)
+        self.data = data
+        """The offers and what every explorer over them shares (:class:`ExplorerData`:
+        give one to many models, and each view's numbers are computed once for all)."""
+        self._offers = data.offers
+        self._n = data.n
         self.export_dir = Path(export_dir) if export_dir is not None else Path.cwd()
         self.dpi = dpi
-        self.source = source_of(offers)
-        self.dimensions = find_dimensions(offers, self.lang)
-        self.filters = find_filters(offers)
-        self._months = start_months(offers)
-        self.months: list[pd.Period] = month_range(self._months)
+        self.source = data.source
+        self.dimensions = data.dimensions(self.lang)
+        self.filters = data.filters
+        self._months = data.start_months
+        self.months: list[pd.Period] = data.months
         """Every month from the first start to the last: the choices of the window."""
-        self._voucher: Mask | None = (
-            offers["education_voucher"].astype("boolean").fillna(False).to_numpy(dtype=np.bool_)
-            if "education_voucher" in offers
-            else None
-        )
-        self.has_map = "district" in offers or "district_key" in offers
+        self._voucher: Mask | None = data.voucher
+        self.has_map = data.has_map
         """Whether the frame has the districts to draw the map of."""
-        self._show = SHOW if self.has_map else SHOW[:1]
-        self._options_in: dict[str, dict[str, list[Option]]] = {}  # in the other language
-        self.options = options(self.dimensions, self.filters, self.months, self.lang, self._show)
+        self._show = data.show
+        self.options = data.options(self.lang)
         """Each choice's options as (label, value), in the order shown: every one (the
         districts of every state; :meth:`choices` those the view offers)."""
         first = "state" if "state" in self.dimensions else next(iter(self.dimensions))
@@ -139,10 +137,8 @@ class ExplorerModel:
         self.timings: dict[str, float] = {}
         """Seconds of the last update's steps: ``filter``, ``table``, ``chart``, ``png``."""
         self.exported: Path | None = None
-        self._mask_cache: dict[str, tuple[Any, Mask | None]] = {}
-        self._columns: dict[str, Any] = {}  # column arrays for the statistics, by name
-        self._unique = bool(offers["event_id"].is_unique)
-        self.total_events = self._n if self._unique else _distinct_events(offers["event_id"])
+        self._unique = data.unique
+        self.total_events = data.total_events
         self.matched = self.total_events
         self.notes: list[str] = []
         """The filters of the numbers, in words (one entry per filter)."""
@@ -208,11 +204,7 @@ class ExplorerModel:
         language's labels)."""
         if texts.check_lang(lang) == self.lang:
             return self.options
-        if lang not in self._options_in:
-            dimensions = find_dimensions(self._offers, lang)
-            found = options(dimensions, self.filters, self.months, lang, self._show)
-            self._options_in[lang] = found
-        return self._options_in[lang]
+        return self.data.options(lang)
 
     def choices(self, view: View | None = None) -> dict[str, list[Option]]:
         """The options that ``view`` (default: the :attr:`view`) offers: the districts of
@@ -308,6 +300,18 @@ class ExplorerModel:
         return self._offers.loc[self.mask]
 
     def _update(self, view: View) -> None:
+        """The numbers of ``view``: those :attr:`data` keeps for it (computed by another
+        explorer over the same data), else computed now and kept."""
+        key = (dataclasses.replace(view, format=View.format), self.lang, self.dpi)
+        self.__dict__.update(self.data.results.get(key, lambda: self._compute(view)))
+        self.shown = view
+
+    def _compute(self, view: View) -> dict[str, Any]:
+        with self.data.drawing:
+            self._numbers(view)
+        return {name: getattr(self, name) for name in _RESULT}
+
+    def _numbers(self, view: View) -> None:
         clock = time.perf_counter
         t0 = clock()
         dims, measure = view.dims, view.measure
@@ -376,12 +380,7 @@ class ExplorerModel:
         return mask
 
     def _cached(self, name: str, key: Any, compute: Callable[[], Mask | None]) -> Mask | None:
-        cached = self._mask_cache.get(name)
-        if cached is not None and cached[0] == key:
-            return cached[1]
-        mask = compute()
-        self._mask_cache[name] = (key, mask)
-        return mask
+        return self.data.masks.get((name, key), compute)
 
     def _start_mask(self, window: tuple[int, int] | None) -> Mask | None:
         if window is None:
@@ -391,17 +390,8 @@ class ExplorerModel:
         return (self._months >= low) & (self._months <= high)
 
     def _column(self, name: str) -> Any:
-        """A column of the frame as an array, in a form that groups fast (cached)."""
-        if name not in self._columns:
-            if name in TIME_DIMENSIONS and name not in self._offers:
-                start = self._offers["event_start_date"]
-                values = stats.DERIVED_DIMENSIONS[name](start)
-            else:
-                values = self._offers[name]
-                if name == "institution" and not isinstance(values.dtype, pd.CategoricalDtype):
-                    values = values.astype("category")  # distinct counts on codes
-            self._columns[name] = values.array
-        return self._columns[name]
+        """A column of the frame as an array, in a form that groups fast (computed once)."""
+        return self.data.column(name)
 
     def _frame(self, mask: Mask, view: View, more: Sequence[str] = ()) -> pd.DataFrame:
         """The filtered columns that the table and chart need (and ``more``), no others."""
