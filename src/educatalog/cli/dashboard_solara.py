@@ -26,7 +26,7 @@ from typing import Any
 from educatalog import snapshot, texts
 from educatalog.errors import UsageError
 
-__all__ = ["APP", "configure", "serve_snapshot"]
+__all__ = ["APP", "configure", "serve_snapshot", "web_app"]
 
 APP = "educatalog.cli.dashboard_app"
 """The Solara app: its module (templates in ``educatalog/templates``)."""
@@ -34,6 +34,9 @@ APP = "educatalog.cli.dashboard_app"
 NO_CDN = "http://127.0.0.1:9/"
 """Where Solara would fetch a web asset that ``solara-assets`` lacks: nowhere (a closed
 port on this machine), so that the page never asks another host for anything."""
+
+GZIP_LEVEL = 1
+"""How hard the dashboard compresses what it sends (gzip's fastest, see :func:`web_app`)."""
 
 GRACE = 5
 """Seconds uvicorn waits for visitors' connections to close once stopped."""
@@ -90,7 +93,7 @@ def serve_snapshot(
     _words_for_templates(lang)
 
     config = uvicorn.Config(
-        "solara.server.starlette:app",
+        web_app(),
         host=host,
         port=port,
         log_level="error",
@@ -104,6 +107,25 @@ def serve_snapshot(
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops on Ctrl+C, then raises it
         server.run()
     return 0 if server.started else 1
+
+
+def web_app() -> Any:
+    """Solara's web app (its routes, its lifespan), compressing what it sends at gzip's
+    fastest level, not its smallest: Solara's scripts are 5 MB for every new visitor,
+    and compressing them at level 9 took most of the dashboard's time when twenty
+    visitors came at once (``benchmarks/dashboard.py``)."""
+    from solara.server import starlette as solara_web
+    from starlette.applications import Starlette
+    from starlette.middleware import Middleware
+    from starlette.middleware.gzip import GZipMiddleware
+
+    middleware = [
+        Middleware(GZipMiddleware, minimum_size=1000, compresslevel=GZIP_LEVEL)
+        if layer.cls is GZipMiddleware  # type: ignore[comparison-overlap]
+        else layer
+        for layer in solara_web.middleware
+    ]
+    return Starlette(routes=solara_web.routes, lifespan=solara_web.lifespan, middleware=middleware)
 
 
 def _check_assets() -> None:
