@@ -161,6 +161,22 @@ def kernels(process: subprocess.Popen[bytes]) -> list[bytes]:
     return [c for _, c in descendants(process).values() if b"ipykernel_launcher" in c]
 
 
+def loading_screenshot(recorder: Recorder, url: str, path: Path, width: int) -> str:
+    """Open ``url`` in a new page ``width`` px wide and take a screenshot while it loads
+    (its loading line shown); returns the line. The page is closed."""
+    page = recorder.new_page()
+    page.set_viewport_size({"width": width, "height": 700})
+    try:
+        page.goto(url, wait_until="commit", timeout=180_000)
+        line = page.locator("#educatalog-first, #educatalog-loading").first
+        line.wait_for(state="visible", timeout=60_000)
+        said = str(line.inner_text())
+        page.screenshot(path=str(path))
+        return said
+    finally:
+        page.close()
+
+
 def sessions(url: str) -> int:
     """How many visitors' sessions a Solara dashboard at ``url`` holds (its virtual
     kernels, as its ``/resourcez`` says)."""

@@ -6,9 +6,10 @@ use, shortened, and takes labels of either language), keeps two visitors' choice
 and speaks English when started with --lang en, from the first byte of the loading page on,
 and breaks no WCAG A/AA rule of axe-core (German, English, map).
 Its controls are named for a screen reader (a slider's month, a button's pressed state),
-show a focus ring, wrap at 800 px, and a reload stops the page's kernel at once. Screenshots
-at 1280 and 800 px in German and English go to build/screenshots. How long the first paint
-took is printed (measured against its target by ``benchmarks/widgets.py --browser``)."""
+show a focus ring, wrap at 800 px, and a reload ends the page's session. Screenshots at
+1400 and 800 px in German and English, loading and loaded, go to build/screenshots. How
+long the first paint took is printed (measured against its target by
+``benchmarks/dashboard.py``)."""
 
 from __future__ import annotations
 
@@ -41,6 +42,7 @@ from dashboards import (
     kernels,
     leftovers,
     loading_lines,
+    loading_screenshot,
     open_view,
     options,
     overlaps_and_cuts,
@@ -97,6 +99,11 @@ def accessible(page: Any, axe: str, what: str) -> None:
 def test_the_dashboard_opens_with_its_chart_no_code_and_the_demo_mark(
     dashboard: str, recorder: Recorder, screenshots: Path, offers: pd.DataFrame, axe: str
 ) -> None:
+    for width in (1400, 800):
+        path = screenshots / f"dashboard-de-loading-{width}.png"
+        assert (
+            loading_screenshot(recorder, dashboard, path, width) == "Das Kursangebot wird geladen …"
+        )
     recorder.context.add_init_script(RECORD_LOADING)
     page, _ = open_view(recorder, dashboard)
     said = loading_lines(page)  # while it loaded: German from the first byte, no "Running"
@@ -241,6 +248,10 @@ def test_the_dashboard_speaks_english_when_asked(
 ) -> None:
     process, url = start_dashboard("en", tmp_path / "dashboard.log")
     try:
+        for width in (1400, 800):
+            path = screenshots / f"dashboard-en-loading-{width}.png"
+            said = loading_screenshot(recorder, url, path, width)
+            assert said == texts.text("dashboard.loading", "en")
         recorder.context.add_init_script(RECORD_LOADING)
         page, _ = open_view(recorder, url + "?states=Bayern")
         said = loading_lines(page)  # while it loaded: English from the first byte
@@ -260,7 +271,7 @@ def test_the_dashboard_speaks_english_when_asked(
         assert "Events by state" in alt
         first = page.get_by_role("slider", name="Start from")
         assert first.get_attribute("aria-valuetext") == "Jan 2025"
-        for width in (1280, 800):
+        for width in (1400, 800):
             page.set_viewport_size({"width": width, "height": 1000})
             assert laid_out(page) == [], width
             page.screenshot(path=str(screenshots / f"dashboard-en-{width}.png"), full_page=True)
@@ -460,7 +471,7 @@ def laid_out(page: Any, within: float = 20) -> list[str]:
 def test_the_controls_read_aloud_wrap_at_800_px_and_a_reload_ends_the_session(
     served: Served, recorder: Recorder, screenshots: Path
 ) -> None:
-    """At 1280 and 800 px the rows of controls wrap: the slider's month, the voucher box
+    """At 1400 and 800 px the rows of controls wrap: the slider's month, the voucher box
     and "Filter zurücksetzen" side by side or one under the other, none over another, no
     word cut off, nothing off the page. In the accessibility tree the start slider's
     handles are named and say their month, not their position ("3"); the buttons of the
@@ -469,7 +480,7 @@ def test_the_controls_read_aloud_wrap_at_800_px_and_a_reload_ends_the_session(
     ends the page's session: the dashboard keeps none for pages that are gone."""
     _process, url, log = served
     page, _ = open_view(recorder, url + "?measure=courses&start=2025-03")
-    for width in (1280, 800):
+    for width in (1400, 800):
         page.set_viewport_size({"width": width, "height": 1000})
         page.wait_for_function(f"() => document.documentElement.clientWidth <= {width}")
         assert laid_out(page) == [], width
