@@ -120,6 +120,7 @@ class Result:
     visitors: list[Visitor] = field(default_factory=list)
     idle: Sample = field(default_factory=Sample)
     peak: Sample = field(default_factory=Sample)
+    cpu: float = math.nan  # CPU-seconds of the dashboard's processes while visitors came
     note: str = ""
 
 
@@ -315,8 +316,10 @@ def run(engine: str, args: argparse.Namespace, env: dict[str, str], folder: Path
             target=sample, args=(process.pid, seen, result, stopped, args.memory_limit)
         )
         sampler.start()
+        cpu = sum(seconds for _, seconds in tree(process.pid).values())
         try:
             result.visitors = asyncio.run(visitors(process, url, args, engine))
+            result.cpu = sum(seconds for _, seconds in tree(process.pid).values()) - cpu
         finally:
             stopped.set()
             sampler.join()
@@ -353,8 +356,9 @@ def table(results: list[Result], args: argparse.Namespace) -> str:
         f"{TARGET_UPDATE:g} s.",
         "",
         "| engine | events | visitors ok | startup s | first paint median / p95 s "
-        "| update median / p95 s | peak PSS GB | peak RSS GB | processes | idle PSS GB |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| update median / p95 s | peak PSS GB | peak RSS GB | processes | idle PSS GB "
+        "| dashboard CPU s |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     verdicts = []
     for r in results:
@@ -366,7 +370,8 @@ def table(results: list[Result], args: argparse.Namespace) -> str:
         lines.append(
             f"| {r.engine} | {events} | {len(ok)}/{len(r.visitors) or args.visitors} "
             f"| {r.startup:.1f} | {spread(paints)} | {spread(updates)} | {r.peak.pss / 1e9:.2f} "
-            f"| {r.peak.rss / 1e9:.2f} | {r.peak.processes} | {r.idle.pss / 1e9:.2f} |"
+            f"| {r.peak.rss / 1e9:.2f} | {r.peak.processes} | {r.idle.pss / 1e9:.2f} "
+            f"| {r.cpu:.1f} |"
         )
         if not r.visitors:
             verdicts.append(f"- {r.engine}: not measured ({r.note.strip()})")
