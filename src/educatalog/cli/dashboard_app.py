@@ -1,8 +1,8 @@
 """The dashboard's page as a Solara app: one process serves every visitor.
 
-:func:`educatalog.cli.dashboard_solara.serve` loads the catalogue once into :data:`SHARED`
-and starts Solara's server with this module as its app. Each visitor gets a virtual
-kernel of Solara's in that process, and in it :func:`Page` builds the page of
+:func:`educatalog.cli.dashboard_solara.serve_snapshot` loads the catalogue once into
+:data:`SHARED` and starts Solara's server with this module as its app. Each visitor gets a
+virtual kernel of Solara's in that process, and in it :func:`Page` builds the page of
 :func:`educatalog.cli.dashboard.show` for the visitor's address: their own explorer (their
 view, their numbers) over the one :class:`~educatalog.widgets.ExplorerData` that all
 visitors share, so a view that one visitor's numbers were computed for is shown to the

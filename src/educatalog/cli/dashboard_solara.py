@@ -1,6 +1,6 @@
 """``educatalog dashboard`` served by Solara: one process, one copy of the catalogue.
 
-:func:`serve` loads the snapshot once, derives the explorer's data from it once
+:func:`serve_snapshot` loads the snapshot once, derives the explorer's data from it once
 (:class:`~educatalog.widgets.ExplorerData`), computes the page's first view, and then
 lets Solara's server (starlette on uvicorn, in this process) serve
 :mod:`educatalog.cli.dashboard_app`: every visitor gets a virtual kernel with their own
