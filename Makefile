@@ -99,7 +99,8 @@ lab: setup
 	  $$($(BIN)/python -c 'from educatalog.jupyter.kernels import server_args; print(*server_args())') \
 	  --ServerApp.root_dir=$(LAB_DIR) $(LAB_ARGS)
 
-# The explorer as a web page for people without Jupyter (Voilà), on the demo catalogue.
+# The explorer as a web page for people without Jupyter (Solara: every visitor in one
+# process), on the demo catalogue.
 DASHBOARD_PORT ?= 8866
 DASHBOARD_LANG ?= de
 dashboard: setup
