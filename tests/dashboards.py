@@ -229,6 +229,19 @@ def changes(page: Any, action: Any, expected: str) -> None:
     )
 
 
+def updated(page: Any, action: Any) -> None:
+    """Do ``action`` and wait until the page shows the update it caused: the status line,
+    which the explorer writes last (after the chart and the table), counts one more."""
+    before = updates(page)
+    action()
+    page.wait_for_function(
+        "(n) => Number(document.querySelector('.educatalog-explorer-status [data-updates]')"
+        "?.dataset.updates) > n",
+        arg=before,
+        timeout=60_000,
+    )
+
+
 def updates(page: Any) -> int:
     """How many updates the page's explorer ran (its status line's ``data-updates``)."""
     marker = page.locator(".educatalog-explorer-status [data-updates]")

@@ -55,10 +55,14 @@ from dashboards import (
     still_running,
     stop,
     titled,
+    updated,
     updates,
     visible_focus,
 )
 from educatalog import stats, texts
+
+PING = 30
+"""Seconds between the pings of a kernel's web socket (jupyter_server's default)."""
 
 Served = tuple[subprocess.Popen[bytes], str, Path]
 """A running dashboard: its process, its address and its log."""
@@ -280,13 +284,29 @@ def test_the_dashboard_speaks_english_when_asked(
         stop(process, signal.SIGTERM)  # as a service manager stops it (its folder removed)
 
 
-def test_a_dashboard_killed_outright_takes_voila_and_its_kernels_along(tmp_path: Path) -> None:
-    """Killed with no chance to clean up (SIGKILL to the dashboard alone), the dashboard
-    still leaves no Voilà and no kernel running: Voilà sees the end of the pipe it was
-    tethered by (``educatalog.jupyter.tethered``) and stops with its kernels."""
-    process, _ = start_dashboard("de", tmp_path / "dashboard.log", "voila")
+def test_voila_keeps_a_page_connected_and_killed_outright_takes_its_kernels_along(
+    tmp_path: Path, recorder: Recorder
+) -> None:
+    """With ``--engine voila``, a page stays connected to its kernel past the first ping of
+    its web socket (30 s; a ping timeout equal to the interval closed it then, and under
+    load pages never painted). Killed with no chance to clean up (SIGKILL to the dashboard
+    alone), the dashboard still leaves no Voilà and no kernel running: Voilà sees the end
+    of the pipe it was tethered by (``educatalog.jupyter.tethered``) and stops with its
+    kernels."""
+    log = tmp_path / "dashboard.log"
+    process, url = start_dashboard("de", log, "voila")
     own: set[str] = set()
     try:
+        page, _ = open_view(recorder, url)
+        deadline = time.monotonic() + PING + 10  # past the first ping, unless lost before
+
+        def lost() -> list[str]:
+            return [text for _, text in recorder.console if "Connection lost" in text]
+
+        while not lost() and time.monotonic() < deadline:
+            page.wait_for_timeout(500)  # the page's events (its console) come in meanwhile
+        assert not lost(), f"the page lost its kernel: {lost()}"
+        assert "ping" not in log.read_text().lower(), log.read_text()
         started = {pid: command for pid, (_, command) in descendants(process).items()}
         assert any(b"voila" in command for command in started.values()), started
         deadline = time.monotonic() + 60
@@ -385,7 +405,7 @@ def test_the_map_view_follows_the_filters_and_the_measure(
     states = page.locator(".educatalog-explorer-states select")
     changes(page, lambda: states.select_option(label="Sachsen"), "Sachsen")
     courses = page.locator(".educatalog-explorer-measure button", has_text="Kurse")
-    changes(page, courses.click, "Sachsen")
+    updated(page, courses.click)  # the status said "Sachsen" already: wait for its count
     saxony = stats.supply(stats.select(offers, state=["Sachsen"]), "district")
     most = saxony["courses"].idxmax()
     page.wait_for_function(

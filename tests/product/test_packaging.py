@@ -105,11 +105,11 @@ def test_wheel_holds_exactly_the_package_and_its_notebooks(dist: tuple[Path, Pat
     info = f"educatalog-{educatalog.__version__}.dist-info"
     data = {
         str(p.relative_to(source))
-        for folder in ("educatalog/data", "educatalog/demodata/data")
+        for folder in ("educatalog/data", "educatalog/demodata/data", "educatalog/templates")
         for p in (source / folder).rglob("*")
         if p.is_file() and "__pycache__" not in p.parts
     }  # the package's own data files (population figures; the demo's reference lists; the
-    # dashboard's page template and kernel manager)
+    # dashboard's page templates, Voilà's and Solara's, and Voilà's kernel manager)
     assert len(data) >= 5
     expected = modules | data | {"educatalog/py.typed"}
     expected |= {f"educatalog/notebooks/{n}" for n in NOTEBOOK_NAMES}

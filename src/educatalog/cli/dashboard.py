@@ -296,13 +296,17 @@ def serve(
         env.update({ENV_SNAPSHOT: str(data), ENV_LANG: lang})
         runtime = folder / "runtime"  # short: the kernels' sockets lie in it
         env["JUPYTER_RUNTIME_DIR"] = str(runtime)
-        # jupyter_server's default ping timeout (3 x the interval) makes tornado complain aloud
-        # on every visit: the same as the interval, in a config file (the command line would
-        # make the number a string)
-        (folder / "voila.json").write_text(
-            json.dumps({"Voila": {"tornado_settings": {"ws_ping_timeout": 30_000}}}),
-            encoding="utf-8",
-        )
+        # The kernels' web sockets: jupyter_server closes one whose pong is older than the
+        # ping timeout when it pings, so a timeout equal to the interval (30 s) closed every
+        # page's socket at its first ping ("Connection lost, reconnecting"; under load pages
+        # never painted). Twice the interval; tornado then says once that it pings with the
+        # interval as its own timeout, which is what it should: that line is not printed. In
+        # a config file (the command line would make the number a string).
+        voila_config = {
+            "tornado_settings": {"ws_ping_timeout": 60_000},
+            "logging_config": {"loggers": {"tornado.general": {"level": "ERROR"}}},
+        }
+        (folder / "voila.json").write_text(json.dumps({"Voila": voila_config}), encoding="utf-8")
         configs = [str(folder), env.get("JUPYTER_CONFIG_PATH")]
         env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(filter(None, configs))
         templates = str(PACKAGE / "data" / "jupyter")  # voila/templates/educatalog

@@ -38,7 +38,8 @@ view, the model recomputes (debounced) and the widgets render what it holds.
 The package's modules (private ones underscored, their public names exported here):
 ``_explorer`` (:class:`Explorer` and :func:`explorer`, the widgets), ``_model``
 (:class:`ExplorerModel`), ``_data`` (:class:`ExplorerData`: the offers and what many
-explorers share, as the dashboard's visitors do), ``_choices`` (the dimensions, filters, options and
+explorers share, as the dashboard's visitors do; :class:`Recent`, the values computed
+last), ``_choices`` (the dimensions, filters, options and
 :class:`View`), ``_debounce`` (the pause before an update, its clock given),
 :mod:`~educatalog.widgets.controls` (the controls and their layout),
 :mod:`~educatalog.widgets.aria` (what a screen reader hears of the controls, the style
@@ -54,7 +55,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from educatalog.widgets._choices import NONE, TIME_DIMENSIONS, View
-from educatalog.widgets._data import ExplorerData
+from educatalog.widgets._data import ExplorerData, Recent
 from educatalog.widgets._model import ExplorerModel
 from educatalog.widgets.display import MISSING_LABEL as MISSING_LABEL
 from educatalog.widgets.display import export_frame as export_frame
@@ -71,6 +72,7 @@ __all__ = [
     "Explorer",
     "ExplorerData",
     "ExplorerModel",
+    "Recent",
     "View",
     "explorer",
 ]
