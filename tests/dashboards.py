@@ -28,14 +28,14 @@ IDLE_TIMEOUT = 4
 
 
 def start_dashboard(
-    lang: str, log: Path, engine: str = "solara", *more: str
+    lang: str, log: Path, engine: str = "solara"
 ) -> tuple[subprocess.Popen[bytes], str]:
-    """Start ``educatalog dashboard --demo`` served by ``engine`` (and the options ``more``),
-    and wait until it answers; returns its process and address."""
+    """Start ``educatalog dashboard --demo`` served by ``engine``, and wait until it
+    answers; returns its process and address."""
     for module in ENGINES[engine]:
         pytest.importorskip(module, reason="the dashboard needs the 'dashboard' extra")
     port = free_port()
-    command = [sys.executable, "-m", "educatalog.cli", "dashboard", "--demo", *more]
+    command = [sys.executable, "-m", "educatalog.cli", "dashboard", "--demo"]
     command += ["--port", str(port), "--lang", lang, "--idle-timeout", str(IDLE_TIMEOUT)]
     command += ["--engine", engine]
     ready = "voila/static/voila.js" if engine == "voila" else "readyz"
@@ -194,16 +194,21 @@ def settle(url: str, count: int, what: str) -> None:
         time.sleep(0.3)
 
 
-def open_view(recorder: Recorder, url: str, page: Any | None = None) -> tuple[Any, float]:
-    """Open ``url`` and wait for the first chart; returns the page and the seconds."""
-    page = page or recorder.page
-    started = time.monotonic()
-    page.goto(url, timeout=180_000)  # a busy machine may take longer than the 30 s default
+def painted(page: Any) -> None:
+    """Wait for the page's first chart: its image loaded (bounded for a busy machine)."""
     page.wait_for_function(
         "() => { const img = document.querySelector('.educatalog-explorer-chart img');"
         " return img && img.complete && img.naturalWidth > 0; }",
         timeout=180_000,
     )
+
+
+def open_view(recorder: Recorder, url: str, page: Any | None = None) -> tuple[Any, float]:
+    """Open ``url`` and wait for the first chart; returns the page and the seconds."""
+    page = page or recorder.page
+    started = time.monotonic()
+    page.goto(url, timeout=180_000)  # a busy machine may take longer than the 30 s default
+    painted(page)
     seconds = time.monotonic() - started
     print(f"dashboard first paint: {seconds:.2f} s")
     return page, seconds

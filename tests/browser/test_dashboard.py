@@ -46,6 +46,7 @@ from dashboards import (
     open_view,
     options,
     overlaps_and_cuts,
+    painted,
     query,
     sessions,
     settle,
@@ -549,11 +550,7 @@ def test_the_controls_read_aloud_wrap_at_800_px_and_a_reload_ends_the_session(
 
     settle(url, 1, "the pages of the tests before are gone")
     page.reload(timeout=180_000)
-    page.wait_for_function(
-        "() => { const img = document.querySelector('.educatalog-explorer-chart img');"
-        " return img && img.complete && img.naturalWidth > 0; }",
-        timeout=180_000,
-    )
+    painted(page)
     settle(url, 1, "the session of the page reloaded still runs")  # the new page's alone
     assert "Traceback" not in log.read_text()
 

@@ -18,7 +18,17 @@ import pandas as pd
 import pytest
 
 from browsing import explorer_table, same_table
-from dashboards import changes, sessions, settle, shown, start_dashboard, status, stop
+from dashboards import (
+    changes,
+    descendants,
+    painted,
+    sessions,
+    settle,
+    shown,
+    start_dashboard,
+    status,
+    stop,
+)
 from educatalog import stats, texts
 
 VISITORS = 20
@@ -52,19 +62,10 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def pss_gb(pid: int) -> float:
-    """The proportional set size of process ``pid`` and all it started, in GB."""
-    from dashboards import running
-
-    everything = running()
-    family = {pid}
-    grew = True
-    while grew:
-        more = {p for p, (parent, _) in everything.items() if parent in family} - family
-        family |= more
-        grew = bool(more)
+def pss_gb(process: Any) -> float:
+    """The proportional set size of ``process`` and all it started, in GB."""
     total = 0
-    for member in family:
+    for member in [process.pid, *descendants(process)]:
         try:
             rollup = Path(f"/proc/{member}/smaps_rollup").read_text()
         except (FileNotFoundError, ProcessLookupError, PermissionError):
@@ -90,21 +91,17 @@ def test_twenty_visitors_at_once_each_see_their_own_view(
         started, cpu = time.monotonic(), cpu_seconds(process.pid)
         for page, link in zip(pages, links, strict=True):  # all twenty arrive at once
             page.goto(url + link, wait_until="commit", timeout=180_000)
-        painted = []
+        paints = []
         for page in pages:
-            page.wait_for_function(
-                "() => { const img = document.querySelector('.educatalog-explorer-chart img');"
-                " return img && img.complete && img.naturalWidth > 0; }",
-                timeout=180_000,
-            )
-            painted.append(time.monotonic() - started)
+            painted(page)
+            paints.append(time.monotonic() - started)
         print(
-            f"{VISITORS} visitors at once: the last first paint after {max(painted):.1f} s, "
-            f"median {statistics.median(painted):.1f} s (arrival to paint, one Chromium); "
+            f"{VISITORS} visitors at once: the last first paint after {max(paints):.1f} s, "
+            f"median {statistics.median(paints):.1f} s (arrival to paint, one Chromium); "
             f"the dashboard's CPU meanwhile: {cpu_seconds(process.pid) - cpu:.1f} s"
         )
         assert sessions(url) == VISITORS
-        held = pss_gb(process.pid)
+        held = pss_gb(process)
         print(f"the dashboard's processes hold {held:.2f} GB (PSS) with {VISITORS} visitors")
         assert held < MEMORY, f"{held:.2f} GB with {VISITORS} visitors"
 

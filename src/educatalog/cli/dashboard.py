@@ -76,9 +76,13 @@ gets ``VOILA_STOP``, the relay of its output ``RELAY_STOP``, then the temporary
 folder is removed; a dashboard still running then prints where it waits and exits with
 status 1."""
 
-ENGINES = {"solara": ("solara", "anywidget"), "voila": ("voila", "anywidget")}
+ENGINES = {
+    "solara": ("solara", "solara_assets", "anywidget"),
+    "voila": ("voila", "anywidget"),
+}
 """The servers of the page, with the modules each needs: Solara (every visitor in one
-process, over one copy of the data) or Voilà (a kernel and a copy for each visitor)."""
+process, over one copy of the data; its scripts from solara-assets, on this machine) or
+Voilà (a kernel and a copy for each visitor)."""
 
 KERNEL_MANAGER = "educatalog_dashboard_kernel.DashboardKernelManager"
 """Voilà's kernel manager (``data/python/educatalog_dashboard_kernel.py``): jupyter_server's,

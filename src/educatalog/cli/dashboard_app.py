@@ -34,8 +34,6 @@ class Shared:
     lang: str
     path: Path
     demo: bool
-    sessions: int = 0
-    """How many visitors' pages were built."""
 
 
 SHARED: list[Shared] = []
@@ -49,7 +47,6 @@ def build(query: str) -> tuple[Any, Callable[[], None]]:
     if not SHARED:
         raise UsageError("The dashboard's page needs its data: start it with serve().")
     shared = SHARED[0]
-    shared.sessions += 1
     explorer = Explorer(shared.data, lang=shared.lang, heading=False)
     widget = show(Prepared(explorer, shared.lang, shared.path, shared.demo), query=query)
 

@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 from educatalog import snapshot, texts
-from educatalog.errors import UsageError
 
 __all__ = ["APP", "configure", "serve_snapshot", "web_app"]
 
@@ -73,7 +72,6 @@ def serve_snapshot(
     """Serve the dashboard over the snapshot at ``path`` until stopped (Ctrl+C, SIGTERM);
     returns 0 once stopped."""
     configure(lang, idle_timeout)
-    _check_assets()
     import uvicorn
 
     # The page is its own, not in another site's frame: Solara's lax session cookie is
@@ -126,16 +124,6 @@ def web_app() -> Any:
         for layer in solara_web.middleware
     ]
     return Starlette(routes=solara_web.routes, lifespan=solara_web.lifespan, middleware=middleware)
-
-
-def _check_assets() -> None:
-    from importlib.util import find_spec
-
-    if find_spec("solara_assets") is None:
-        raise UsageError(
-            "educatalog dashboard needs solara-assets (the page's scripts, served from this "
-            "machine): pip install 'educatalog[dashboard]'."
-        )
 
 
 def _words_for_templates(lang: str) -> None:
