@@ -1,7 +1,7 @@
 """Benchmark the dashboard serving many visitors at once: its designs against issue 35's
 targets, in one run.
 
-For each design (``educatalog dashboard --engine voila|solara``; a dashboard without that
+For each design (``educatalog dashboard --engine voila|solara|html``; a dashboard without that
 option is Voilà's and is started without it) the dashboard on the demo catalogue runs as
 its own process; once it answers and its processes are idle, headless Chromium (Debian's,
 driven by Playwright) opens it as ``--visitors`` visitors at once, each in a browser
@@ -61,27 +61,53 @@ STOP_BOUND = 60.0  # seconds for the dashboard to stop after SIGINT (it bounds i
 THINK = 1.0  # seconds a visitor waits between seeing a view and changing the next control
 
 READY = {"voila": "voila/static/voila.js"}  # GET / would take Voilà's preheated kernel
-CHART = ".educatalog-explorer-chart img"
-STATUS = ".educatalog-explorer-status"
+PARTS = {  # by engine: the chart's image and the status line
+    "widgets": (".educatalog-explorer-chart img", ".educatalog-explorer-status"),
+    "html": ("#educatalog-results .educatalog-chart img", "#educatalog-status"),
+}
 COUNT = re.compile(r"[\d.]+ von ([\d.]+) Veranstaltungen")
 
-DRAWN = f"(img = document.querySelector('{CHART}')) && img.complete && img.naturalWidth > 0"
-PAINTED = f"""() => {{ let img, status = document.querySelector('{STATUS}');
-  return {DRAWN} && img.getBoundingClientRect().width > 0
+
+def parts(engine: str) -> tuple[str, str]:
+    """The chart's image and the status line of ``engine``'s page (Voilà's and Solara's
+    are the explorer's widgets)."""
+    return PARTS.get(engine, PARTS["widgets"])
+
+
+def painted(engine: str) -> str:
+    """The first paint: the chart is shown and the status line counts the events."""
+    chart, status = parts(engine)
+    return f"""() => {{ let img = document.querySelector('{chart}'),
+  status = document.querySelector('{status}');
+  return !!img && img.complete && img.naturalWidth > 0 && img.getBoundingClientRect().width > 0
     && !!status && /\\d von [\\d.]+ Veranstaltungen/.test(status.textContent); }}"""
-"""The first paint: the chart is shown and the status line counts the events."""
-
-UPDATED = f"""(before) => {{ let img, status = document.querySelector('{STATUS}');
-  return !!status && status.innerHTML !== before && !!({DRAWN}); }}"""
-"""An update shown: the status line is new (its text, its count of updates), the chart drawn."""
 
 
-async def change(page: Any, control: str, label: str, visitor: int) -> None:
+def updated(engine: str) -> str:
+    """An update shown: the status line is new (its text, its count of updates), the
+    chart drawn."""
+    chart, status = parts(engine)
+    return f"""(before) => {{ let img = document.querySelector('{chart}'),
+  status = document.querySelector('{status}');
+  return !!status && status.innerHTML !== before && !!img && img.complete
+    && img.naturalWidth > 0; }}"""
+
+
+async def change(page: Any, control: str, label: str, visitor: int, engine: str) -> None:
     """Choose ``label`` in the explorer's ``control``; states ``A`` or ``B``: the visitor's
     own (as the bits of their number, or all others), so that no two ask for one view."""
     timeout = UPDATE_BOUND * 1000
-    select = page.locator(f".educatalog-explorer-{control} select")
-    if control == "measure":
+    html = engine == "html"
+    select = page.locator(
+        f"#educatalog-{control}" if html else f".educatalog-explorer-{control} select"
+    )
+    if control == "measure" and html:
+        await (
+            page.locator(".educatalog-measure")
+            .get_by_label(label, exact=True)
+            .check(timeout=timeout)
+        )
+    elif control == "measure":
         buttons = page.locator(".educatalog-explorer-measure button")
         await buttons.get_by_text(label, exact=True).click(timeout=timeout)
     elif control == "states":
@@ -225,32 +251,36 @@ def stop(process: Popen[bytes], seen: dict[int, bytes]) -> None:
 
 
 async def visit(
-    browser: Any, url: str, number: int, args: argparse.Namespace, visitor: Visitor
+    browser: Any, url: str, number: int, args: argparse.Namespace, visitor: Visitor, engine: str
 ) -> None:
     """One visitor in a browser context of their own: opens the page, waits for the first
     paint, changes ``--updates`` controls; the page stays open."""
     await asyncio.sleep(number * args.stagger)
-    context = await browser.new_context(viewport={"width": 1400, "height": 1000})
+    _chart, status = parts(engine)
+    # the html engine's page allows its own script alone (CSP): the waits' own, too
+    context = await browser.new_context(
+        viewport={"width": 1400, "height": 1000}, bypass_csp=engine == "html"
+    )
     try:
         page = await context.new_page()
         page.on("console", lambda message: setattr(visitor, "said", message.text[:150]))
         started = time.monotonic()
         await page.goto(url, wait_until="commit", timeout=PAINT_BOUND * 1000)
-        await page.wait_for_function(PAINTED, timeout=PAINT_BOUND * 1000, polling=50)
+        await page.wait_for_function(painted(engine), timeout=PAINT_BOUND * 1000, polling=50)
         visitor.paint = time.monotonic() - started
-        found = COUNT.search(await page.locator(STATUS).inner_text())
+        found = COUNT.search(await page.locator(status).inner_text())
         visitor.events = int(found.group(1).replace(".", "")) if found else None
         for index in range(args.updates):
             control, label = CHANGES[index % len(CHANGES)]
             await asyncio.sleep(THINK)
-            before = await page.locator(STATUS).inner_html()
+            before = await page.locator(status).inner_html()
             started = time.monotonic()
-            await change(page, control, label, number)
+            await change(page, control, label, number, engine)
             await page.wait_for_function(
-                UPDATED, arg=before, timeout=UPDATE_BOUND * 1000, polling=50
+                updated(engine), arg=before, timeout=UPDATE_BOUND * 1000, polling=50
             )
             seconds = time.monotonic() - started
-            shown = await page.locator(STATUS).inner_text()
+            shown = await page.locator(status).inner_text()
             if not COUNT.search(shown):
                 raise RuntimeError(f"after {control} {label} the status: {shown[:120]!r}")
             visitor.updates.append(seconds)
@@ -271,7 +301,10 @@ async def visitors(
         browser = await playwright.chromium.launch(
             executable_path=shutil.which("chromium"), args=["--no-sandbox", "--disable-gpu"]
         )
-        tasks = [asyncio.create_task(visit(browser, url, i, args, v)) for i, v in enumerate(found)]
+        tasks = [
+            asyncio.create_task(visit(browser, url, i, args, v, engine))
+            for i, v in enumerate(found)
+        ]
         while not all(task.done() for task in tasks) and process.poll() is None:
             await asyncio.wait(tasks, timeout=1)
         for task, visitor in zip(tasks, found, strict=True):
@@ -394,7 +427,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=float, default=200.0, help="demo size (200: 1M events)")
     parser.add_argument("--visitors", type=int, default=20, help="visitors at once")
-    parser.add_argument("--engines", default="voila,solara", help="designs, comma-separated")
+    parser.add_argument("--engines", default="voila,solara,html", help="designs, comma-separated")
     parser.add_argument("--updates", type=int, default=3, help="changes of controls per visitor")
     parser.add_argument("--port", type=int, default=0, help="the dashboard's (default: free)")
     parser.add_argument("--out", type=Path, help="also write the markdown table here")

@@ -396,3 +396,23 @@ def visible_focus(page: Any, background: str) -> None:
     assert width >= 2, f"a focus ring of {width} px"
     assert style == "solid", f"a focus ring drawn {style}"
     assert contrast(colour, background) >= 3, f"a focus ring of {colour} on {background}"
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) that process ``pid`` used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def pss_gb(process: Any) -> float:
+    """The proportional set size of ``process`` and all it started, in GB."""
+    total = 0
+    for member in [process.pid, *descendants(process)]:
+        try:
+            rollup = Path(f"/proc/{member}/smaps_rollup").read_text()
+        except (FileNotFoundError, ProcessLookupError, PermissionError):
+            continue
+        total += next(
+            int(line.split()[1]) for line in rollup.splitlines() if line.startswith("Pss:")
+        )
+    return total / 1024**2

@@ -11,7 +11,6 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -20,8 +19,9 @@ import pytest
 from browsing import explorer_table, same_table
 from dashboards import (
     changes,
-    descendants,
+    cpu_seconds,
     painted,
+    pss_gb,
     sessions,
     settle,
     shown,
@@ -52,28 +52,6 @@ def dashboard(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     yield process, url
     stop(process)
     assert "Traceback" not in log.read_text(), log.read_text()
-
-
-def cpu_seconds(pid: int) -> float:
-    """The CPU time (user and system) that process ``pid`` used so far."""
-    import os
-
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def pss_gb(process: Any) -> float:
-    """The proportional set size of ``process`` and all it started, in GB."""
-    total = 0
-    for member in [process.pid, *descendants(process)]:
-        try:
-            rollup = Path(f"/proc/{member}/smaps_rollup").read_text()
-        except (FileNotFoundError, ProcessLookupError, PermissionError):
-            continue
-        total += next(
-            int(line.split()[1]) for line in rollup.splitlines() if line.startswith("Pss:")
-        )
-    return total / 1024**2
 
 
 def test_twenty_visitors_at_once_each_see_their_own_view(

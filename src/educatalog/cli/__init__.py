@@ -177,7 +177,8 @@ def _add_dashboard_command(commands: Commands) -> None:
         help="serve the explorer as a web page (for people without Jupyter)",
         description="Serve the course-supply explorer as a web page: code hidden, the view "
         "of the controls kept in the page's address; with Solara (default) every visitor is "
-        "served from one process and one copy of the catalogue, with Voilà (--engine voila) "
+        "served from one process and one copy of the catalogue, with plain HTML rendered on "
+        "the server (--engine html) likewise and lighter still, with Voilà (--engine voila) "
         "each from a kernel of their own. "
         "The catalogue is fetched once at the start (the service at $EDUCATALOG_URL, or "
         "--url, or the synthetic demo catalogue with --demo or when no service is set), or "
@@ -204,9 +205,11 @@ def _add_dashboard_command(commands: Commands) -> None:
     )
     dashboard.add_argument(
         "--engine",
-        choices=["solara", "voila"],
+        choices=["solara", "html", "voila"],
         default="solara",
         help="solara: all visitors in one process over one copy of the data (default); "
+        "html: the same, the page rendered on the server as plain HTML, nothing kept per "
+        "visitor (the lightest for many visitors; needs no widgets); "
         "voila: a kernel with its own copy for each visitor",
     )
 

@@ -24,7 +24,7 @@ import os
 import subprocess
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -48,7 +48,9 @@ __all__ = [
     "STOP_BOUND",
     "Prepared",
     "by_subject_area",
+    "head_html",
     "loading_words",
+    "open_link",
     "page",
     "prepare",
     "serve",
@@ -78,11 +80,14 @@ status 1."""
 
 ENGINES = {
     "solara": ("solara", "solara_assets", "anywidget"),
+    "html": ("openpyxl",),
     "voila": ("voila", "anywidget"),
 }
 """The servers of the page, with the modules each needs: Solara (every visitor in one
-process, over one copy of the data; its scripts from solara-assets, on this machine) or
-Voilà (a kernel and a copy for each visitor)."""
+process, over one copy of the data; its scripts from solara-assets, on this machine),
+plain HTML rendered on the server (one process and one copy as well, and nothing kept per
+visitor: :mod:`educatalog.cli.dashboard_html`; openpyxl for the Excel download) or Voilà
+(a kernel and a copy for each visitor)."""
 
 KERNEL_MANAGER = "educatalog_dashboard_kernel.DashboardKernelManager"
 """Voilà's kernel manager (``data/python/educatalog_dashboard_kernel.py``): jupyter_server's,
@@ -156,6 +161,16 @@ def show(prepared: Prepared, *, query: str | None = None) -> Any:
         _wait_for_the_visitor()
         query = os.environ.get("QUERY_STRING", "")
     explorer, lang = prepared.explorer, prepared.lang
+    problems = open_link(explorer, query, lang)
+    head = head_html(lang, prepared.path if prepared.demo else None, problems)
+    return w.VBox([w.HTML(head), explorer.widget, follow(explorer)])
+
+
+def open_link(explorer: Any, query: str, lang: str) -> list[str]:
+    """Show the view of the link ``query`` in ``explorer`` (an
+    :class:`~educatalog.widgets.Explorer` or its model) and update it; returns what the
+    link held that could not be used, in words. A view the explorer fails on gives the
+    plain view, and says why."""
     problems: list[str] = []
     try:
         problems = explorer.set_state(query) if query else []
@@ -164,9 +179,16 @@ def show(prepared: Prepared, *, query: str | None = None) -> Any:
         problems.append(_word("failed", lang, error=f"{type(error).__name__}: {error}"))
         explorer.set_state("")
         explorer.flush()
+    return problems
+
+
+def head_html(lang: str, demo: Path | None, problems: Sequence[str] = ()) -> str:
+    """The top of the page: its heading, the banner of synthetic demo data (``demo``: the
+    demo's snapshot, whose manifest names its seed and scale; None for real data), the
+    words on how to use it and the ``problems`` of the link it was opened with."""
     head = [f"<h1 style='margin:0.2em 0'>{html.escape(_word('title', lang))}</h1>"]
-    if prepared.demo:
-        origin = snapshot.read_manifest(prepared.path).get("origin") or {}
+    if demo is not None:
+        origin = snapshot.read_manifest(demo).get("origin") or {}
         scale = origin.get("scale")
         shown = format_decimal(scale, locale=texts.LOCALES[lang]) if scale is not None else "?"
         described = _word("origin", lang, seed=origin.get("seed", "?"), scale=shown)
@@ -180,7 +202,7 @@ def show(prepared: Prepared, *, query: str | None = None) -> Any:
         items = "".join(f"<li>{html.escape(p)}</li>" for p in problems)
         # shortened values (url_state.ECHO), and long words broken on a narrow page
         head.append(f"<ul role='status' style='color:#8A4B00;overflow-wrap:anywhere'>{items}</ul>")
-    return w.VBox([w.HTML("".join(head)), explorer.widget, follow(explorer)])
+    return "".join(head)
 
 
 def page(
@@ -293,6 +315,12 @@ def serve(
 
             return serve_snapshot(
                 data, host=host, port=port, lang=lang, idle_timeout=idle_timeout, notify=notify
+            )
+        if engine == "html":
+            from educatalog.cli import dashboard_html
+
+            return dashboard_html.serve_snapshot(
+                data, host=host, port=port, lang=lang, notify=notify
             )
         notebook = folder / f"{_word('title', lang)}.ipynb"
         _write_notebook(notebook, lang)

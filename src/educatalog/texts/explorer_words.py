@@ -27,6 +27,11 @@ EXPLORER_TEXTS: dict[str, tuple[str, str]] = {
     "explorer.start": ("Beginn", "Start"),
     "explorer.voucher": ("nur mit Bildungsgutschein", "Education voucher only"),
     "explorer.reset": ("Filter zurücksetzen", "Clear filters"),
+    "explorer.apply": ("Ansicht zeigen", "Show this view"),
+    "explorer.unreachable": (
+        "Die gewählte Ansicht ließ sich nicht laden",
+        "The view chosen could not be loaded",
+    ),
     "explorer.download": ("Tabelle herunterladen ({format})", "Download the table ({format})"),
     # what a screen reader says of a control whose label the page does not show
     "explorer.aria.from": ("{name} ab", "{name} from"),

@@ -25,7 +25,13 @@ from educatalog.widgets._data import ExplorerData
 from educatalog.widgets._debounce import Scheduler, thread_timer
 from educatalog.widgets._model import ExplorerModel
 from educatalog.widgets.controls import control_layout, make_controls, make_outputs, show_view
-from educatalog.widgets.display import image_html, status_html, table_html, ui_text
+from educatalog.widgets.display import (
+    image_html,
+    status_html,
+    status_text,
+    table_output,
+    ui_text,
+)
 from educatalog.widgets.export import download_link
 from educatalog.widgets.url_state import State
 
@@ -339,16 +345,7 @@ class Explorer:
             )
             return
         self.outputs["chart"].value = image_html(m.png, m.alt_text)
-        note = (  # events in several rows (subject areas): the rows add up to more
-            f"<p role='note' class='educatalog-table-note'><small>{html.escape(m.table_note)}"
-            "</small></p>"
-            if m.table_note
-            else ""
-        )
-        shown = m.table if m.totals is not None else m.full  # by two: with its totals
-        self.outputs["table"].value = (
-            table_html(shown, m.totals, lang=m.lang, title=m.table_title) + note
-        )
+        self.outputs["table"].value = table_output(m)
         self._update_download()
         self.outputs["status"].value = status_text(self.model)
 
@@ -371,19 +368,3 @@ def download_html(model: ExplorerModel) -> str:
         return f"<span style='color:#B00020'>{message}</span>"
     label = ui_text("download", model.lang, format=model.view.format)
     return download_link(data, f"{model.file_stem}.{suffix}", suffix, label)
-
-
-def status_text(model: ExplorerModel) -> str:
-    """The status line: how many events match of how many, the filters, the source."""
-    lang = model.lang
-    matched, total = texts.number(model.matched, lang), texts.number(model.total_events, lang)
-    parts = [
-        ui_text("match", lang, n=matched, total=total),
-        *(html.escape(note) for note in model.notes),
-    ]
-    if model.shown.ignored:  # the second dimension was the first one
-        parts.append(ui_text("ignored", lang))
-    if model.chart_note:  # a long dimension: the chart shows its largest groups
-        parts.append(html.escape(model.chart_note))
-    parts.append(ui_text("updated", lang, seconds=texts.number(model.seconds, lang, 2)))
-    return status_html(" · ".join(parts), model.source, lang, updates=model.recomputes)

@@ -8,7 +8,7 @@ import base64
 import html
 import io
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import matplotlib as mpl
 import pandas as pd
@@ -16,6 +16,9 @@ from matplotlib.figure import Figure
 
 from educatalog import plots, tables, texts
 from educatalog.frames.provenance import Source
+
+if TYPE_CHECKING:
+    from educatalog.widgets._model import ExplorerModel
 
 __all__ = ["MISSING_LABEL", "export_frame", "table_html"]
 
@@ -118,6 +121,38 @@ def status_html(
         mark = html.escape(ui_text("demo", lang))
         origin = f"<span style='color:#B00020;font-weight:bold'>{mark}</span> · {origin}"
     return f"<div style='font-size:12px' data-updates='{updates}'>{text}<br>{origin}</div>"
+
+
+def table_output(model: ExplorerModel) -> str:
+    """The model's table as the explorer shows it: with its totals (by one dimension the
+    total row, by two also the total column) and, where events count in several cells,
+    the note that says so."""
+    note = (  # events in several rows (subject areas): the rows add up to more
+        f"<p role='note' class='educatalog-table-note'><small>{html.escape(model.table_note)}"
+        "</small></p>"
+        if model.table_note
+        else ""
+    )
+    shown = model.table if model.totals is not None else model.full  # by two: with its totals
+    return table_html(shown, model.totals, lang=model.lang, title=model.table_title) + note
+
+
+def status_text(model: ExplorerModel, *, updates: int | None = None) -> str:
+    """The status line: how many events match of how many, the filters, the source;
+    ``updates`` (default: the model's recomputes) as :func:`status_html` takes it."""
+    lang = model.lang
+    matched, total = texts.number(model.matched, lang), texts.number(model.total_events, lang)
+    parts = [
+        ui_text("match", lang, n=matched, total=total),
+        *(html.escape(note) for note in model.notes),
+    ]
+    if model.shown.ignored:  # the second dimension was the first one
+        parts.append(ui_text("ignored", lang))
+    if model.chart_note:  # a long dimension: the chart shows its largest groups
+        parts.append(html.escape(model.chart_note))
+    parts.append(ui_text("updated", lang, seconds=texts.number(model.seconds, lang, 2)))
+    shown = model.recomputes if updates is None else updates
+    return status_html(" · ".join(parts), model.source, lang, updates=shown)
 
 
 def image_html(png: bytes, alt: str) -> str:

@@ -1,0 +1,201 @@
+"""``educatalog dashboard --engine html``: the explorer as a page rendered on the server.
+
+One process holds the catalogue once (:class:`~educatalog.widgets.ExplorerData`) and
+answers every request for a view with a plain HTML page
+(:func:`educatalog.widgets.html_page.explorer_html`): the page's address is the view's
+link, so the server keeps nothing per visitor (no session, no kernel, no web socket), and
+a view that one visitor's numbers were computed for is answered to the next from the
+shared results at once. A visitor's browser parses a page of HTML, its chart as a PNG and
+a script of a hundred lines (``educatalog/templates/explorer-page.js``), which updates the
+page in place as the controls change; without the script, the form's button loads the
+page of the view chosen.
+
+Routes: ``/`` (the page; a link whose parts are all understood but not written as the
+page writes links is redirected to that link, so that every view has one address),
+``/download`` (the view's table as CSV or Excel, by the same query), ``/readyz`` and
+``/static/explorer-page.js``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from educatalog import snapshot, texts
+from educatalog.files.workspace import PACKAGE
+
+__all__ = ["PAUSE", "Site", "page_html", "serve_snapshot", "web_app"]
+
+PAUSE = 0.3
+"""Seconds the page's script waits after the last change of a control before it asks for
+the view (the explorer's ``debounce``)."""
+
+GRACE = 5
+"""Seconds uvicorn waits for requests under way once stopped."""
+
+SCRIPT = PACKAGE / "templates" / "explorer-page.js"
+"""The page's script."""
+
+SECURITY = {
+    # the page's own script and style only; the chart a data: URI; never in another's frame
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; "
+        "img-src data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; "
+        "base-uri 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+}
+"""Headers of every answer."""
+
+
+@dataclass
+class Site:
+    """What every request reads: the offers with what is derived from them, the page's
+    language and the demo's snapshot (None for real data: no banner)."""
+
+    data: Any
+    lang: str
+    demo: Path | None
+
+
+def page_html(site: Site, query: str, *, redirect: bool = True) -> tuple[str, str | None]:
+    """The page of the view that the link ``query`` names; or, with ``redirect``, where
+    ``query`` is understood in full but written otherwise than the page writes links,
+    no page and that link (else None)."""
+    from educatalog.cli.dashboard import head_html, open_link
+    from educatalog.widgets import ExplorerModel
+    from educatalog.widgets.html_page import STYLE, explorer_html
+    from educatalog.widgets.url_state import to_query
+
+    lang = site.lang
+    model = ExplorerModel(site.data, lang=lang, debounce=0)
+    try:
+        problems = open_link(model, query, lang)
+        canonical = to_query(model.state)
+        if redirect and not problems and canonical != query:
+            return "", canonical
+        title = html.escape(texts.text("dashboard.title", lang))
+        body = head_html(lang, site.demo, problems) + explorer_html(
+            model, download="download", pause=PAUSE
+        )
+    finally:
+        model.close()
+    document = (
+        f"<!DOCTYPE html><html lang='{lang}'><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+        # no icon of its own: the browser asks for none (a 404 in every visitor's console)
+        f"<title>{title}</title><link rel='icon' href='data:,'><style>{STYLE}</style></head>"
+        f"<body><main>{body}</main>"
+        "<script src='static/explorer-page.js' defer></script></body></html>"
+    )
+    return document, None
+
+
+def web_app(site: Site) -> Any:
+    """The dashboard as an ASGI app (starlette) over ``site``."""
+    from starlette.applications import Starlette
+    from starlette.middleware import Middleware
+    from starlette.middleware.gzip import GZipMiddleware
+    from starlette.requests import Request
+    from starlette.responses import PlainTextResponse, RedirectResponse, Response
+    from starlette.routing import Route
+
+    from educatalog.widgets import ExplorerModel
+    from educatalog.widgets.url_state import from_query
+
+    lang = site.lang
+
+    def headers(**more: str) -> dict[str, str]:
+        return {**SECURITY, "Content-Language": lang, **more}
+
+    def page(request: Request) -> Response:
+        # the page's script asks for the page of a view, and writes its link itself
+        asked = request.headers.get("X-Educatalog-Page") != "part"
+        document, canonical = page_html(site, request.url.query, redirect=asked)
+        if canonical is not None:
+            address = f"?{canonical}" if canonical else request.url.path
+            return RedirectResponse(address, status_code=303, headers=headers())
+        return Response(
+            document,
+            media_type="text/html; charset=utf-8",
+            headers=headers(**{"Cache-Control": "no-cache"}),
+        )
+
+    def download(request: Request) -> Response:
+        """The table of the view the query names, as the page's download link offers it."""
+        model = ExplorerModel(site.data, lang=lang, debounce=0)
+        try:
+            state = from_query(request.url.query)
+            model.set_state(state)
+            model.flush()
+            if model.error is not None:
+                return PlainTextResponse(model.error, status_code=500, headers=headers())
+            suffix = model.suffix()
+            data = model.payload(suffix)
+            name = f"{model.file_stem}.{suffix}"
+        finally:
+            model.close()
+        media = {"csv": "text/csv; charset=utf-8", "xlsx": XLSX}[suffix]
+        disposition = f"attachment; filename*=UTF-8''{quote(name)}"
+        return Response(
+            data, media_type=media, headers=headers(**{"Content-Disposition": disposition})
+        )
+
+    def script(request: Request) -> Response:
+        return Response(
+            SCRIPT.read_bytes(),
+            media_type="text/javascript; charset=utf-8",
+            headers=headers(**{"Cache-Control": "max-age=3600"}),
+        )
+
+    def ready(request: Request) -> Response:
+        return PlainTextResponse("ok", headers=headers())
+
+    routes = [
+        Route("/", page),
+        Route("/download", download),
+        Route("/static/explorer-page.js", script),
+        Route("/readyz", ready),
+    ]
+    middleware = [Middleware(GZipMiddleware, minimum_size=1000, compresslevel=1)]
+    return Starlette(routes=routes, middleware=middleware)
+
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def serve_snapshot(
+    path: Path,
+    *,
+    host: str,
+    port: int,
+    lang: str,
+    notify: Callable[[str], None],
+) -> int:
+    """Serve the dashboard over the snapshot at ``path`` until stopped (Ctrl+C, SIGTERM);
+    returns 0 once stopped."""
+    import uvicorn
+
+    from educatalog.cli import dashboard
+    from educatalog.widgets import ExplorerData, ExplorerModel
+
+    catalogue = snapshot.load(path)
+    data = ExplorerData(dashboard.by_subject_area(catalogue))
+    ExplorerModel(data, lang=lang, debounce=0)  # the first view, computed before anyone asks
+    site = Site(data, lang, path if catalogue.source.demo else None)
+    del catalogue
+    config = uvicorn.Config(
+        web_app(site), host=host, port=port, log_level="error", timeout_graceful_shutdown=GRACE
+    )
+    server = uvicorn.Server(config)
+    shown = f"[{host}]" if ":" in host else host
+    notify(f"Serving the dashboard at http://{shown}:{port}/ (stop with Ctrl+C)")
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops on Ctrl+C, then raises it
+        server.run()
+    return 0 if server.started else 1
