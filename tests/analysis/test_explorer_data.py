@@ -47,6 +47,39 @@ def test_two_explorers_share_the_numbers_of_a_view_and_keep_their_own_views(
     assert english.figure_title != first.figure_title
 
 
+def test_a_chart_drawn_apart_is_rendered_once_on_first_use_and_shared(
+    offers: pd.DataFrame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``draw=False`` (the html dashboard's pages): the update computes the numbers and the
+    figure, not its PNG; the first ``png`` renders it, and keeps it with the view's numbers,
+    so that the next explorer of the view gets it without rendering again."""
+    from educatalog.widgets import _model
+
+    rendered: list[int] = []
+    real = _model.png_bytes
+    monkeypatch.setattr(_model, "png_bytes", lambda fig, dpi: rendered.append(1) or real(fig, dpi))
+    data = ExplorerData(offers)
+    page = ExplorerModel(data, debounce=0, draw=False)
+    page.update(states=("Hessen",))
+    assert rendered == []
+    assert "png" not in page.timings
+    hesse = stats.select(offers, state=["Hessen"])
+    assert int(page.table["events"].sum()) == len(hesse)  # the numbers, without the chart
+    assert page.alt_text
+    png = page.png
+    assert png.startswith(b"\x89PNG")
+    assert rendered == [1]
+    other = ExplorerModel(data, debounce=0, draw=False)
+    other.update(states=("Hessen",))
+    assert other.png == png  # kept with the view's numbers: not rendered again
+    assert rendered == [1]
+    drawn = ExplorerModel(data, debounce=0)  # an explorer that draws: the kept PNG too
+    drawn.update(states=("Hessen",))
+    assert drawn.png == png
+    # nor its default view: kept by the first without a PNG, and nobody asked for its chart
+    assert rendered == [1]
+
+
 def test_an_explorer_over_its_own_frame_keeps_no_numbers(offers: pd.DataFrame) -> None:
     model = ExplorerModel(offers, debounce=0)
     assert model.data.results.size == 0

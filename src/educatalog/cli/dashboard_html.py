@@ -12,18 +12,23 @@ page of the view chosen.
 
 Routes: ``/`` (the page; a link whose parts are all understood but not written as the
 page writes links is redirected to that link, so that every view has one address),
-``/download`` (the view's table as CSV or Excel, by the same query), ``/readyz`` and
+``/chart.png`` (the view's chart, by the same query: the page shows its numbers first, and
+the browser loads the chart into the space kept for it), ``/download`` (the view's table
+as CSV or Excel, by the same query), ``/readyz`` and
 ``/static/explorer-page.js``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import heapq
 import html
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 from educatalog import snapshot, texts
@@ -45,13 +50,62 @@ SECURITY = {
     # the page's own script and style only; the chart a data: URI; never in another's frame
     "Content-Security-Policy": (
         "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; "
-        "img-src data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; "
+        "img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; "
         "base-uri 'none'"
     ),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",
 }
 """Headers of every answer."""
+
+
+T = TypeVar("T")
+
+PAGE, CHART, FILE = 0, 1, 2
+"""The order in which :class:`Turns` serves what waits: the pages (their numbers) first,
+then the charts, then the files."""
+
+
+class Turns:
+    """One computation at a time, in a thread, the most urgent first (:data:`PAGE`, then
+    :data:`CHART`, then :data:`FILE`; in order of arrival within each).
+
+    A view's numbers and its chart hold Python's lock while they compute: two at once take
+    as long as one after the other, but both finish late. One at a time, the first visitor
+    of twenty sees their numbers after one view's time, not after twenty; and a page
+    waits for no chart, which the browser loads after the page's numbers anyway."""
+
+    def __init__(self) -> None:
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        self._busy = False
+
+    async def run(self, urgency: int, work: Callable[[], T]) -> T:
+        """``work()`` in a thread once it is its turn; its result."""
+        import anyio.to_thread
+
+        if self._busy:
+            turn = asyncio.get_running_loop().create_future()
+            heapq.heappush(self._waiting, (urgency, next(self._order), turn))
+            try:
+                await turn
+            except asyncio.CancelledError:
+                if turn.done() and not turn.cancelled():
+                    self._next()  # handed the turn as it was cancelled: hand it on
+                raise
+        self._busy = True
+        try:
+            return await anyio.to_thread.run_sync(work)
+        finally:
+            self._next()
+
+    def _next(self) -> None:
+        while self._waiting:
+            _urgency, _order, turn = heapq.heappop(self._waiting)
+            if not turn.done():  # a request whose visitor is gone no longer waits
+                turn.set_result(None)
+                return
+        self._busy = False
 
 
 @dataclass
@@ -74,7 +128,7 @@ def page_html(site: Site, query: str, *, redirect: bool = True) -> tuple[str, st
     from educatalog.widgets.url_state import to_query
 
     lang = site.lang
-    model = ExplorerModel(site.data, lang=lang, debounce=0)
+    model = ExplorerModel(site.data, lang=lang, debounce=0, draw=False)  # the chart apart
     try:
         problems = open_link(model, query, lang)
         canonical = to_query(model.state)
@@ -82,7 +136,7 @@ def page_html(site: Site, query: str, *, redirect: bool = True) -> tuple[str, st
             return "", canonical
         title = html.escape(texts.text("dashboard.title", lang))
         body = head_html(lang, site.demo, problems) + explorer_html(
-            model, download="download", pause=PAUSE
+            model, download="download", chart="chart.png", pause=PAUSE
         )
     finally:
         model.close()
@@ -110,14 +164,16 @@ def web_app(site: Site) -> Any:
     from educatalog.widgets.url_state import from_query
 
     lang = site.lang
+    turns = Turns()
 
     def headers(**more: str) -> dict[str, str]:
         return {**SECURITY, "Content-Language": lang, **more}
 
-    def page(request: Request) -> Response:
+    async def page(request: Request) -> Response:
         # the page's script asks for the page of a view, and writes its link itself
         asked = request.headers.get("X-Educatalog-Page") != "part"
-        document, canonical = page_html(site, request.url.query, redirect=asked)
+        query = request.url.query
+        document, canonical = await turns.run(PAGE, lambda: page_html(site, query, redirect=asked))
         if canonical is not None:
             address = f"?{canonical}" if canonical else request.url.path
             return RedirectResponse(address, status_code=303, headers=headers())
@@ -127,20 +183,50 @@ def web_app(site: Site) -> Any:
             headers=headers(**{"Cache-Control": "no-cache"}),
         )
 
-    def download(request: Request) -> Response:
-        """The table of the view the query names, as the page's download link offers it."""
-        model = ExplorerModel(site.data, lang=lang, debounce=0)
+    def view(query: str) -> ExplorerModel:
+        """A model showing the view of the link ``query`` (what it cannot use: left out)."""
+        model = ExplorerModel(site.data, lang=lang, debounce=0, draw=False)
+        model.set_state(from_query(query))
+        model.flush()
+        return model
+
+    def drawn(query: str) -> bytes | str:
+        """The chart of the view the link ``query`` names as PNG (drawn once for all who
+        ask: the numbers' cache keeps it), or why it failed."""
+        model = view(query)
         try:
-            state = from_query(request.url.query)
-            model.set_state(state)
-            model.flush()
-            if model.error is not None:
-                return PlainTextResponse(model.error, status_code=500, headers=headers())
-            suffix = model.suffix()
-            data = model.payload(suffix)
-            name = f"{model.file_stem}.{suffix}"
+            return model.error if model.error is not None else model.png
         finally:
             model.close()
+
+    async def chart(request: Request) -> Response:
+        query = request.url.query
+        png = await turns.run(CHART, lambda: drawn(query))
+        if isinstance(png, str):
+            return PlainTextResponse(png, status_code=500, headers=headers())
+        return Response(
+            png, media_type="image/png", headers=headers(**{"Cache-Control": "max-age=600"})
+        )
+
+    def written(query: str) -> tuple[bytes, str, str] | str:
+        """The table of the view the link ``query`` names as a file: its bytes, suffix and
+        name; or why it failed."""
+        model = view(query)
+        try:
+            if model.error is not None:
+                return model.error
+            suffix = model.suffix()
+            return model.payload(suffix), suffix, f"{model.file_stem}.{suffix}"
+        finally:
+            model.close()
+
+    async def download(request: Request) -> Response:
+        """The table of the view the query names, as the page's download link offers it."""
+        query = request.url.query
+        file = await turns.run(FILE, lambda: written(query))
+        if isinstance(file, str):
+            return PlainTextResponse(file, status_code=500, headers=headers())
+        data, suffix, name = file
         media = {"csv": "text/csv; charset=utf-8", "xlsx": XLSX}[suffix]
         disposition = f"attachment; filename*=UTF-8''{quote(name)}"
         return Response(
@@ -160,6 +246,7 @@ def web_app(site: Site) -> Any:
     routes = [
         Route("/", page),
         Route("/download", download),
+        Route("/chart.png", chart),
         Route("/static/explorer-page.js", script),
         Route("/readyz", ready),
     ]

@@ -63,7 +63,7 @@ _MEASURE_COLUMNS: dict[str, str] = {
 
 _RESULT = (
     *("notes", "mask", "matched", "table", "totals", "_full", "table_note"),
-    *("chart_note", "_shown_top", "figure", "figure_title", "table_title", "png"),
+    *("chart_note", "_shown_top", "figure", "figure_title", "table_title", "_png"),
     *("alt_text", "timings"),
 )
 """What an update sets: the numbers of a view, as :attr:`ExplorerModel.data` keeps them."""
@@ -96,8 +96,12 @@ class ExplorerModel:
         dpi: int = 100,
         lang: str = texts.DEFAULT_LANG,
         scheduler: Scheduler = thread_timer,
+        draw: bool = True,
     ) -> None:
         self.lang = texts.check_lang(lang)
+        self.draw = draw
+        """Whether an update renders the chart as PNG; False: on first use of :attr:`png`
+        (a page that loads its chart apart shows its numbers first)."""
         if debounce < 0:
             raise UsageError(f"debounce must be 0 or more seconds, got {debounce!r}.")
         data = offers if isinstance(offers, ExplorerData) else ExplorerData(offers, keep=0)
@@ -152,7 +156,8 @@ class ExplorerModel:
         self.table_title: str | None = None
         """The table's title: the chart's, without "(top 20)" where the chart shows fewer
         groups than the table."""
-        self.png = b""
+        self._png: bytes | None = b""
+        self._result: dict[str, Any] = {}  # the numbers of the view shown, as kept
         self.alt_text = ""
         """What the chart shows, in words (:func:`educatalog.plots.alt_text`)."""
         self._shown_top: int | None = None  # how many groups the chart shows, if not all
@@ -293,6 +298,18 @@ class ExplorerModel:
         return self._full
 
     @property
+    def png(self) -> bytes:
+        """The chart as PNG: rendered by the update, or (``draw=False``) now, once for
+        every explorer that shares the view's numbers."""
+        if self._png is None:
+            with self.data.drawing:  # matplotlib draws one figure at a time
+                if self._result.get("_png") is None:
+                    self._result["_png"] = png_bytes(self.figure, self.dpi)
+            self._png = self._result["_png"]
+        assert self._png is not None
+        return self._png
+
+    @property
     def filtered(self) -> pd.DataFrame:
         """The offers that pass the filters (all columns of the frame)."""
         if self.mask.all():
@@ -303,7 +320,8 @@ class ExplorerModel:
         """The numbers of ``view``: those :attr:`data` keeps for it (computed by another
         explorer over the same data), else computed now and kept."""
         key = (dataclasses.replace(view, format=View.format), self.lang, self.dpi)
-        self.__dict__.update(self.data.results.get(key, lambda: self._compute(view)))
+        self._result = self.data.results.get(key, lambda: self._compute(view))
+        self.__dict__.update(self._result)
         self.shown = view
 
     def _compute(self, view: View) -> dict[str, Any]:
@@ -345,12 +363,14 @@ class ExplorerModel:
             suffix = texts.text("title.top", self.lang, title="", top=self._shown_top)
             self.table_title = self.figure_title.removesuffix(suffix)
         t3 = clock()
-        self.png = png_bytes(self.figure, self.dpi)
+        self._png = png_bytes(self.figure, self.dpi) if self.draw else None
         # an empty chart: the words it shows in place of one
         words = " ".join(t.get_text() for t in self.figure.texts)
         self.alt_text = plots.alt_text(self.figure) or self.figure_title or words
         t4 = clock()
-        self.timings = {"filter": t1 - t0, "table": t2 - t1, "chart": t3 - t2, "png": t4 - t3}
+        self.timings = {"filter": t1 - t0, "table": t2 - t1, "chart": t3 - t2}
+        if self._png is not None:
+            self.timings["png"] = t4 - t3
 
     def _multiple(self, frame: pd.DataFrame, dims: Sequence[str]) -> str:
         """The note on multiple assignment when an event of ``frame`` lies in several rows

@@ -66,11 +66,16 @@ outputs dimmed while the next view is on its way."""
 
 
 def explorer_html(
-    model: ExplorerModel, *, download: str, pause: float = 0.3, updates: int = 0
+    model: ExplorerModel,
+    *,
+    download: str,
+    chart: str | None = None,
+    pause: float = 0.3,
+    updates: int = 0,
 ) -> str:
-    """The controls of ``model``'s view as a form, then :func:`outputs_html` (``download``:
-    the address that answers a link's query with the table as a file; ``pause``: the
-    seconds the page's script waits after the last change before it asks for the view)."""
+    """The controls of ``model``'s view as a form, then :func:`outputs_html` (``download``
+    and ``chart``: as there; ``pause``: the seconds the page's script waits after the last
+    change before it asks for the view)."""
     lang = model.lang
     view = model.view
     choices = model.choices()
@@ -117,17 +122,22 @@ def explorer_html(
         + row.format("".join(last))
         + "</form>"
     )
-    outputs = outputs_html(model, download=download, updates=updates)
+    outputs = outputs_html(model, download=download, chart=chart, updates=updates)
     return f"<div class='educatalog-explorer'>{form}{outputs}</div>"
 
 
-def outputs_html(model: ExplorerModel, *, download: str, updates: int = 0) -> str:
+def outputs_html(
+    model: ExplorerModel, *, download: str, chart: str | None = None, updates: int = 0
+) -> str:
     """What the view shows: the status line (a live region: a screen reader hears each
     update), the chart beside the table, the file format and the link that downloads the
-    table (from ``download``). ``updates`` goes into the status line's ``data-updates``
-    (:func:`educatalog.widgets.display.status_html`). The parts the page's script takes
-    over from the next view's page carry the ids ``educatalog-status``,
-    ``educatalog-results`` and ``educatalog-link``."""
+    table. ``download`` and ``chart`` are the addresses that answer a link's query with
+    the table as a file and with the chart as PNG; without ``chart`` the page holds the
+    PNG itself (a ``data:`` URI), with it the browser loads the chart apart, in the space
+    its size keeps, and the numbers show first. ``updates`` goes into the status line's
+    ``data-updates`` (as ``status_html`` writes it). The parts the page's script takes over
+    from the next view's page carry the ids ``educatalog-status``, ``educatalog-results``
+    and ``educatalog-link``."""
     lang = model.lang
     results = link = ""
     if model.error is not None:
@@ -135,12 +145,13 @@ def outputs_html(model: ExplorerModel, *, download: str, updates: int = 0) -> st
         status = status_html(failed, model.source, lang, updates=updates)
     else:
         status = status_text(model, updates=updates)
+        query = html.escape(to_query(model.state), quote=True)
+        image = image_html(model.png, model.alt_text) if chart is None else _image(model, chart)
         results = (
-            f"<div class='educatalog-chart'>{image_html(model.png, model.alt_text)}</div>"
+            f"<div class='educatalog-chart'>{image}</div>"
             f"<div class='educatalog-table'>{table_output(model)}</div>"
         )
         if not model.table.empty:
-            query = html.escape(to_query(model.state), quote=True)
             label = html.escape(ui_text("download", lang, format=model.view.format))
             link = (
                 f"<a class='educatalog-download' href='{html.escape(download, quote=True)}"
@@ -165,6 +176,18 @@ def reset_query(model: ExplorerModel) -> str:
     its dimensions, measure, chart or map and file format kept."""
     kept = ("by", "by2", "measure", "show", "format")
     return urlencode({k: v for k, v in model.state.items() if k in kept}, doseq=True)
+
+
+def _image(model: ExplorerModel, chart: str) -> str:
+    """The chart as an ``<img>`` that the browser loads from ``chart`` with the view's
+    query, in the width and height of its PNG (scaled to the width it is given)."""
+    width, height = (round(inches * model.dpi) for inches in model.figure.get_size_inches())
+    drawn = {k: v for k, v in model.state.items() if k != "format"}  # one chart, any format
+    source = html.escape(f"{chart}?{urlencode(drawn, doseq=True)}", quote=True)
+    return (
+        f'<img src="{source}" alt="{html.escape(model.alt_text)}" width="{width}" '
+        f'height="{height}" style="max-width:100%;height:auto;display:block">'
+    )
 
 
 def _select(
