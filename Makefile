@@ -99,20 +99,24 @@ lab: setup
 	  $$($(BIN)/python -c 'from educatalog.jupyter.kernels import server_args; print(*server_args())') \
 	  --ServerApp.root_dir=$(LAB_DIR) $(LAB_ARGS)
 
-# The explorer as a web page for people without Jupyter (Solara: every visitor in one
-# process), on the demo catalogue.
+# The explorer as a web page for people without Jupyter (plain HTML rendered by one
+# process for every visitor; --engine solara or voila in DASHBOARD_ARGS), on the demo
+# catalogue.
 DASHBOARD_PORT ?= 8866
 DASHBOARD_LANG ?= de
+DASHBOARD_ARGS ?=
 dashboard: setup
-	$(BIN)/educatalog dashboard --demo --port $(DASHBOARD_PORT) --lang $(DASHBOARD_LANG)
+	$(BIN)/educatalog dashboard --demo --port $(DASHBOARD_PORT) --lang $(DASHBOARD_LANG) \
+	  $(DASHBOARD_ARGS)
 
 # The pictures in the README: the report rendered by headless Chromium (needs Debian's
 # chromium), and the dashboard opened from a link by the browser tests.
 screenshot: demo
 	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1100,5200 \
 	  --screenshot=docs/report.png "file://$(CURDIR)/reports/report.html"
-	$(BIN)/python -m pytest -q -p no:cacheprovider tests/browser/test_dashboard.py -k restores
-	cp build/screenshots/dashboard-link.png docs/dashboard.png
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/browser/test_dashboard_html.py \
+	  -k screen_reader
+	cp build/screenshots/dashboard-html-de-1400.png docs/dashboard.png
 
 serve: setup
 	$(BIN)/educatalog serve --demo

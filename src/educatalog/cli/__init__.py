@@ -176,10 +176,10 @@ def _add_dashboard_command(commands: Commands) -> None:
         "dashboard",
         help="serve the explorer as a web page (for people without Jupyter)",
         description="Serve the course-supply explorer as a web page: code hidden, the view "
-        "of the controls kept in the page's address; with Solara (default) every visitor is "
-        "served from one process and one copy of the catalogue, with plain HTML rendered on "
-        "the server (--engine html) likewise and lighter still, with Voilà (--engine voila) "
-        "each from a kernel of their own. "
+        "of the controls kept in the page's address. By default (--engine html) the server "
+        "renders each view as a plain HTML page over one copy of the catalogue and keeps "
+        "nothing per visitor; --engine solara serves the notebook's widgets to every visitor "
+        "from one process, --engine voila each from a kernel of their own. "
         "The catalogue is fetched once at the start (the service at $EDUCATALOG_URL, or "
         "--url, or the synthetic demo catalogue with --demo or when no service is set), or "
         "read from a snapshot (--snapshot).",
@@ -205,11 +205,11 @@ def _add_dashboard_command(commands: Commands) -> None:
     )
     dashboard.add_argument(
         "--engine",
-        choices=["solara", "html", "voila"],
-        default="solara",
-        help="solara: all visitors in one process over one copy of the data (default); "
-        "html: the same, the page rendered on the server as plain HTML, nothing kept per "
-        "visitor (the lightest for many visitors; needs no widgets); "
+        choices=["html", "solara", "voila"],
+        default="html",
+        help="html: the page rendered on the server as plain HTML over one copy of the data, "
+        "nothing kept per visitor (default; the fastest for many visitors, needs no widgets); "
+        "solara: the notebook's widgets, all visitors in one process over one copy; "
         "voila: a kernel with its own copy for each visitor",
     )
 

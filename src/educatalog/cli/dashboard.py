@@ -3,16 +3,19 @@
 >>> serve(origin=resolve_origin(demo=True), port=8866, lang="de")  # doctest: +SKIP
 
 :func:`serve` fetches the catalogue once (the configured service, the synthetic demo
-catalogue, or a snapshot given as it is) into a snapshot in a temporary folder, and lets
-Voilà serve a one-cell notebook that shows :func:`page`: code hidden, one kernel for every
-visitor, on 127.0.0.1 unless told otherwise. Every visitor's kernel reads the same snapshot,
-so all visitors see the same numbers, the service is asked once, and the page names when
-the data was fetched; restart the dashboard to show newer data.
+catalogue, or a snapshot given as it is) into a snapshot in a temporary folder, and serves
+the page over it on 127.0.0.1 unless told otherwise, with one of three :data:`ENGINES`:
+``html`` (the default; :mod:`educatalog.cli.dashboard_html`) renders each view as a plain
+HTML page in this process; ``solara`` (:mod:`educatalog.cli.dashboard_solara`) serves
+:class:`educatalog.widgets.Explorer` to every visitor from this process; ``voila`` starts a
+kernel for every visitor that shows :func:`page`. All visitors see the same numbers, the
+service is asked once, and the page names when the data was fetched; restart the dashboard
+to show newer data.
 
-The page is :class:`educatalog.widgets.Explorer` with a heading, a banner when the data is
-the synthetic demo catalogue, and the view in the page's address: every change of a control
-writes the view into the address bar (:mod:`educatalog.widgets.url_sync`), and opening such
-an address restores the view (Voilà gives the visitor's kernel the query string).
+Every engine shows the page's heading and, when the data is the synthetic demo catalogue,
+its banner (:func:`head_html`), and keeps the view in the page's address: every change of a
+control writes the view into the address bar, and opening such an address restores the
+view (:func:`open_link`; what a link holds that cannot be used is named on the page).
 """
 
 from __future__ import annotations
@@ -79,15 +82,15 @@ folder is removed; a dashboard still running then prints where it waits and exit
 status 1."""
 
 ENGINES = {
-    "solara": ("solara", "solara_assets", "anywidget"),
     "html": ("openpyxl",),
+    "solara": ("solara", "solara_assets", "anywidget"),
     "voila": ("voila", "anywidget"),
 }
-"""The servers of the page, with the modules each needs: Solara (every visitor in one
-process, over one copy of the data; its scripts from solara-assets, on this machine),
-plain HTML rendered on the server (one process and one copy as well, and nothing kept per
-visitor: :mod:`educatalog.cli.dashboard_html`; openpyxl for the Excel download) or Voilà
-(a kernel and a copy for each visitor)."""
+"""The servers of the page, with the modules each needs: plain HTML rendered on the server
+(the default: one process over one copy of the data, nothing kept per visitor,
+:mod:`educatalog.cli.dashboard_html`; openpyxl for the Excel download), Solara (the
+notebook's widgets, every visitor in one process over one copy; its scripts from
+solara-assets, on this machine) or Voilà (a kernel and a copy for each visitor)."""
 
 KERNEL_MANAGER = "educatalog_dashboard_kernel.DashboardKernelManager"
 """Voilà's kernel manager (``data/python/educatalog_dashboard_kernel.py``): jupyter_server's,
@@ -279,7 +282,7 @@ def serve(
     lang: str = texts.DEFAULT_LANG,
     idle_timeout: int = 120,
     notify: Callable[[str], None] = print,
-    engine: str = "solara",
+    engine: str = "html",
 ) -> int:
     """Serve the dashboard until interrupted (Ctrl+C, SIGTERM); returns Voilà's exit
     status. The data: the snapshot at ``snapshot_path`` as it is, else ``origin`` (the
@@ -292,9 +295,11 @@ def serve(
     request never came (a closed tab, a lost connection); a page still open is never
     culled.
 
-    ``engine``: ``"solara"`` (default) serves every visitor from this process and one copy
-    of the catalogue (:mod:`educatalog.cli.dashboard_solara`); ``"voila"`` starts a
-    kernel with its own copy for each visitor, as described above.
+    ``engine``: ``"html"`` (default) renders every visitor's view as a plain HTML page in
+    this process over one copy of the catalogue, and keeps nothing per visitor
+    (:mod:`educatalog.cli.dashboard_html`); ``"solara"`` serves the notebook's widgets to
+    every visitor from this process and one copy (:mod:`educatalog.cli.dashboard_solara`);
+    ``"voila"`` starts a kernel with its own copy for each visitor, as described above.
     """
     lang = texts.check_lang(lang)
     if engine not in ENGINES:

@@ -62,8 +62,9 @@ SECURITY = {
 T = TypeVar("T")
 
 PAGE, CHART, FILE = 0, 1, 2
-"""The order in which :class:`Turns` serves what waits: the pages (their numbers) first,
-then the charts, then the files."""
+"""The order in which :class:`Turns` serves what waits: a visitor's first page (its
+numbers) first; then, in order of arrival, the charts and the pages of a changed view
+(so that a visitor's chart waits for no later visitor's page); then the files."""
 
 
 class Turns:
@@ -173,7 +174,10 @@ def web_app(site: Site) -> Any:
         # the page's script asks for the page of a view, and writes its link itself
         asked = request.headers.get("X-Educatalog-Page") != "part"
         query = request.url.query
-        document, canonical = await turns.run(PAGE, lambda: page_html(site, query, redirect=asked))
+        urgency = PAGE if asked else CHART  # a first page before all; a changed view in turn
+        document, canonical = await turns.run(
+            urgency, lambda: page_html(site, query, redirect=asked)
+        )
         if canonical is not None:
             address = f"?{canonical}" if canonical else request.url.path
             return RedirectResponse(address, status_code=303, headers=headers())
