@@ -168,6 +168,7 @@ class Result:
     peak: Sample = field(default_factory=Sample)
     cpu: float = math.nan  # CPU-seconds of the dashboard's processes while visitors came
     note: str = ""
+    alone: str = ""  # the html engine's server with HTTP clients in place of browsers
 
 
 def tree(root: int) -> dict[int, tuple[bytes, float]]:
@@ -337,6 +338,40 @@ async def visitors(
     return found
 
 
+async def server_alone(url: str, count: int) -> str:
+    """The html engine's server without browsers: ``count`` HTTP clients ask at once for a
+    page each (views of their own, none asked before: the measure of places by another
+    dimension), then for its chart; how long until each page and each chart came."""
+    views = [f"by=duration_class&measure=capacity&states={n}" for n in STATE_NAMES]
+    views += [f"by=instruction_form_category&measure=capacity&states={n}" for n in STATE_NAMES]
+    async with httpx.AsyncClient(base_url=url, timeout=PAINT_BOUND) as client:
+        began = time.monotonic()
+
+        async def one(view: str) -> tuple[float, float]:
+            page = await client.get(f"?{view}", headers={"X-Educatalog-Page": "first"})
+            shown = time.monotonic() - began
+            chart = await client.get(f"chart.png?{view}")
+            if page.status_code != 200 or chart.status_code != 200:
+                raise RuntimeError(f"{view}: {page.status_code}, {chart.status_code}")
+            return shown, time.monotonic() - began
+
+        times = await asyncio.gather(*(one(view) for view in views[:count]))
+    pages, charts = [t for t, _ in times], [t for _, t in times]
+    said = (
+        f"html, the server alone ({count} HTTP clients at once, no browser): pages "
+        f"{spread(pages)} s, charts {spread(charts)} s (median / p95)"
+    )
+    print(f"  {said}", flush=True)
+    return said
+
+
+STATE_NAMES = [
+    "Baden-Württemberg", "Bayern", "Berlin", "Brandenburg", "Bremen", "Hamburg", "Hessen",
+    "Mecklenburg-Vorpommern", "Niedersachsen", "Nordrhein-Westfalen", "Rheinland-Pfalz",
+    "Saarland", "Sachsen", "Sachsen-Anhalt", "Schleswig-Holstein", "Thüringen",
+]  # fmt: skip
+
+
 def run(engine: str, args: argparse.Namespace, env: dict[str, str], folder: Path) -> Result:
     result = Result(engine)
     if not args.has_engine and engine != "voila":
@@ -375,6 +410,8 @@ def run(engine: str, args: argparse.Namespace, env: dict[str, str], folder: Path
         try:
             result.visitors = asyncio.run(visitors(process, url, args, engine))
             result.cpu = sum(seconds for _, seconds in tree(process.pid).values()) - cpu
+            if engine == "html" and args.http:
+                result.alone = asyncio.run(server_alone(url, args.visitors))
         finally:
             stopped.set()
             sampler.join()
@@ -444,7 +481,8 @@ def table(results: list[Result], args: argparse.Namespace) -> str:
         caveat = " (smaller than the targets' case: indicative only)" if small else ""
         failed = f"; {len(r.visitors) - len(ok)} visitors failed" if not all_ok else ""
         verdicts.append(f"- {r.engine}: {said}{failed}{caveat}{(' ' + r.note) if r.note else ''}")
-    return "\n".join([*lines, "", *verdicts]) + "\n"
+    alone = [f"- {r.alone}" for r in results if r.alone]
+    return "\n".join([*lines, "", *verdicts, *alone]) + "\n"
 
 
 def main() -> None:
@@ -462,6 +500,11 @@ def main() -> None:
         "--voila-visitors",
         type=int,
         help="visitors for Voilà (default --visitors; at scale 200 each kernel holds 1.2 GB)",
+    )
+    parser.add_argument(
+        "--http",
+        action="store_true",
+        help="html engine: then also the server alone, with HTTP clients in place of browsers",
     )
     parser.add_argument(
         "--memory-limit",

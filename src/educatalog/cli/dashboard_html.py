@@ -63,8 +63,9 @@ T = TypeVar("T")
 
 PAGE, CHART, FILE = 0, 1, 2
 """The order in which :class:`Turns` serves what waits: a visitor's first page (its
-numbers) first; then, in order of arrival, the charts and the pages of a changed view
-(so that a visitor's chart waits for no later visitor's page); then the files."""
+numbers; the browser then asks for its chart) first; then, in order of arrival, the
+charts and the pages of a changed view (which hold their chart: one answer for a change);
+then the files."""
 
 
 class Turns:
@@ -119,17 +120,21 @@ class Site:
     demo: Path | None
 
 
-def page_html(site: Site, query: str, *, redirect: bool = True) -> tuple[str, str | None]:
+def page_html(
+    site: Site, query: str, *, redirect: bool = True, apart: bool = True
+) -> tuple[str, str | None]:
     """The page of the view that the link ``query`` names; or, with ``redirect``, where
     ``query`` is understood in full but written otherwise than the page writes links,
-    no page and that link (else None)."""
+    no page and that link (else None). ``apart``: the browser loads the chart apart (a
+    visitor's first page: its numbers first), else the page holds it (a changed view, for
+    the page's script: one answer, as soon as the chart is drawn)."""
     from educatalog.cli.dashboard import head_html, open_link
     from educatalog.widgets import ExplorerModel
     from educatalog.widgets.html_page import STYLE, explorer_html
     from educatalog.widgets.url_state import to_query
 
     lang = site.lang
-    model = ExplorerModel(site.data, lang=lang, debounce=0, draw=False)  # the chart apart
+    model = ExplorerModel(site.data, lang=lang, debounce=0, draw=not apart)
     try:
         problems = open_link(model, query, lang)
         canonical = to_query(model.state)
@@ -137,7 +142,7 @@ def page_html(site: Site, query: str, *, redirect: bool = True) -> tuple[str, st
             return "", canonical
         title = html.escape(texts.text("dashboard.title", lang))
         body = head_html(lang, site.demo, problems) + explorer_html(
-            model, download="download", chart="chart.png", pause=PAUSE
+            model, download="download", chart="chart.png" if apart else None, pause=PAUSE
         )
     finally:
         model.close()
@@ -176,7 +181,7 @@ def web_app(site: Site) -> Any:
         query = request.url.query
         urgency = PAGE if asked else CHART  # a first page before all; a changed view in turn
         document, canonical = await turns.run(
-            urgency, lambda: page_html(site, query, redirect=asked)
+            urgency, lambda: page_html(site, query, redirect=asked, apart=asked)
         )
         if canonical is not None:
             address = f"?{canonical}" if canonical else request.url.path
