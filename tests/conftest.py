@@ -92,6 +92,7 @@ LONGEST_FIRST = (
     "product/test_notebooks.py",  # first of all: the gallery's 16 notebook runs (tests/docsite.py)
     "browser/test_notebooks_in_lab.py",
     "browser/test_dashboard.py",
+    "browser/test_dashboard_html.py",
     "product/test_readme.py",
     "product/test_report_citable.py",
     "product/test_packaging.py",

@@ -1,7 +1,7 @@
 """Helpers of the dashboard's browser tests (``tests/browser/test_dashboard*.py``): start
-``educatalog dashboard`` as a user does, served by Solara (the default) or Voilà, and stop
-it as Ctrl+C does (checking that Voilà and its kernels go with it), the processes it runs,
-its sessions, and a page of it opened and read."""
+``educatalog dashboard`` as a user does, served by Solara, as plain HTML (the default) or
+by Voilà, and stop it as Ctrl+C does (checking that Voilà and its kernels go with it), the
+processes it runs, its sessions and memory, and a page of it opened and read."""
 
 from __future__ import annotations
 

@@ -281,6 +281,20 @@ def test_the_core_install_loads_counts_and_draws_and_names_the_extras(
     assert report.returncode != 0
     assert "pip install 'educatalog[report]'" in report.stderr
     assert not (work / "r").exists()
+    # a snapshot needs no extra (the archive's DuckDB only with --archive); the dashboard
+    # needs openpyxl alone (its Excel download), and says so before it fetches anything
+    fetched = subprocess.run(
+        ["educatalog", "fetch", "--demo", "--out", "snap"],
+        cwd=work, env=user, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert fetched.returncode == 0, fetched.stderr
+    assert (work / "snap" / "manifest.json").is_file()
+    dashboard = subprocess.run(
+        ["educatalog", "dashboard", "--snapshot", "snap", "--port", "9"],
+        cwd=work, env=user, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert dashboard.returncode != 0
+    assert "needs openpyxl: pip install 'educatalog[excel]'" in dashboard.stderr
 
 
 @pytest.mark.install

@@ -264,12 +264,12 @@ def loading_words(lang: str, cells: int) -> dict[str, Any]:
     }
 
 
-def _needs(*modules: str) -> None:
+def _needs(*modules: str, extra: str = "dashboard") -> None:
     missing = [m for m in modules if importlib.util.find_spec(m) is None]
     if missing:
         raise UsageError(
             f"educatalog dashboard needs {' and '.join(missing)}: "
-            "pip install 'educatalog[dashboard]'."
+            f"pip install 'educatalog[{extra}]'."
         )
 
 
@@ -306,7 +306,7 @@ def serve(
         raise UsageError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}.")
     if idle_timeout < 1:
         raise UsageError(f"idle_timeout must be at least 1 second, got {idle_timeout!r}.")
-    _needs(*ENGINES[engine])
+    _needs(*ENGINES[engine], extra="excel" if engine == "html" else "dashboard")
     with tempfile.TemporaryDirectory(prefix="educatalog-dashboard-") as temporary:
         folder = Path(temporary)
         if snapshot_path is None:

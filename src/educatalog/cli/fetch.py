@@ -19,14 +19,18 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from educatalog import history, snapshot
+from educatalog import snapshot
 from educatalog.errors import SnapshotError, UsageError
 from educatalog.frames.catalogue import Catalogue
 from educatalog.loading.connection import Origin, configured_client, resolve_origin
 from educatalog.loading.loaders import load_catalogue
+
+if TYPE_CHECKING:  # the archive needs DuckDB (the 'archive' extra): imported where it is used
+    from educatalog import history
 
 __all__ = [
     "Archived",
@@ -171,6 +175,8 @@ def fetch_to_archive(
     >>> fetch_to_archive("demo-archive/", origin=resolve_origin(demo=True, as_of="2024-06-01"))
     ... # doctest: +SKIP
     """
+    from educatalog import history
+
     origin = origin or resolve_origin()
     if date is None and origin.as_of:
         date = dt.date.fromisoformat(origin.as_of)
