@@ -321,6 +321,10 @@ def test_a_link_with_mistakes_opens_names_them_and_its_address_becomes_the_view(
     # the address: the view shown (Bavaria by its German name), what it dropped gone
     page.wait_for_function("() => !location.search.includes('Atlantis')", timeout=30_000)
     assert query(page) == {"measure": ["courses"], "states": ["Bayern"]}
+    # the link's notices belong to the link: the next view chosen has none
+    updated(page, lambda: page.locator("#educatalog-states").select_option(["Berlin"]))
+    assert page.locator("ul[role=status]").count() == 0
+    assert query(page) == {"measure": ["courses"], "states": ["Berlin"]}
 
 
 def test_the_answers_say_what_they_are_and_redirect_to_the_view_link(dashboard: str) -> None:
@@ -338,6 +342,12 @@ def test_the_answers_say_what_they_are_and_redirect_to_the_view_link(dashboard: 
         assert "frame-ancestors 'none'" in policy
         assert plain.headers["x-content-type-options"] == "nosniff"
         assert http.get("/nothing-here").status_code == 404
+        # what a link holds reaches the page as text, never as markup
+        hostile = http.get("/", params={"states": "<img src=x onerror=alert(1)>", "by": '"><b>'})
+        assert hostile.status_code == 200
+        assert "<img src=x" not in hostile.text
+        assert '"><b>' not in hostile.text
+        assert "&lt;img src=x onerror=alert(1)&gt;" in hostile.text
         csv = http.get("/download?states=Bremen&measure=courses")
         assert csv.status_code == 200
         assert csv.headers["content-type"] == "text/csv; charset=utf-8"
@@ -445,8 +455,12 @@ def test_twenty_visitors_at_once_each_see_their_own_view(
         for page, link in zip(pages, links, strict=True):
             page.goto(url + link, wait_until="commit", timeout=180_000)
         paints = []
-        for page in pages:
-            page.wait_for_selector(CHART, timeout=180_000)
+        for page in pages:  # the chart loaded (the browser asks for it after the page)
+            page.wait_for_function(
+                f"() => {{ const img = document.querySelector('{CHART}');"
+                " return img && img.complete && img.naturalWidth > 0; }",
+                timeout=180_000,
+            )
             paints.append(time.monotonic() - started)
         print(
             f"20 visitors at once (html): the last first paint after {max(paints):.1f} s, "

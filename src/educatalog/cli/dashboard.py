@@ -53,6 +53,7 @@ __all__ = [
     "by_subject_area",
     "head_html",
     "loading_words",
+    "notices_html",
     "open_link",
     "page",
     "prepare",
@@ -201,11 +202,17 @@ def head_html(lang: str, demo: Path | None, problems: Sequence[str] = ()) -> str
             f"padding:0.5em 0.8em;font-weight:bold;color:#5F0010'>{banner}</p>"
         )
     head.append(f"<p>{html.escape(_word('intro', lang))}</p>")
-    if problems:
-        items = "".join(f"<li>{html.escape(p)}</li>" for p in problems)
-        # shortened values (url_state.ECHO), and long words broken on a narrow page
-        head.append(f"<ul role='status' style='color:#8A4B00;overflow-wrap:anywhere'>{items}</ul>")
+    head.append(notices_html(problems))
     return "".join(head)
+
+
+def notices_html(problems: Sequence[str]) -> str:
+    """What a link held that could not be used, as a list (empty for none)."""
+    if not problems:
+        return ""
+    items = "".join(f"<li>{html.escape(p)}</li>" for p in problems)
+    # shortened values (url_state.ECHO), and long words broken on a narrow page
+    return f"<ul role='status' style='color:#8A4B00;overflow-wrap:anywhere'>{items}</ul>"
 
 
 def page(

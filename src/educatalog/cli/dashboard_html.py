@@ -25,13 +25,14 @@ import contextlib
 import heapq
 import html
 import itertools
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import quote
 
 from educatalog import snapshot, texts
+from educatalog._version import __version__
 from educatalog.files.workspace import PACKAGE
 
 __all__ = ["PAUSE", "Site", "page_html", "serve_snapshot", "web_app"]
@@ -61,6 +62,19 @@ SECURITY = {
 
 T = TypeVar("T")
 
+WAITING = 200
+"""How many computations may wait for their turn; the next visitor is asked to come back
+(503) rather than to wait behind all of them."""
+
+
+class Gone(Exception):
+    """Nobody waits for a computation any more: it was not run."""
+
+
+class Busy(Exception):
+    """Too many computations wait already."""
+
+
 PAGE, CHART, FILE = 0, 1, 2
 """The order in which :class:`Turns` serves what waits: a visitor's first page (its
 numbers; the browser then asks for its chart) first; then, in order of arrival, the
@@ -77,16 +91,27 @@ class Turns:
     of twenty sees their numbers after one view's time, not after twenty; and a page
     waits for no chart, which the browser loads after the page's numbers anyway."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int = WAITING) -> None:
         self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._busy = False
+        self.limit = limit
+        """How many may wait; one more is :class:`Busy`."""
 
-    async def run(self, urgency: int, work: Callable[[], T]) -> T:
-        """``work()`` in a thread once it is its turn; its result."""
+    async def run(
+        self,
+        urgency: int,
+        work: Callable[[], T],
+        gone: Callable[[], Awaitable[bool]] | None = None,
+    ) -> T:
+        """``work()`` in a thread once it is its turn; its result. ``gone``, asked when the
+        turn comes: whether nobody waits for the result any more (the visitor left, or
+        their page asked for a newer view): then :class:`Gone`, and the next one's turn."""
         import anyio.to_thread
 
         if self._busy:
+            if len(self._waiting) >= self.limit:
+                raise Busy(f"{len(self._waiting)} computations wait")
             turn = asyncio.get_running_loop().create_future()
             heapq.heappush(self._waiting, (urgency, next(self._order), turn))
             try:
@@ -97,6 +122,8 @@ class Turns:
                 raise
         self._busy = True
         try:
+            if gone is not None and await gone():
+                raise Gone("nobody waits for it any more")
             return await anyio.to_thread.run_sync(work)
         finally:
             self._next()
@@ -128,7 +155,7 @@ def page_html(
     no page and that link (else None). ``apart``: the browser loads the chart apart (a
     visitor's first page: its numbers first), else the page holds it (a changed view, for
     the page's script: one answer, as soon as the chart is drawn)."""
-    from educatalog.cli.dashboard import head_html, open_link
+    from educatalog.cli.dashboard import head_html, notices_html, open_link
     from educatalog.widgets import ExplorerModel
     from educatalog.widgets.html_page import STYLE, explorer_html
     from educatalog.widgets.url_state import to_query
@@ -141,8 +168,13 @@ def page_html(
         if redirect and not problems and canonical != query:
             return "", canonical
         title = html.escape(texts.text("dashboard.title", lang))
-        body = head_html(lang, site.demo, problems) + explorer_html(
-            model, download="download", chart="chart.png" if apart else None, pause=PAUSE
+        notices = f"<div id='educatalog-notices'>{notices_html(problems)}</div>"
+        body = (
+            head_html(lang, site.demo)
+            + notices
+            + explorer_html(
+                model, download="download", chart="chart.png" if apart else None, pause=PAUSE
+            )
         )
     finally:
         model.close()
@@ -152,7 +184,7 @@ def page_html(
         # no icon of its own: the browser asks for none (a 404 in every visitor's console)
         f"<title>{title}</title><link rel='icon' href='data:,'><style>{STYLE}</style></head>"
         f"<body><main>{body}</main>"
-        "<script src='static/explorer-page.js' defer></script></body></html>"
+        f"<script src='static/explorer-page.js?v={__version__}' defer></script></body></html>"
     )
     return document, None
 
@@ -175,69 +207,92 @@ def web_app(site: Site) -> Any:
     def headers(**more: str) -> dict[str, str]:
         return {**SECURITY, "Content-Language": lang, **more}
 
+    async def turn(request: Request, urgency: int, work: Callable[[], T]) -> T | Response:
+        """``work()`` in its turn (:class:`Turns`); for a visitor who left meanwhile, or
+        when too many wait, an answer in its place."""
+        try:
+            return await turns.run(urgency, work, gone=request.is_disconnected)
+        except Gone:
+            return Response(status_code=499, headers=headers())  # nginx's "client closed"
+        except Busy:
+            said = texts.text("dashboard.busy", lang)
+            return PlainTextResponse(said, status_code=503, headers=headers(**{"Retry-After": "5"}))
+
     async def page(request: Request) -> Response:
         # the page's script asks for the page of a view, and writes its link itself
         asked = request.headers.get("X-Educatalog-Page") != "part"
         query = request.url.query
         urgency = PAGE if asked else CHART  # a first page before all; a changed view in turn
-        document, canonical = await turns.run(
-            urgency, lambda: page_html(site, query, redirect=asked, apart=asked)
+        done = await turn(
+            request, urgency, lambda: page_html(site, query, redirect=asked, apart=asked)
         )
+        if isinstance(done, Response):
+            return done
+        document, canonical = done
         if canonical is not None:
             address = f"?{canonical}" if canonical else request.url.path
             return RedirectResponse(address, status_code=303, headers=headers())
         return Response(
             document,
             media_type="text/html; charset=utf-8",
-            headers=headers(**{"Cache-Control": "no-cache"}),
+            # one address, two pages: the whole page, or the part the page's script asks for
+            headers=headers(**{"Cache-Control": "no-cache", "Vary": "X-Educatalog-Page"}),
         )
-
-    def view(query: str) -> ExplorerModel:
-        """A model showing the view of the link ``query`` (what it cannot use: left out)."""
-        model = ExplorerModel(site.data, lang=lang, debounce=0, draw=False)
-        model.set_state(from_query(query))
-        model.flush()
-        return model
 
     def drawn(query: str) -> bytes | str:
         """The chart of the view the link ``query`` names as PNG (drawn once for all who
         ask: the numbers' cache keeps it), or why it failed."""
-        model = view(query)
+        model = ExplorerModel(site.data, lang=lang, debounce=0, draw=False)
         try:
+            model.set_state(from_query(query))
+            model.flush()
             return model.error if model.error is not None else model.png
+        except Exception as error:  # a view the explorer fails on: said, not a traceback
+            return f"{type(error).__name__}: {error}"
         finally:
             model.close()
 
     async def chart(request: Request) -> Response:
         query = request.url.query
-        png = await turns.run(CHART, lambda: drawn(query))
+        png = await turn(request, CHART, lambda: drawn(query))
+        if isinstance(png, Response):
+            return png
         if isinstance(png, str):
             return PlainTextResponse(png, status_code=500, headers=headers())
         return Response(
-            png, media_type="image/png", headers=headers(**{"Cache-Control": "max-age=600"})
+            # asked again each time: a dashboard restarted over newer data draws it anew
+            png,
+            media_type="image/png",
+            headers=headers(**{"Cache-Control": "no-cache"}),
         )
 
     def written(query: str) -> tuple[bytes, str, str] | str:
         """The table of the view the link ``query`` names as a file: its bytes, suffix and
         name; or why it failed."""
-        model = view(query)
+        model = ExplorerModel(site.data, lang=lang, debounce=0, draw=False)
         try:
+            model.set_state(from_query(query))
+            model.flush()
             if model.error is not None:
                 return model.error
             suffix = model.suffix()
             return model.payload(suffix), suffix, f"{model.file_stem}.{suffix}"
+        except Exception as error:  # a view the explorer fails on: said, not a traceback
+            return f"{type(error).__name__}: {error}"
         finally:
             model.close()
 
     async def download(request: Request) -> Response:
         """The table of the view the query names, as the page's download link offers it."""
         query = request.url.query
-        file = await turns.run(FILE, lambda: written(query))
+        file = await turn(request, FILE, lambda: written(query))
+        if isinstance(file, Response):
+            return file
         if isinstance(file, str):
             return PlainTextResponse(file, status_code=500, headers=headers())
         data, suffix, name = file
         media = {"csv": "text/csv; charset=utf-8", "xlsx": XLSX}[suffix]
-        disposition = f"attachment; filename*=UTF-8''{quote(name)}"
+        disposition = f"attachment; filename*=UTF-8''{quote(name, safe='')}"
         return Response(
             data, media_type=media, headers=headers(**{"Content-Disposition": disposition})
         )

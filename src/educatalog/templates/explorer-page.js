@@ -8,7 +8,7 @@
   const form = document.getElementById("educatalog-form");
   if (!form) return;
   const pause = Number(form.dataset.debounce || "300");
-  const parts = ["educatalog-status", "educatalog-results", "educatalog-link"];
+  const parts = ["educatalog-notices", "educatalog-status", "educatalog-results", "educatalog-link"];
   let timer = null;
   let asking = null; // the request on its way, stopped by the next change
   let updates = 0;
@@ -99,7 +99,9 @@
       if (asking !== request) return;
       const fresh = new DOMParser().parseFromString(text, "text/html");
       if (!response.ok || !fresh.getElementById("educatalog-form")) {
-        throw new Error(`${response.status} ${response.statusText}`);
+        // the server's own words where it has any (too busy), else its status
+        const plain = (response.headers.get("Content-Type") || "").startsWith("text/plain");
+        throw new Error(plain && text.length < 300 ? text : `HTTP ${response.status}`);
       }
       take(fresh);
       updates += 1;
@@ -113,7 +115,9 @@
       if (status) {
         const said = document.createElement("p");
         said.style.color = "#B00020";
-        said.textContent = `${form.dataset.failed} (${error.message})`;
+        // a lost connection is the browser's TypeError, in its own language: not repeated
+        const why = error.name === "TypeError" ? "" : ` (${error.message})`;
+        said.textContent = `${form.dataset.failed}${why}`;
         status.replaceChildren(said);
       }
     } finally {

@@ -124,6 +124,11 @@ EXPLORER_TEXTS: dict[str, tuple[str, str]] = {
         "Die Ansicht dieses Links ließ sich nicht zeigen ({error}); hier die Grundansicht.",
         "The view of this link could not be shown ({error}); here is the plain view.",
     ),
+    "dashboard.busy": (
+        "Das Kursangebot ist gerade stark gefragt: Bitte laden Sie die Seite in einigen "
+        "Sekunden neu.",
+        "The course supply is in great demand just now: please reload the page in a few seconds.",
+    ),
     "dashboard.origin": (
         "educatalog-Demo, Seed {seed}, Maßstab {scale}",
         "educatalog demo, seed {seed}, scale {scale}",

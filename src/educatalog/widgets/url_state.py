@@ -141,6 +141,9 @@ def view_of(model: ExplorerModel, state: Mapping[str, Any]) -> tuple[View, list[
         for option, shown in labels.items():
             if wanted in (str(option).casefold(), shown.casefold(), other[option].casefold()):
                 return option
+        if len(problems) >= SAID:  # said only as "and n more": not worth the search
+            problems.append("")
+            return None
         names = [shown for option, shown in labels.items() if option != NONE]
         echo = _echo(value)
         if len(names) <= _MANY:
