@@ -742,6 +742,22 @@ def test_the_gappy_catalogue_has_the_gaps_it_claims() -> None:
     assert len({f["duration_class"] for f in facts}) < 10
 
 
+def test_a_crosstab_of_offers_none_of_which_pass_lists_its_levels_and_zero_totals(
+    offers: pd.DataFrame,
+) -> None:
+    """No offer passes the filters (the explorer's "no event matches"): the table by two
+    dimensions has the levels a table by each lists (a yes/no column none, a categorical
+    column every category), zeros, and its margins; it used to fail on its margins."""
+    none = offers.iloc[0:0]
+    table = stats.crosstab(
+        none, "has_individual_start", "instruction_time", measure="courses", margins=True
+    )
+    levels = list(offers["instruction_time"].cat.categories)
+    assert list(table.columns) == [*levels, stats.MARGINS]
+    assert list(table.index) == [stats.MARGINS]
+    assert table.to_numpy().sum() == 0
+
+
 def test_crosstab_over_gaps_keeps_zero_counts_and_unknown_capacity() -> None:
     offers = gappy_catalogue().offers()
     facts = gappy_facts()

@@ -162,13 +162,16 @@ def crosstab(
     long = supply(offers, [rows, columns], normalize=False, dropna=dropna)[measure]
     # Pairs absent from the long table have no offers (0); a missing measure stays missing.
     wide = long.unstack(columns, fill_value=0)
-    # unstack sorts a missing value first; keep the order of the long table (missing last).
-    wide = wide.reindex(
-        index=long.index.get_level_values(0).unique(),
-        columns=long.index.get_level_values(1).unique(),
-    )
     by_row = supply(offers, rows, normalize=False, dropna=dropna, margins=True)[measure]
     by_column = supply(offers, columns, normalize=False, dropna=dropna, margins=True)[measure]
+    # unstack sorts a missing value first; keep the order of the long table (missing last),
+    # and every level that a table by one of the two lists (a category no offer has, or all
+    # of them where no offer passed the filters: then the long table has no pair at all)
+    wide = wide.reindex(
+        index=_levels(long.index.get_level_values(0), by_row),
+        columns=_levels(long.index.get_level_values(1), by_column),
+        fill_value=0,
+    )
     if margins:
         wide = _wide_margins(wide, by_row, by_column, margins_name)
     if normalize is not False:
@@ -179,6 +182,14 @@ def crosstab(
     if normalize is not False:
         out.attrs["normalize"] = "all" if normalize is True else normalize
     return out
+
+
+def _levels(paired: pd.Index, alone: pd.Series) -> pd.Index:
+    """The levels of a crosstab's rows (columns): those of its pairs, in their order, then
+    those the table by that dimension alone lists besides (its total row left out)."""
+    found = paired.unique()
+    more = alone.index[:-1].difference(found, sort=False) if len(found) else alone.index[:-1]
+    return found.append(more) if len(more) else found
 
 
 def _wide_margins(
