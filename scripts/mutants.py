@@ -594,8 +594,8 @@ MUTANTS: tuple[Mutant, ...] = (
     _m(
         "failed-link-not-said",
         "cli/dashboard.py",
-        "    if problems:\n        items",
-        "    if not problems:\n        items",
+        '    if not problems:\n        return ""',
+        '    if problems:\n        return ""',
         "a dashboard opened from a broken link shows the plain view without saying why",
         f"{URL}::test_a_view_the_explorer_fails_on_opens_the_plain_view_and_says_why",
     ),
