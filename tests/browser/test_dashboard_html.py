@@ -138,6 +138,16 @@ def offered(page: Any, name: str) -> list[str]:
     return [str(t) for t in page.locator(f"#educatalog-{name} option").all_inner_texts()]
 
 
+def downloaded(page: Any, link: Any, folder: Path) -> Path:
+    """Click ``link`` and save the file the browser downloads into ``folder``, under the
+    name the dashboard suggested."""
+    with page.expect_download() as download:
+        link.click()
+    saved = folder / download.value.suggested_filename
+    download.value.save_as(saved)
+    return saved
+
+
 def districts_of(offers: pd.DataFrame, states: list[str]) -> set[str]:
     """The districts of ``states`` (all of them, offers or not: the list offers each), by
     the first two digits of the keys of the offers' districts there."""
@@ -266,10 +276,7 @@ def test_the_download_link_gives_the_table_shown(
     _headers, rows = shown(page)
     link = page.locator("a.educatalog-download")
     assert link.inner_text() == "⬇ Tabelle herunterladen (CSV)"
-    with page.expect_download() as download:
-        link.click()
-    saved = tmp_path / download.value.suggested_filename
-    download.value.save_as(saved)
+    saved = downloaded(page, link, tmp_path)
     assert saved.name == "educatalog-kurse-nach-bundesland.csv"
     text = saved.read_text(encoding="utf-8-sig")
     lines = text.splitlines()
@@ -286,10 +293,7 @@ def test_the_download_link_gives_the_table_shown(
     updated(page, lambda: page.get_by_role("radio", name="Excel").check())
     assert query(page)["format"] == ["xlsx"]
     assert link.inner_text() == "⬇ Tabelle herunterladen (Excel)"
-    with page.expect_download() as download:
-        link.click()
-    saved = tmp_path / download.value.suggested_filename
-    download.value.save_as(saved)
+    saved = downloaded(page, link, tmp_path)
     assert saved.suffix == ".xlsx"
     from openpyxl import load_workbook
 

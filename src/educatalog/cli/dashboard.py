@@ -20,6 +20,7 @@ view (:func:`open_link`; what a link holds that cannot be used is named on the p
 
 from __future__ import annotations
 
+import contextlib
 import html
 import importlib.util
 import json
@@ -57,7 +58,9 @@ __all__ = [
     "open_link",
     "page",
     "prepare",
+    "run_server",
     "serve",
+    "shared_data",
     "show",
 ]
 
@@ -224,6 +227,46 @@ def page(
     """The dashboard page as a widget: :func:`prepare`, then :func:`show` (in one go,
     outside a preheated kernel)."""
     return show(prepare(snapshot_path, lang=lang), query=query)
+
+
+SERVER_GRACE = 5
+"""Seconds the dashboard's own server (html, Solara) waits for requests under way once
+stopped."""
+
+
+def shared_data(path: Path, lang: str) -> tuple[Any, bool]:
+    """The explorer's data over the snapshot at ``path`` for every visitor of one process
+    (:class:`~educatalog.widgets.ExplorerData`, read once, its first view in ``lang``
+    computed before anyone asks), and whether the snapshot is the synthetic demo's."""
+    from educatalog.widgets import ExplorerData, ExplorerModel
+
+    catalogue = snapshot.load(path)
+    data = ExplorerData(by_subject_area(catalogue))
+    ExplorerModel(data, lang=lang, debounce=0)
+    return data, bool(catalogue.source.demo)
+
+
+def run_server(
+    app: Any, *, host: str, port: int, notify: Callable[[str], None], **settings: Any
+) -> int:
+    """Serve the ASGI ``app`` with uvicorn in this process until stopped (Ctrl+C, SIGTERM);
+    returns 0 once stopped, 1 if it never started. ``settings``: more of uvicorn's."""
+    import uvicorn
+
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="error",
+        timeout_graceful_shutdown=SERVER_GRACE,
+        **settings,
+    )
+    server = uvicorn.Server(config)
+    shown = f"[{host}]" if ":" in host else host
+    notify(f"Serving the dashboard at http://{shown}:{port}/ (stop with Ctrl+C)")
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops on Ctrl+C, then raises it
+        server.run()
+    return 0 if server.started else 1
 
 
 def _wait_for_the_visitor() -> None:

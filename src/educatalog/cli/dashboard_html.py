@@ -6,7 +6,7 @@ answers every request for a view with a plain HTML page
 link, so the server keeps nothing per visitor (no session, no kernel, no web socket), and
 a view that one visitor's numbers were computed for is answered to the next from the
 shared results at once. A visitor's browser parses a page of HTML, its chart as a PNG and
-a script of a hundred lines (``educatalog/templates/explorer-page.js``), which updates the
+a script of 130 lines (``educatalog/templates/explorer-page.js``), which updates the
 page in place as the controls change; without the script, the form's button loads the
 page of the view chosen.
 
@@ -21,7 +21,6 @@ as CSV or Excel, by the same query), ``/readyz`` and
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import heapq
 import html
 import itertools
@@ -31,7 +30,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import quote
 
-from educatalog import snapshot, texts
+from educatalog import texts
 from educatalog._version import __version__
 from educatalog.files.workspace import PACKAGE
 
@@ -40,9 +39,6 @@ __all__ = ["PAUSE", "Site", "page_html", "serve_snapshot", "web_app"]
 PAUSE = 0.3
 """Seconds the page's script waits after the last change of a control before it asks for
 the view (the explorer's ``debounce``)."""
-
-GRACE = 5
-"""Seconds uvicorn waits for requests under way once stopped."""
 
 SCRIPT = PACKAGE / "templates" / "explorer-page.js"
 """The page's script."""
@@ -239,22 +235,32 @@ def web_app(site: Site) -> Any:
             headers=headers(**{"Cache-Control": "no-cache", "Vary": "X-Educatalog-Page"}),
         )
 
-    def drawn(query: str) -> bytes | str:
-        """The chart of the view the link ``query`` names as PNG (drawn once for all who
-        ask: the numbers' cache keeps it), or why it failed."""
+    def shown(query: str, use: Callable[[ExplorerModel], T]) -> T | str:
+        """``use(model)`` of a model that shows the view the link ``query`` names (what
+        it cannot use: left out), or why the view failed: said, not a traceback."""
         model = ExplorerModel(site.data, lang=lang, debounce=0, draw=False)
         try:
             model.set_state(from_query(query))
             model.flush()
-            return model.error if model.error is not None else model.png
-        except Exception as error:  # a view the explorer fails on: said, not a traceback
+            return model.error if model.error is not None else use(model)
+        except Exception as error:  # a view the explorer fails on
             return f"{type(error).__name__}: {error}"
         finally:
             model.close()
 
+    def drawn(model: ExplorerModel) -> bytes:
+        """The view's chart as PNG (drawn once for all who ask: the numbers' cache keeps
+        it)."""
+        return model.png
+
+    def written(model: ExplorerModel) -> tuple[bytes, str, str]:
+        """The view's table as a file: its bytes, suffix and name."""
+        suffix = model.suffix()
+        return model.payload(suffix), suffix, f"{model.file_stem}.{suffix}"
+
     async def chart(request: Request) -> Response:
         query = request.url.query
-        png = await turn(request, CHART, lambda: drawn(query))
+        png = await turn(request, CHART, lambda: shown(query, drawn))
         if isinstance(png, Response):
             return png
         if isinstance(png, str):
@@ -266,26 +272,10 @@ def web_app(site: Site) -> Any:
             headers=headers(**{"Cache-Control": "no-cache"}),
         )
 
-    def written(query: str) -> tuple[bytes, str, str] | str:
-        """The table of the view the link ``query`` names as a file: its bytes, suffix and
-        name; or why it failed."""
-        model = ExplorerModel(site.data, lang=lang, debounce=0, draw=False)
-        try:
-            model.set_state(from_query(query))
-            model.flush()
-            if model.error is not None:
-                return model.error
-            suffix = model.suffix()
-            return model.payload(suffix), suffix, f"{model.file_stem}.{suffix}"
-        except Exception as error:  # a view the explorer fails on: said, not a traceback
-            return f"{type(error).__name__}: {error}"
-        finally:
-            model.close()
-
     async def download(request: Request) -> Response:
         """The table of the view the query names, as the page's download link offers it."""
         query = request.url.query
-        file = await turn(request, FILE, lambda: written(query))
+        file = await turn(request, FILE, lambda: shown(query, written))
         if isinstance(file, Response):
             return file
         if isinstance(file, str):
@@ -331,22 +321,8 @@ def serve_snapshot(
 ) -> int:
     """Serve the dashboard over the snapshot at ``path`` until stopped (Ctrl+C, SIGTERM);
     returns 0 once stopped."""
-    import uvicorn
-
     from educatalog.cli import dashboard
-    from educatalog.widgets import ExplorerData, ExplorerModel
 
-    catalogue = snapshot.load(path)
-    data = ExplorerData(dashboard.by_subject_area(catalogue))
-    ExplorerModel(data, lang=lang, debounce=0)  # the first view, computed before anyone asks
-    site = Site(data, lang, path if catalogue.source.demo else None)
-    del catalogue
-    config = uvicorn.Config(
-        web_app(site), host=host, port=port, log_level="error", timeout_graceful_shutdown=GRACE
-    )
-    server = uvicorn.Server(config)
-    shown = f"[{host}]" if ":" in host else host
-    notify(f"Serving the dashboard at http://{shown}:{port}/ (stop with Ctrl+C)")
-    with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops on Ctrl+C, then raises it
-        server.run()
-    return 0 if server.started else 1
+    data, demo = dashboard.shared_data(path, lang)
+    site = Site(data, lang, path if demo else None)
+    return dashboard.run_server(web_app(site), host=host, port=port, notify=notify)

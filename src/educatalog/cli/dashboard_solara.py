@@ -16,14 +16,13 @@ and a visitor's virtual kernel ended ``idle_timeout`` seconds after their page i
 
 from __future__ import annotations
 
-import contextlib
 import os
 import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from educatalog import snapshot, texts
+from educatalog import texts
 
 __all__ = ["APP", "configure", "serve_snapshot", "web_app"]
 
@@ -36,9 +35,6 @@ port on this machine), so that the page never asks another host for anything."""
 
 GZIP_LEVEL = 1
 """How hard the dashboard compresses what it sends (gzip's fastest, see :func:`web_app`)."""
-
-GRACE = 5
-"""Seconds uvicorn waits for visitors' connections to close once stopped."""
 
 
 def configure(lang: str, idle_timeout: int) -> None:
@@ -72,7 +68,6 @@ def serve_snapshot(
     """Serve the dashboard over the snapshot at ``path`` until stopped (Ctrl+C, SIGTERM);
     returns 0 once stopped."""
     configure(lang, idle_timeout)
-    import uvicorn
 
     # The page is its own, not in another site's frame: Solara's lax session cookie is
     # right, and its warning on every page over plain http (on a ministry's intranet, or
@@ -80,31 +75,13 @@ def serve_snapshot(
     warnings.filterwarnings("ignore", "Cookies with samesite=none", UserWarning)
 
     from educatalog.cli import dashboard, dashboard_app
-    from educatalog.widgets import ExplorerData, ExplorerModel
 
-    catalogue = snapshot.load(path)
-    data = ExplorerData(dashboard.by_subject_area(catalogue))
-    ExplorerModel(data, lang=lang, debounce=0)  # the first view, computed before anyone asks
-    shared = dashboard_app.Shared(data, lang, path, bool(catalogue.source.demo))
-    dashboard_app.SHARED[:] = [shared]
-    del catalogue
+    data, demo = dashboard.shared_data(path, lang)
+    dashboard_app.SHARED[:] = [dashboard_app.Shared(data, lang, path, demo)]
     _words_for_templates(lang)
-
-    config = uvicorn.Config(
-        web_app(),
-        host=host,
-        port=port,
-        log_level="error",
-        timeout_graceful_shutdown=GRACE,
-        ws_ping_interval=30,
-        ws_ping_timeout=30,
+    return dashboard.run_server(
+        web_app(), host=host, port=port, notify=notify, ws_ping_interval=30, ws_ping_timeout=30
     )
-    server = uvicorn.Server(config)
-    shown = f"[{host}]" if ":" in host else host
-    notify(f"Serving the dashboard at http://{shown}:{port}/ (stop with Ctrl+C)")
-    with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops on Ctrl+C, then raises it
-        server.run()
-    return 0 if server.started else 1
 
 
 def web_app() -> Any:
